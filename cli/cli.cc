@@ -1,0 +1,112 @@
+// The command line: CLI11 wiring only; every command lives in its own file.
+
+#include "cli/cli.h"
+
+#include <cstdio>
+#include <exception>
+#include <new>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli/replay_command.h"
+#include "sim/errors.h"
+
+#ifndef LBSIM_VERSION
+#define LBSIM_VERSION "0.0.0"
+#endif
+
+namespace lbsim {
+namespace {
+
+constexpr const char* kFooter = R"(
+Examples:
+  lbsim --strategy ll traces/examples/steady_pool.json
+  lbsim -s rr,ll traces/examples/mixed_known_unknown.json
+  lbsim -s ll -s ll:qps_1m=0 --format json trace.ndjson
+  lbsim -s ll --set ll.inflight=2 --decisions decisions.jsonl trace.json
+  zcat big.ndjson.gz | lbsim -s rr,ll -
+  lbsim strategies
+
+Strategy parameters: NAME:KEY=VALUE[:KEY=VALUE...] inline, or --set NAME.KEY=VALUE
+for every run of that strategy. `lbsim strategies` lists names, aliases and
+parameters with their defaults.
+
+Exit status: 0 success; 1 a checked expectation failed; 2 usage or input error
+(one line on stderr naming the file, line or index, field and what was
+expected; no output file is written); 3 internal error.)";
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "lbsim: error: %s\n", message.c_str());
+  return 2;
+}
+
+}  // namespace
+
+int RunCli(int argc, char** argv) {
+  CLI::App app{
+      "lbsim replays a trace of Instance load and request arrivals through "
+      "Proxy Instance-selection strategies and reports what each would do.",
+      "lbsim"};
+  app.footer(kFooter);
+  app.set_version_flag("-V,--version", "lbsim " LBSIM_VERSION);
+  app.require_subcommand(0, 1);
+
+  ReplayCommand replay;
+  bool list_strategies = false;
+  app.add_option("trace", replay.trace,
+                 "Trace to replay: .json (document), .ndjson/.jsonl (JSON Lines), - (stdin)");
+  app.add_option("-s,--strategy", replay.strategies,
+                 "Strategy to run, by name or alias, with optional :KEY=VALUE parameters; "
+                 "repeat or separate with commas to compare (default: round_robin)")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->type_name("SPEC");
+  app.add_option("--set", replay.settings,
+                 "Set a strategy parameter for every run of it, e.g. ll.qps_1m=0")
+      ->allow_extra_args(false)
+      ->type_name("NAME.KEY=VALUE");
+  app.add_option("-f,--format", replay.format, "Report format")
+      ->check(CLI::IsMember({"table", "json", "csv"}))
+      ->default_str("table");
+  app.add_option("-o,--output", replay.output,
+                 "Write the report to FILE (atomically) instead of standard output")
+      ->type_name("FILE");
+  app.add_option("--decisions", replay.decisions,
+                 "Write the decision log (JSON Lines) to FILE")
+      ->type_name("FILE");
+  app.add_option("--trace-format", replay.trace_format,
+                 "Trace encoding when the file name does not tell")
+      ->check(CLI::IsMember({"auto", "document", "lines"}))
+      ->default_str("auto");
+  app.add_flag("--list-strategies", list_strategies,
+               "List the registered strategies and their parameters");
+
+  CLI::App* strategies_cmd =
+      app.add_subcommand("strategies", "List the registered strategies and their parameters");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    return Fail(fmt::format("{} (see lbsim --help)", e.what()));
+  }
+
+  try {
+    if (list_strategies || strategies_cmd->parsed()) return RunListStrategies();
+    if (replay.trace.empty())
+      return Fail("no trace given: lbsim [OPTIONS] TRACE (see lbsim --help)");
+    return RunReplay(replay);
+  } catch (const InputError& e) {
+    return Fail(e.what());
+  } catch (const UsageError& e) {
+    return Fail(e.what());
+  } catch (const std::bad_alloc&) {
+    return Fail("out of memory");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "lbsim: internal error: %s\n", e.what());
+    return 3;
+  }
+}
+
+}  // namespace lbsim

@@ -1,0 +1,129 @@
+#include "cli/replay_command.h"
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "sim/errors.h"
+#include "sim/output_file.h"
+#include "sim/replay.h"
+#include "sim/report.h"
+#include "strategies/registry.h"
+
+namespace lbsim {
+namespace {
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using ScratchFile = std::unique_ptr<std::FILE, FileCloser>;
+
+void AppendFile(std::FILE* from, std::FILE* to) {
+  std::rewind(from);
+  char buffer[1 << 16];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, from)) > 0)
+    if (std::fwrite(buffer, 1, n, to) != n) break;
+}
+
+void RefuseOverwrite(const std::string& out, const std::string& trace,
+                     std::string_view flag) {
+  if (out.empty() || out == "-") return;
+  if (out == trace || SameFile(out, trace))
+    throw UsageError(fmt::format(
+        "{} {}: refusing to overwrite the input trace", flag, out));
+}
+
+}  // namespace
+
+int RunReplay(const ReplayCommand& command) {
+  const StrategyRegistry& registry = StrategyRegistry::Builtin();
+  std::vector<StrategyRequest> requests;
+  for (const std::string& spec : command.strategies)
+    requests.push_back(ParseStrategyRequest(registry, spec, command.settings));
+  if (requests.empty())
+    requests.push_back(ParseStrategyRequest(registry, registry.Default().name,
+                                            command.settings));
+  CheckSettingsUsed(registry, requests, command.settings);
+  const TraceEncoding encoding = ParseTraceEncoding(command.trace_format);
+
+  RefuseOverwrite(command.output, command.trace, "--output");
+  RefuseOverwrite(command.decisions, command.trace, "--decisions");
+  if (!command.decisions.empty() && command.decisions == command.output)
+    throw UsageError("--decisions and --output name the same file");
+
+  // Outputs are prepared before reading and committed only after success.
+  std::optional<OutputFile> decisions_file;
+  std::vector<ScratchFile> scratch;  // decision logs of strategies 2..N
+  std::vector<std::unique_ptr<DecisionLogWriter>> writers;
+  std::vector<DecisionLogWriter*> logs;
+  if (!command.decisions.empty()) {
+    decisions_file.emplace(command.decisions);
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      std::FILE* out = decisions_file->stream();
+      if (i > 0) {
+        scratch.emplace_back(ScratchFileNear(command.decisions));
+        out = scratch.back().get();
+      }
+      writers.push_back(std::make_unique<DecisionLogWriter>(out));
+      logs.push_back(writers.back().get());
+    }
+  }
+  std::optional<OutputFile> report_file;
+  if (!command.output.empty() && command.output != "-")
+    report_file.emplace(command.output);
+
+  ReplayResult result = Replay(command.trace, encoding, requests, logs);
+
+  Report report = BuildReport(result);
+  std::string text = command.format == "json"  ? RenderJson(report)
+                     : command.format == "csv" ? RenderCsv(report)
+                                               : RenderTable(report);
+  if (decisions_file) {
+    for (ScratchFile& f : scratch) AppendFile(f.get(), decisions_file->stream());
+    decisions_file->Commit();
+  }
+  if (report_file) {
+    std::fwrite(text.data(), 1, text.size(), report_file->stream());
+    report_file->Commit();
+  } else {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+int RunListStrategies() {
+  const StrategyRegistry& registry = StrategyRegistry::Builtin();
+  std::vector<std::array<std::string, 4>> rows;
+  rows.push_back({"STRATEGY", "ALIASES", "STATUS", "DESCRIPTION"});
+  for (const StrategyInfo& s : registry.All()) {
+    std::string aliases;
+    for (std::string_view a : s.aliases) aliases += (aliases.empty() ? "" : ", ") + std::string(a);
+    rows.push_back({std::string(s.name), aliases.empty() ? "-" : aliases,
+                    std::string(StatusName(s.status)), std::string(s.description)});
+  }
+  std::array<std::size_t, 4> width{};
+  for (const auto& r : rows)
+    for (std::size_t c = 0; c < 4; ++c) width[c] = std::max(width[c], r[c].size());
+  std::string out;
+  for (const auto& r : rows)
+    out += fmt::format("{:<{}}  {:<{}}  {:<{}}  {}\n", r[0], width[0], r[1], width[1],
+                       r[2], width[2], r[3]);
+  out += "\nPARAMETERS (set with --strategy NAME:KEY=VALUE or --set NAME.KEY=VALUE)\n";
+  for (const StrategyInfo& s : registry.All()) {
+    if (s.params.empty()) continue;
+    out += fmt::format("{}\n", s.name);
+    std::size_t w = 0;
+    for (const ParamSpec& p : s.params) w = std::max(w, p.name.size());
+    for (const ParamSpec& p : s.params)
+      out += fmt::format("  {:<{}}  default {:<6}  {}\n", p.name, w, p.default_text,
+                         p.description);
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return 0;
+}
+
+}  // namespace lbsim

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace lbsim {
+
+// Bad input data (a trace, a scenario): the message is one complete line
+// naming the file, the line or index, the field and what was expected.
+// The CLI prints it and exits with status 2.
+class InputError : public std::runtime_error {
+ public:
+  explicit InputError(const std::string& message)
+      : std::runtime_error(message) {}
+};
+
+// A bad command line or strategy specification; also exit status 2.
+class UsageError : public std::runtime_error {
+ public:
+  explicit UsageError(const std::string& message)
+      : std::runtime_error(message) {}
+};
+
+}  // namespace lbsim

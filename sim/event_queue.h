@@ -1,0 +1,47 @@
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <queue>
+#include <vector>
+
+namespace lbsim {
+
+// Event classes in the order they run at equal times: every due completion
+// runs before the next trace event.
+enum class EventClass : std::uint8_t { kCompletion = 0, kTrace = 1 };
+
+// The total order of simulated events: (time, class, sequence). Sequence
+// numbers keep file order for trace events and scheduling order for
+// completions.
+struct EventKey {
+  double time = 0.0;
+  EventClass cls = EventClass::kTrace;
+  std::uint64_t seq = 0;
+
+  friend auto operator<=>(const EventKey&, const EventKey&) = default;
+};
+
+// A min-priority queue of payloads ordered by EventKey.
+template <typename Payload>
+class EventQueue {
+ public:
+  struct Item {
+    EventKey key;
+    Payload payload;
+  };
+
+  void Push(EventKey key, Payload payload) { heap_.push({key, std::move(payload)}); }
+  bool empty() const { return heap_.empty(); }
+  const Item& top() const { return heap_.top(); }
+  void Pop() { heap_.pop(); }
+  std::size_t size() const { return heap_.size(); }
+
+ private:
+  struct Later {
+    bool operator()(const Item& a, const Item& b) const { return b.key < a.key; }
+  };
+  std::priority_queue<Item, std::vector<Item>, Later> heap_;
+};
+
+}  // namespace lbsim

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "strategies/hint.h"
+
+namespace lbsim {
+
+// The registration state of the Instance pool, shared by every strategy of
+// a run (it changes only with trace events, never with decisions): pool
+// order, alive flags, weights and qps_1m. Per-strategy load (inflight)
+// lives in each World.
+class Pool {
+ public:
+  struct Entry {
+    bool registered = false;
+    bool alive = false;
+    // Distinguishes registrations of one id: a completion only touches the
+    // registration its request was routed to.
+    std::uint64_t registration = 0;
+    double weight = 1.0;
+    std::optional<double> qps_1m;
+  };
+
+  // Makes room for Instance indices below `n`.
+  void Reserve(std::size_t n) {
+    if (entries_.size() < n) entries_.resize(n);
+  }
+
+  // Registers `i` at the end of pool order, alive, weight 1 and qps_1m
+  // unknown, when it is not registered; otherwise marks it alive again in
+  // its place. Returns true for a new registration.
+  bool Up(InstanceIndex i);
+  // Marks a registered Instance dead; it keeps its place and load fields.
+  void Down(InstanceIndex i);
+  // Unregisters `i`: it leaves pool order.
+  void Remove(InstanceIndex i);
+
+  bool IsRegistered(InstanceIndex i) const {
+    return i < entries_.size() && entries_[i].registered;
+  }
+  Entry& at(InstanceIndex i) { return entries_[i]; }
+  const Entry& at(InstanceIndex i) const { return entries_[i]; }
+
+  // The alive Instances in pool order: the candidates of a decision.
+  const std::vector<InstanceIndex>& Alive() const;
+
+ private:
+  std::vector<Entry> entries_;
+  std::vector<InstanceIndex> order_;  // registered, in pool order
+  std::uint64_t registrations_ = 0;
+  mutable std::vector<InstanceIndex> alive_;
+  mutable bool alive_dirty_ = true;
+};
+
+}  // namespace lbsim

@@ -1,0 +1,128 @@
+#include "sim/replay.h"
+
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "sim/pool.h"
+#include "sim/world.h"
+
+namespace lbsim {
+namespace {
+
+class Replayer final : public TraceVisitor {
+ public:
+  Replayer(const std::vector<StrategyRequest>& requests,
+           const std::vector<DecisionLogWriter*>& logs) {
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      worlds_.push_back(std::make_unique<World>(requests[i]));
+      if (i < logs.size()) worlds_.back()->set_log(logs[i]);
+    }
+  }
+
+  void OnHeader(const TraceHeader& header, const InstanceTable& table) override {
+    header_ = header;
+    table_ = &table;
+    for (const HeaderInstance& inst : header.instances) {
+      InstanceIndex i = *table.Find(inst.id);
+      pool_.Up(i);
+      Pool::Entry& e = pool_.at(i);
+      e.weight = inst.weight;
+      e.qps_1m = inst.qps_1m;
+      if (!inst.alive) pool_.Down(i);
+      for (auto& w : worlds_) w->SetInflight(i, inst.inflight);
+    }
+  }
+
+  void OnEvent(const TraceEvent& e) override {
+    EventKey key{e.t.value, EventClass::kTrace, ++trace_seq_};
+    for (auto& w : worlds_) w->RunCompletionsBefore(key, pool_);
+
+    switch (e.type) {
+      case EventType::kArrival: {
+        ++arrivals_;
+        std::string_view id;
+        if (e.request) {
+          id = *e.request;
+        } else {
+          auto_id_.clear();
+          fmt::format_to(std::back_inserter(auto_id_), "r{}", arrivals_);
+          id = auto_id_;
+        }
+        for (auto& w : worlds_) w->Decide(e, arrivals_, id, pool_, *table_);
+        return;
+      }
+      case EventType::kUp: {
+        InstanceIndex i = *e.index;
+        bool fresh = pool_.Up(i);
+        Pool::Entry& entry = pool_.at(i);
+        if (e.weight) entry.weight = *e.weight;
+        if (e.qps_1m.present()) entry.qps_1m = e.qps_1m.AsOptional();
+        for (auto& w : worlds_) {
+          if (e.inflight.present()) w->SetInflight(i, e.inflight.AsOptional());
+          else if (fresh) w->SetInflight(i, std::nullopt);
+        }
+        return;
+      }
+      case EventType::kDown:
+        pool_.Down(Registered(e));
+        return;
+      case EventType::kRemove:
+        pool_.Remove(Registered(e));
+        return;
+      case EventType::kLoad: {
+        InstanceIndex i = Registered(e);
+        if (e.qps_1m.present()) pool_.at(i).qps_1m = e.qps_1m.AsOptional();
+        if (e.inflight.present())
+          for (auto& w : worlds_) w->SetInflight(i, e.inflight.AsOptional());
+        return;
+      }
+    }
+  }
+
+  void Finish() {
+    for (auto& w : worlds_) {
+      w->RunAllCompletions(pool_);
+      w->metrics().Finish();
+    }
+  }
+
+  TraceHeader& header() { return header_; }
+  std::vector<std::unique_ptr<World>>& worlds() { return worlds_; }
+
+ private:
+  InstanceIndex Registered(const TraceEvent& e) const {
+    if (!e.index || !pool_.IsRegistered(*e.index))
+      throw FieldError(fmt::format(
+          "field \"instance\": expected a registered Instance, got \"{}\"{}",
+          e.instance,
+          e.index ? " (it was removed)" : " (never registered)"));
+    return *e.index;
+  }
+
+  TraceHeader header_;
+  const InstanceTable* table_ = nullptr;
+  Pool pool_;
+  std::vector<std::unique_ptr<World>> worlds_;
+  std::uint64_t trace_seq_ = 0;
+  std::uint64_t arrivals_ = 0;
+  std::string auto_id_;
+};
+
+}  // namespace
+
+ReplayResult Replay(const std::string& path, TraceEncoding encoding,
+                    const std::vector<StrategyRequest>& requests,
+                    const std::vector<DecisionLogWriter*>& logs) {
+  ReplayResult result;
+  result.trace_path = path;
+  result.requests = requests;
+  Replayer replayer(requests, logs);
+  result.counts = ReadTrace(path, encoding, result.instances, replayer);
+  replayer.Finish();
+  result.header = std::move(replayer.header());
+  for (auto& w : replayer.worlds()) result.metrics.push_back(std::move(w->metrics()));
+  return result;
+}
+
+}  // namespace lbsim

@@ -1,0 +1,156 @@
+// The human report: one column per strategy, one row per figure.
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sim/report.h"
+
+namespace lbsim {
+namespace {
+
+// Rows of cells; the first column is left-aligned, the rest right-aligned.
+class TextTable {
+ public:
+  void Row(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
+  void Section(std::string title) { rows_.push_back({std::move(title)}); }
+  void Blank() { rows_.push_back({}); }
+
+  std::string Render() const {
+    std::vector<std::size_t> width;
+    for (const auto& row : rows_) {
+      if (row.size() < 2) continue;  // sections and blanks do not size columns
+      if (width.size() < row.size()) width.resize(row.size(), 0);
+      for (std::size_t c = 0; c < row.size(); ++c)
+        width[c] = std::max(width[c], row[c].size());
+    }
+    std::string out;
+    for (const auto& row : rows_) {
+      std::string line;
+      for (std::size_t c = 0; c < row.size(); ++c) {
+        if (c == 0 && row.size() > 1) line += fmt::format("{:<{}}", row[c], width[0]);
+        else if (c == 0) line += row[c];
+        else line += fmt::format("  {:>{}}", row[c], width[c]);
+      }
+      out += line + "\n";
+    }
+    return out;
+  }
+
+ private:
+  std::vector<std::vector<std::string>> rows_;
+};
+
+std::string Fixed(const std::optional<double>& v) {
+  return v ? fmt::format("{:.4f}", *v) : std::string("n/a");
+}
+
+bool HasReason(const StrategyReport& s, std::string_view word) {
+  return std::any_of(s.reasons.begin(), s.reasons.end(),
+                     [&](const auto& r) { return r.first == word; });
+}
+
+}  // namespace
+
+std::string RenderTable(const Report& report) {
+  std::string out;
+  out += fmt::format("trace     {}\n", report.trace_path);
+  if (!report.trace_name.empty()) out += fmt::format("name      {}\n", report.trace_name);
+  if (!report.trace_description.empty())
+    out += fmt::format("about     {}\n", report.trace_description);
+  out += fmt::format("events    {} ({} arrivals), {} Instances, time unit {}\n\n",
+                     report.events, report.arrivals, report.instances.size(),
+                     report.time_unit);
+
+  const auto& runs = report.strategies;
+  TextTable t;
+  auto row = [&](std::string title, auto cell) {
+    std::vector<std::string> cells{std::move(title)};
+    for (const StrategyReport& s : runs) cells.push_back(cell(s));
+    t.Row(std::move(cells));
+  };
+  row("strategy", [](const StrategyReport& s) { return s.label; });
+  row("requested as", [](const StrategyReport& s) { return s.requested_as; });
+  row("decisions", [](const StrategyReport& s) { return fmt::format("{}", s.decisions); });
+
+  t.Blank();
+  t.Section("selections (share of decisions that chose)");
+  for (std::size_t i = 0; i < report.instances.size(); ++i) {
+    row("  " + report.instances[i], [i](const StrategyReport& s) {
+      const InstanceReport& line = s.instances[i];
+      return fmt::format("{} ({:.1f}%)", line.selections, 100.0 * line.share);
+    });
+  }
+
+  t.Blank();
+  t.Section("reasons");
+  std::vector<std::string> words;
+  for (const StrategyReport& s : runs)
+    for (const auto& r : s.reasons)
+      if (r.first != "no_instances" &&
+          std::find(words.begin(), words.end(), r.first) == words.end())
+        words.push_back(r.first);
+  words.push_back("no_instances");
+  for (const std::string& word : words) {
+    row("  " + word, [&word](const StrategyReport& s) {
+      for (const auto& r : s.reasons)
+        if (r.first == word) return fmt::format("{}", r.second);
+      return std::string("-");
+    });
+  }
+  row("  unknown_excluded", [](const StrategyReport& s) {
+    return HasReason(s, "fallback") ? fmt::format("{}", s.unknown_excluded) : std::string("-");
+  });
+
+  for (std::string_view kind : {"fallback", "tie"}) {
+    bool any = std::any_of(runs.begin(), runs.end(),
+                           [&](const StrategyReport& s) { return HasReason(s, kind); });
+    if (!any) continue;
+    t.Blank();
+    t.Section(fmt::format("{} selections", kind));
+    for (std::size_t i = 0; i < report.instances.size(); ++i) {
+      row("  " + report.instances[i], [&, i](const StrategyReport& s) {
+        if (!HasReason(s, kind)) return std::string("-");
+        const InstanceReport& line = s.instances[i];
+        return fmt::format("{}", kind == "tie" ? line.tie_selections : line.fallback_selections);
+      });
+    }
+  }
+
+  t.Blank();
+  t.Section("fairness (Instances that were candidates)");
+  row("  jain", [](const StrategyReport& s) { return Fixed(s.fairness.jain); });
+  row("  jain_eligible", [](const StrategyReport& s) { return Fixed(s.fairness.jain_eligible); });
+  row("  cv", [](const StrategyReport& s) { return Fixed(s.fairness.cv); });
+  row("  max/min", [](const StrategyReport& s) { return Fixed(s.fairness.max_min_ratio); });
+  row("  max/mean", [](const StrategyReport& s) { return Fixed(s.fairness.max_mean_ratio); });
+  row("  gini", [](const StrategyReport& s) { return Fixed(s.fairness.gini); });
+  t.Blank();
+  row("longest run", [](const StrategyReport& s) {
+    return s.longest_run_instance
+               ? fmt::format("{} x{}", *s.longest_run_instance, s.longest_run)
+               : std::string("-");
+  });
+  out += t.Render();
+
+  std::string params;
+  for (const StrategyReport& s : runs) {
+    if (s.params.empty()) continue;
+    std::string list;
+    for (const ParamValues::Value& p : s.params)
+      list += fmt::format(" {}={}", p.name, p.text);
+    params += fmt::format("  {}:{}\n", s.label, list);
+  }
+  if (!params.empty()) out += "\nparameters\n" + params;
+
+  std::string warnings;
+  for (const StrategyReport& s : runs)
+    for (const std::string& w : s.warnings)
+      warnings += fmt::format("  {}: {}\n", s.label, w);
+  out += warnings.empty() ? "\nwarnings: none\n" : "\nwarnings\n" + warnings;
+  return out;
+}
+
+}  // namespace lbsim

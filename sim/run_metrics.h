@@ -1,0 +1,75 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "strategies/candidate.h"
+#include "strategies/hint.h"
+#include "strategies/strategy.h"
+
+namespace lbsim {
+
+// What one strategy did over a run, counted decision by decision.
+class RunMetrics {
+ public:
+  struct InstanceTally {
+    std::uint64_t selections = 0;
+    std::uint64_t candidate_decisions = 0;  // decisions it was a candidate in
+    // Decisions in which it was a candidate with no load signal at all (no
+    // inflight, no qps_1m, no numeric queue hint), and how many of those
+    // chose it.
+    std::uint64_t unknown_candidate_decisions = 0;
+    std::uint64_t chosen_while_unknown = 0;
+    std::vector<std::uint64_t> by_reason;  // parallel to reasons()
+  };
+
+  // The longest run of consecutive picks of one Instance.
+  struct Run {
+    InstanceIndex instance = 0;
+    std::uint64_t length = 0;
+    std::uint64_t first_seq = 0;
+    std::size_t max_candidates = 0;  // most candidates seen during the run
+  };
+
+  // `reasons`: the strategy's declared reason words; "no_instances" is
+  // added at the end.
+  explicit RunMetrics(std::span<const std::string_view> reasons);
+
+  void RecordNoInstances(std::uint64_t seq);
+  void RecordDecision(std::uint64_t seq, std::span<const Candidate> candidates,
+                      const Hint& hint, const Choice& choice);
+  // Closes the current run of picks; call once after the last decision.
+  void Finish();
+
+  std::uint64_t decisions() const { return decisions_; }
+  std::uint64_t no_instances() const { return reason_counts_.back(); }
+  std::uint64_t unknown_excluded() const { return unknown_excluded_; }
+  const std::vector<std::string_view>& reasons() const { return reasons_; }
+  const std::vector<std::uint64_t>& reason_counts() const { return reason_counts_; }
+  // The count for `reason`, 0 when the strategy never gives it.
+  std::uint64_t ReasonCount(std::string_view reason) const;
+  std::size_t ReasonIndex(std::string_view reason) const;  // npos if absent
+  // Indexed by InstanceIndex; may be shorter than the instance table.
+  const std::vector<InstanceTally>& instances() const { return instances_; }
+  const Run& longest_run() const { return longest_; }
+  // Decisions inside runs longer than the number of candidates (with at
+  // least two candidates): picks that herd onto one Instance.
+  std::uint64_t herded_decisions() const { return herded_; }
+
+ private:
+  std::size_t ReasonSlot(std::string_view reason);
+  InstanceTally& Tally(InstanceIndex i);
+  void CloseRun();
+
+  std::vector<std::string_view> reasons_;
+  std::vector<std::uint64_t> reason_counts_;
+  std::vector<InstanceTally> instances_;
+  std::uint64_t decisions_ = 0;
+  std::uint64_t unknown_excluded_ = 0;
+  Run current_, longest_;
+  std::uint64_t herded_ = 0;
+};
+
+}  // namespace lbsim

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "strategies/hint.h"
+
+namespace lbsim {
+
+// One alive Instance offered to a strategy. Candidates always come in pool
+// order; an unknown load field is std::nullopt, never 0.
+struct Candidate {
+  InstanceIndex instance = 0;
+  std::string_view id;
+  double weight = 1.0;
+  std::optional<std::int64_t> inflight;
+  std::optional<double> qps_1m;
+};
+
+}  // namespace lbsim

@@ -1,0 +1,54 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace lbsim {
+
+// Index of an Instance id in the run's InstanceTable (interned ids).
+using InstanceIndex = std::uint32_t;
+
+// The per-Instance queue keys a Proxy hint may carry, in the order in which
+// least_load adds them to the score.
+inline constexpr std::array<std::string_view, 8> kQueueFields = {
+    "queue_depth",           "active_prepare",      "active_ready",
+    "prepare_queue_depth",   "ready_queue_depth",   "pending_prefill_count",
+    "active_decode_count",   "predicted_total_backlog_ms",
+};
+
+// The queue values one hint gives for one Instance. A value is known only
+// when the hint held a JSON number for it.
+struct QueueLoad {
+  std::array<double, kQueueFields.size()> value{};
+  std::array<bool, kQueueFields.size()> known{};
+
+  bool AnyKnown() const {
+    for (bool k : known)
+      if (k) return true;
+    return false;
+  }
+};
+
+// What the arrival's `hint` tells strategies, already decoded from JSON:
+// hint.queue_depths.per_instance[<id>] for every registered Instance it
+// names. A hint of any other shape decodes to an empty Hint.
+struct Hint {
+  struct Entry {
+    InstanceIndex instance;
+    QueueLoad load;
+  };
+  std::vector<Entry> queues;
+
+  // The queue values for `instance`, or nullptr when the hint names none.
+  const QueueLoad* QueueFor(InstanceIndex instance) const {
+    for (const Entry& e : queues)
+      if (e.instance == instance) return &e.load;
+    return nullptr;
+  }
+
+  void Clear() { queues.clear(); }
+};
+
+}  // namespace lbsim

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <array>
+#include <optional>
+#include <span>
+
+#include "strategies/candidate.h"
+#include "strategies/hint.h"
+#include "strategies/params.h"
+
+namespace lbsim {
+
+// Weights of the load score's components. A weight of 0 switches its
+// component off entirely (it neither adds nor makes the score known).
+struct LoadWeights {
+  double inflight = 1.0;
+  std::array<double, kQueueFields.size()> queue = {0.25, 1.0, 1.0, 0.25,
+                                                   0.25, 1.0, 0.5, 0.001};
+  double qps_1m = 0.01;
+
+  // Reads the weights from resolved least_load-style parameters (one
+  // parameter per component, named as the component).
+  static LoadWeights FromParams(const ParamValues& params);
+};
+
+// Parameter declarations for every score component with its default weight,
+// in score order: inflight, the queue keys, qps_1m.
+std::span<const ParamSpec> LoadWeightParams();
+
+// The load score of `c`: value * weight summed in the fixed component order
+// (inflight, queue keys from `queue`, qps_1m) in IEEE double arithmetic.
+// std::nullopt when no component contributed: unknown is never 0.
+std::optional<double> LoadScore(const Candidate& c, const QueueLoad* queue,
+                                const LoadWeights& w);
+
+}  // namespace lbsim

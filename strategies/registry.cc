@@ -1,0 +1,151 @@
+#include "strategies/registry.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+
+#include "sim/errors.h"
+
+namespace lbsim {
+
+#define LBSIM_STRATEGY(X) StrategyInfo X##Info();
+#include "strategies/builtin_strategies.inc"
+#undef LBSIM_STRATEGY
+
+namespace {
+
+std::string Normalize(std::string_view name) {
+  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.front())))
+    name.remove_prefix(1);
+  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back())))
+    name.remove_suffix(1);
+  std::string out(name);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string NameList(const std::vector<StrategyInfo>& all) {
+  std::string out;
+  for (const StrategyInfo& s : all) {
+    if (!out.empty()) out += ", ";
+    out += s.name;
+    if (!s.aliases.empty()) {
+      out += " (";
+      for (std::size_t i = 0; i < s.aliases.size(); ++i)
+        out += (i ? ", " : "") + std::string(s.aliases[i]);
+      out += ")";
+    }
+    if (s.status == StrategyStatus::kPlanned) out += " [planned]";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view StatusName(StrategyStatus status) {
+  switch (status) {
+    case StrategyStatus::kDefault: return "default";
+    case StrategyStatus::kExperimental: return "experimental";
+    case StrategyStatus::kPlanned: return "planned";
+  }
+  return "?";
+}
+
+StrategyRegistry::StrategyRegistry(std::vector<StrategyInfo> strategies)
+    : strategies_(std::move(strategies)) {}
+
+const StrategyRegistry& StrategyRegistry::Builtin() {
+  static const StrategyRegistry registry({
+#define LBSIM_STRATEGY(X) X##Info(),
+#include "strategies/builtin_strategies.inc"
+#undef LBSIM_STRATEGY
+  });
+  return registry;
+}
+
+const StrategyInfo* StrategyRegistry::Find(std::string_view name) const {
+  const std::string key = Normalize(name);
+  for (const StrategyInfo& s : strategies_) {
+    if (s.name == key) return &s;
+    for (std::string_view alias : s.aliases)
+      if (alias == key) return &s;
+  }
+  return nullptr;
+}
+
+const StrategyInfo& StrategyRegistry::Require(std::string_view name) const {
+  const StrategyInfo* s = Find(name);
+  if (!s)
+    throw UsageError(fmt::format("unknown strategy '{}'; registered: {}", name,
+                                 NameList(strategies_)));
+  if (!s->make)
+    throw UsageError(fmt::format(
+        "strategy {} is planned but not implemented yet; registered: {}",
+        s->name, NameList(strategies_)));
+  return *s;
+}
+
+const StrategyInfo& StrategyRegistry::Default() const {
+  for (const StrategyInfo& s : strategies_)
+    if (s.status == StrategyStatus::kDefault) return s;
+  return strategies_.front();
+}
+
+namespace {
+
+// Splits "NAME.KEY=VALUE" into the strategy name and "KEY=VALUE".
+std::pair<std::string_view, std::string_view> SplitSetting(std::string_view setting) {
+  std::size_t eq = setting.find('=');
+  std::size_t dot = setting.substr(0, eq).rfind('.');
+  if (dot == std::string_view::npos || dot == 0)
+    throw UsageError(fmt::format(
+        "--set: expected STRATEGY.PARAMETER=VALUE, got '{}'", setting));
+  return {setting.substr(0, dot), setting.substr(dot + 1)};
+}
+
+}  // namespace
+
+StrategyRequest ParseStrategyRequest(const StrategyRegistry& registry,
+                                     std::string_view spec,
+                                     const std::vector<std::string>& settings) {
+  std::size_t colon = spec.find(':');
+  const StrategyInfo& info = registry.Require(spec.substr(0, colon));
+  std::vector<std::pair<std::string, std::string>> overrides;
+  for (const std::string& setting : settings) {
+    auto [name, assignment] = SplitSetting(setting);
+    if (registry.Find(name) == &info)
+      overrides.push_back(SplitAssignment(assignment, "--set"));
+  }
+  while (colon != std::string_view::npos) {
+    std::size_t next = spec.find(':', colon + 1);
+    std::string_view part = spec.substr(colon + 1, next == std::string_view::npos
+                                                       ? std::string_view::npos
+                                                       : next - colon - 1);
+    overrides.push_back(
+        SplitAssignment(part, fmt::format("strategy '{}'", spec)));
+    colon = next;
+  }
+  StrategyRequest request;
+  request.info = &info;
+  request.requested_as = std::string(spec);
+  request.params = ParamValues::Resolve(info.name, info.params, overrides);
+  return request;
+}
+
+void CheckSettingsUsed(const StrategyRegistry& registry,
+                       const std::vector<StrategyRequest>& requests,
+                       const std::vector<std::string>& settings) {
+  for (const std::string& setting : settings) {
+    std::string_view name = SplitSetting(setting).first;
+    const StrategyInfo& info = registry.Require(name);
+    bool used = std::any_of(requests.begin(), requests.end(),
+                            [&](const StrategyRequest& r) { return r.info == &info; });
+    if (!used)
+      throw UsageError(fmt::format(
+          "--set {}: strategy {} is not among the strategies of this run",
+          setting, info.name));
+  }
+}
+
+}  // namespace lbsim

@@ -1,0 +1,78 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "strategies/params.h"
+#include "strategies/strategy.h"
+
+namespace lbsim {
+
+enum class StrategyStatus { kDefault, kExperimental, kPlanned };
+
+// "default", "experimental" or "planned".
+std::string_view StatusName(StrategyStatus status);
+
+// Everything the registry knows about one strategy.
+struct StrategyInfo {
+  std::string_view name;                  // canonical, e.g. "least_load"
+  std::vector<std::string_view> aliases;  // e.g. "ll", "least-load"
+  StrategyStatus status = StrategyStatus::kExperimental;
+  std::string_view description;           // one line
+  std::vector<ParamSpec> params;          // tunable parameters with defaults
+  std::vector<std::string_view> reasons;  // reason words its picks carry
+  // Builds a fresh instance; nullptr for planned (unimplemented) strategies.
+  std::unique_ptr<Strategy> (*make)(const ParamValues&) = nullptr;
+};
+
+// The set of known strategies, looked up by canonical name or alias.
+class StrategyRegistry {
+ public:
+  explicit StrategyRegistry(std::vector<StrategyInfo> strategies);
+
+  // Every strategy lbsim ships (see builtin_strategies.inc).
+  static const StrategyRegistry& Builtin();
+
+  // Finds a strategy by name or alias after trimming surrounding whitespace
+  // and lower-casing; nullptr when nothing matches.
+  const StrategyInfo* Find(std::string_view name) const;
+
+  // Like Find, but throws UsageError when nothing matches (the message
+  // lists every registered name and alias) or the strategy is only planned.
+  const StrategyInfo& Require(std::string_view name) const;
+
+  // The strategy used when none is requested (round_robin).
+  const StrategyInfo& Default() const;
+
+  const std::vector<StrategyInfo>& All() const { return strategies_; }
+
+ private:
+  std::vector<StrategyInfo> strategies_;
+};
+
+// One strategy run requested on the command line or in a scenario.
+struct StrategyRequest {
+  const StrategyInfo* info = nullptr;
+  std::string requested_as;  // the text as the user wrote it
+  ParamValues params;        // values in force
+
+  std::unique_ptr<Strategy> Make() const { return info->make(params); }
+};
+
+// Parses "NAME[:KEY=VALUE[:KEY=VALUE...]]". `settings` are "NAME.KEY=VALUE"
+// assignments (from --set) applied to every request of that strategy before
+// the inline ones. Throws UsageError on any unknown name, key or bad value.
+StrategyRequest ParseStrategyRequest(
+    const StrategyRegistry& registry, std::string_view spec,
+    const std::vector<std::string>& settings = {});
+
+// Checks that every "NAME.KEY=VALUE" setting names a registered strategy
+// present in `requests`; throws UsageError otherwise.
+void CheckSettingsUsed(const StrategyRegistry& registry,
+                       const std::vector<StrategyRequest>& requests,
+                       const std::vector<std::string>& settings);
+
+}  // namespace lbsim

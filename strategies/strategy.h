@@ -1,0 +1,38 @@
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string_view>
+
+#include "strategies/candidate.h"
+#include "strategies/hint.h"
+
+namespace lbsim {
+
+// A strategy's pick: an index into the candidates it was given, and the
+// reason word the decision log and reports show for it.
+struct Choice {
+  std::size_t index = 0;
+  std::string_view reason;
+  // True when a candidate with an unknown load was passed over because
+  // another one had a known load (least_load's `unknown_excluded`).
+  bool passed_over_unknown = false;
+};
+
+// An Instance-selection strategy. Implementations keep their own state
+// (counters) and know nothing of the CLI, JSON or the simulator.
+class Strategy {
+ public:
+  virtual ~Strategy() = default;
+
+  // The canonical registry name, e.g. "least_load".
+  virtual std::string_view Name() const = 0;
+
+  // Picks one of `candidates`, which is never empty and is in pool order.
+  // The simulator never calls Select when nothing is alive, so a strategy's
+  // state is unchanged by `no_instances` decisions.
+  virtual Choice Select(std::span<const Candidate> candidates,
+                        const Hint& hint) = 0;
+};
+
+}  // namespace lbsim

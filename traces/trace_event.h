@@ -1,0 +1,77 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "strategies/hint.h"
+
+namespace lbsim {
+
+enum class EventType : std::uint8_t { kUp, kDown, kRemove, kLoad, kArrival };
+
+// A field an event may set: absent (leave as is), null (set unknown) or a
+// value.
+template <typename T>
+struct FieldUpdate {
+  enum class State : std::uint8_t { kAbsent, kNull, kValue };
+  State state = State::kAbsent;
+  T value{};
+
+  bool present() const { return state != State::kAbsent; }
+  std::optional<T> AsOptional() const {
+    return state == State::kValue ? std::optional<T>(value) : std::nullopt;
+  }
+};
+
+// An event time as written: its value, and whether the literal was an
+// integer (so that the decision log can echo 2 as 2 and 2.0 as 2.0).
+struct TraceTime {
+  double value = 0.0;
+  bool integral = false;
+  std::uint64_t integer = 0;  // the literal when `integral`
+};
+
+// Instance registered in the header, before the first event.
+struct HeaderInstance {
+  std::string id;
+  double weight = 1.0;
+  std::optional<std::int64_t> inflight;
+  std::optional<double> qps_1m;
+  bool alive = true;
+};
+
+// A v1 trace header, validated.
+struct TraceHeader {
+  std::string name;
+  std::string description;
+  std::string time_unit = "s";
+  std::vector<HeaderInstance> instances;
+};
+
+// One validated trace event. Reused between events by the readers.
+struct TraceEvent {
+  EventType type = EventType::kArrival;
+  TraceTime t;
+  // Where it came from: the line (JSON Lines, 1-based) or the index into
+  // `events` (JSON document, 0-based).
+  std::uint64_t position = 0;
+
+  // up, down, remove, load: the Instance named, and its interned index when
+  // it was ever registered (always set for `up`).
+  std::string instance;
+  std::optional<InstanceIndex> index;
+
+  // up, load
+  std::optional<double> weight;  // up only
+  FieldUpdate<std::int64_t> inflight;
+  FieldUpdate<double> qps_1m;
+
+  // arrival
+  std::optional<std::string> request;
+  std::optional<double> duration;
+  Hint hint;
+};
+
+}  // namespace lbsim

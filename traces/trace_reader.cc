@@ -1,0 +1,58 @@
+#include "traces/trace_reader.h"
+
+#include <cstdio>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "sim/errors.h"
+#include "traces/trace_stream.h"
+
+namespace lbsim {
+namespace {
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+TraceEncoding Detect(const std::string& path) {
+  if (path == "-" || EndsWith(path, ".ndjson") || EndsWith(path, ".jsonl"))
+    return TraceEncoding::kLines;
+  if (EndsWith(path, ".json")) return TraceEncoding::kDocument;
+  throw UsageError(fmt::format(
+      "{}: cannot tell the trace encoding from the file name (expected .json, "
+      ".ndjson or .jsonl); say it with --trace-format document|lines",
+      path));
+}
+
+struct FileCloser {
+  void operator()(std::FILE* f) const {
+    if (f && f != stdin) std::fclose(f);
+  }
+};
+
+}  // namespace
+
+TraceEncoding ParseTraceEncoding(std::string_view text) {
+  if (text == "auto") return TraceEncoding::kAuto;
+  if (text == "document" || text == "json") return TraceEncoding::kDocument;
+  if (text == "lines" || text == "jsonl" || text == "ndjson") return TraceEncoding::kLines;
+  throw UsageError(fmt::format(
+      "--trace-format: expected auto, document or lines, got '{}'", text));
+}
+
+TraceCounts ReadTrace(const std::string& path, TraceEncoding encoding,
+                      InstanceTable& table, TraceVisitor& visitor) {
+  if (encoding == TraceEncoding::kAuto) encoding = Detect(path);
+  const bool from_stdin = path == "-";
+  if (from_stdin && encoding == TraceEncoding::kDocument)
+    throw UsageError("standard input is read as JSON Lines; a JSON document needs a file");
+  std::unique_ptr<std::FILE, FileCloser> file(from_stdin ? stdin : OpenTraceFile(path));
+  TraceStream stream(from_stdin ? "<stdin>" : path,
+                     encoding == TraceEncoding::kDocument, table, visitor);
+  if (encoding == TraceEncoding::kDocument) ReadDocumentTrace(file.get(), stream);
+  else ReadLinesTrace(file.get(), stream);
+  return stream.counts();
+}
+
+}  // namespace lbsim

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "traces/instance_table.h"
+#include "traces/trace_event.h"
+
+namespace lbsim {
+
+// How a trace file is encoded (trace format v1).
+enum class TraceEncoding { kAuto, kDocument, kLines };
+
+// Parses "auto", "document"/"json", "lines"/"jsonl"/"ndjson"; throws
+// UsageError otherwise.
+TraceEncoding ParseTraceEncoding(std::string_view text);
+
+// An error about one field of one event or header, without its location;
+// the reader adds the file and line or index. Thrown by decoders and by
+// TraceVisitor implementations.
+class FieldError : public std::runtime_error {
+ public:
+  explicit FieldError(const std::string& message) : std::runtime_error(message) {}
+};
+
+// Receives a trace while it is read, header first, then each event in file
+// order. Either may throw FieldError to reject the event.
+class TraceVisitor {
+ public:
+  virtual ~TraceVisitor() = default;
+  // Called once. The header's Instances are already interned in `table`,
+  // in header order.
+  virtual void OnHeader(const TraceHeader& header, const InstanceTable& table) = 0;
+  virtual void OnEvent(const TraceEvent& event) = 0;
+};
+
+// Totals of what ReadTrace read.
+struct TraceCounts {
+  std::uint64_t events = 0;
+  std::uint64_t arrivals = 0;
+};
+
+// Limits that keep a hostile trace from taking the machine down.
+inline constexpr std::size_t kMaxLineBytes = 64u << 20;  // one JSON Lines line
+inline constexpr std::size_t kMaxNestingDepth = 512;     // JSON nesting levels
+
+// Reads the trace at `path` ("-" reads JSON Lines from standard input),
+// validating every rule of trace format v1, and feeds it to `visitor` in
+// one streaming pass: memory does not grow with the number of events.
+// Instance ids are interned in `table` as they are registered. Throws
+// InputError whose one-line message names the file, the line or index, the
+// field and what was expected.
+TraceCounts ReadTrace(const std::string& path, TraceEncoding encoding,
+                      InstanceTable& table, TraceVisitor& visitor);
+
+}  // namespace lbsim

@@ -1,0 +1,81 @@
+#include "traces/trace_stream.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/errors.h"
+#include "traces/event_decoder.h"
+
+namespace lbsim {
+
+std::string TraceStream::Where(std::uint64_t position) const {
+  if (document_) return fmt::format("{}: events[{}]", path_, position);
+  return fmt::format("{}:{}", path_, position);
+}
+
+void TraceStream::Fail(std::uint64_t position, const std::string& what) const {
+  throw InputError(fmt::format("{}: {}", Where(position), what));
+}
+
+void TraceStream::Header(const nlohmann::json& header, std::uint64_t position) {
+  TraceHeader h;
+  try {
+    h = DecodeHeader(header, document_);
+    for (const HeaderInstance& inst : h.instances) table_.Intern(inst.id);
+  } catch (const FieldError& e) {
+    if (document_) throw InputError(fmt::format("{}: header: {}", path_, e.what()));
+    throw InputError(fmt::format("{}:{}: header: {}", path_, position, e.what()));
+  }
+  header_seen_ = true;
+  try {
+    visitor_.OnHeader(h, table_);
+  } catch (const FieldError& e) {
+    throw InputError(fmt::format("{}: header: {}", path_, e.what()));
+  }
+}
+
+void TraceStream::Event(const nlohmann::json& object, std::uint64_t position) {
+  try {
+    DecodeEvent(object, table_, event_);
+    if (event_.t.value < last_t_)
+      throw FieldError(fmt::format(
+          "field \"t\": expected a time >= {} (events must be in "
+          "non-decreasing t), got {}",
+          last_t_, event_.t.value));
+    last_t_ = event_.t.value;
+    event_.position = position;
+    ++counts_.events;
+    if (event_.type == EventType::kArrival) ++counts_.arrivals;
+    visitor_.OnEvent(event_);
+  } catch (const FieldError& e) {
+    Fail(position, e.what());
+  }
+}
+
+std::string ParseErrorDetail(const std::string& what) {
+  // "[json.exception.parse_error.101] parse error at line 1, column 5: DETAIL"
+  std::size_t column = what.find("column ");
+  std::size_t colon = what.find(": ", column == std::string::npos ? 0 : column);
+  std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
+  if (detail.size() > 160) detail = detail.substr(0, 157) + "...";
+  for (char& c : detail)
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+  return detail;
+}
+
+std::FILE* OpenTraceFile(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw InputError(fmt::format("{}: cannot read trace: is a directory", path));
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f)
+    throw InputError(fmt::format("{}: cannot read trace: {}", path, std::strerror(errno)));
+  return f;
+}
+
+}  // namespace lbsim

@@ -1,0 +1,56 @@
+#pragma once
+
+// Shared by the two trace readers: turns decoded JSON objects into events
+// in file order, checks what spans events (time order), counts, and adds
+// the file and position to every error.
+
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "traces/trace_reader.h"
+
+namespace lbsim {
+
+class TraceStream {
+ public:
+  TraceStream(std::string display_path, bool document, InstanceTable& table,
+              TraceVisitor& visitor)
+      : path_(std::move(display_path)), document_(document), table_(table),
+        visitor_(visitor) {}
+
+  // Validates the header object found at `position` and hands it on.
+  void Header(const nlohmann::json& header, std::uint64_t position);
+  // Validates one event object found at `position` and hands it on.
+  void Event(const nlohmann::json& object, std::uint64_t position);
+
+  // "file:LINE" for JSON Lines, "file: events[INDEX]" for documents.
+  std::string Where(std::uint64_t position) const;
+  // An InputError for a problem at `position`.
+  [[noreturn]] void Fail(std::uint64_t position, const std::string& what) const;
+
+  const std::string& path() const { return path_; }
+  const TraceCounts& counts() const { return counts_; }
+  bool header_seen() const { return header_seen_; }
+
+ private:
+  std::string path_;
+  bool document_;
+  InstanceTable& table_;
+  TraceVisitor& visitor_;
+  TraceEvent event_;
+  TraceCounts counts_;
+  double last_t_ = 0.0;
+  bool header_seen_ = false;
+};
+
+// Extracts the useful part of a nlohmann parse error message.
+std::string ParseErrorDetail(const std::string& what);
+
+// Opens `path` for reading, or throws InputError saying why not.
+std::FILE* OpenTraceFile(const std::string& path);
+
+void ReadLinesTrace(std::FILE* file, TraceStream& stream);
+void ReadDocumentTrace(std::FILE* file, TraceStream& stream);
+
+}  // namespace lbsim
