@@ -11,30 +11,35 @@ std::string Percent(std::uint64_t part, std::uint64_t whole) {
                                       : 0.0);
 }
 
+// "1 decision", "2 decisions".
+std::string Decisions(std::uint64_t n) {
+  return fmt::format("{} decision{}", n, n == 1 ? "" : "s");
+}
+
 void AddWarnings(StrategyReport& s) {
   for (const InstanceReport& i : s.instances) {
-    if (i.unknown_candidate_decisions > 0 && i.chosen_while_unknown == 0) {
+    if (i.unknown_while_others_known > 0 && i.chosen_while_unknown == 0) {
       s.warnings.push_back(fmt::format(
-          "{} was a candidate in {} decisions while its load was unknown and "
-          "was never chosen in them (unknown starvation)",
-          i.id, i.unknown_candidate_decisions));
+          "{} was never chosen in the {} where its load was unknown and "
+          "another candidate's was known (unknown starvation)",
+          i.id, Decisions(i.unknown_while_others_known)));
     } else if (i.candidate_decisions > 0 && i.selections == 0) {
       s.warnings.push_back(fmt::format(
-          "{} was a candidate in {} decisions and was never chosen", i.id,
-          i.candidate_decisions));
+          "{} was a candidate in {} and was never chosen", i.id,
+          Decisions(i.candidate_decisions)));
     }
   }
   if (s.herded_decisions > 0 && s.longest_run_instance) {
     s.warnings.push_back(fmt::format(
-        "{} of {} decisions ({}) fell in runs of one Instance longer than the "
+        "{} of {} ({}) fell in runs of one Instance longer than the "
         "number of candidates; longest: {} chosen {} times in a row from "
         "arrival {} (herding)",
-        s.herded_decisions, s.decisions, Percent(s.herded_decisions, s.decisions),
+        s.herded_decisions, Decisions(s.decisions), Percent(s.herded_decisions, s.decisions),
         *s.longest_run_instance, s.longest_run, s.longest_run_first_seq));
   }
   if (s.no_instances > 0) {
     s.warnings.push_back(fmt::format(
-        "{} arrivals found no alive Instance (no_instances)", s.no_instances));
+        "{} found no alive Instance (no_instances)", s.no_instances == 1 ? "1 arrival" : fmt::format("{} arrivals", s.no_instances)));
   }
 }
 
@@ -81,7 +86,7 @@ Report BuildReport(const ReplayResult& result) {
         const RunMetrics::InstanceTally& t = m.instances()[i];
         line.selections = t.selections;
         line.candidate_decisions = t.candidate_decisions;
-        line.unknown_candidate_decisions = t.unknown_candidate_decisions;
+        line.unknown_while_others_known = t.unknown_while_others_known;
         line.chosen_while_unknown = t.chosen_while_unknown;
         if (!t.by_reason.empty()) {
           if (fallback < t.by_reason.size()) line.fallback_selections = t.by_reason[fallback];

@@ -19,7 +19,9 @@ struct InstanceReport {
   std::uint64_t candidate_decisions = 0;
   std::uint64_t fallback_selections = 0;
   std::uint64_t tie_selections = 0;
-  std::uint64_t unknown_candidate_decisions = 0;
+  // Decisions where its load was unknown while another candidate's was
+  // known, and how many of them chose it.
+  std::uint64_t unknown_while_others_known = 0;
   std::uint64_t chosen_while_unknown = 0;
 };
 

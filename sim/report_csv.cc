@@ -24,14 +24,14 @@ std::string RenderCsv(const Report& report) {
   std::string out =
       "strategy,label,requested_as,instance,selections,share,"
       "candidate_decisions,fallback_selections,tie_selections,"
-      "unknown_candidate_decisions,chosen_while_unknown\n";
+      "unknown_while_others_known,chosen_while_unknown\n";
   for (const StrategyReport& s : report.strategies) {
     for (const InstanceReport& i : s.instances) {
       out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", Field(s.strategy),
                          Field(s.label), Field(s.requested_as), Field(i.id),
                          i.selections, i.share, i.candidate_decisions,
                          i.fallback_selections, i.tie_selections,
-                         i.unknown_candidate_decisions, i.chosen_while_unknown);
+                         i.unknown_while_others_known, i.chosen_while_unknown);
     }
   }
   return out;

@@ -56,7 +56,7 @@ ojson StrategyJson(const StrategyReport& s) {
               {"selections", PerInstance(s, &InstanceReport::tie_selections)}};
   j["candidate_decisions"] = PerInstance(s, &InstanceReport::candidate_decisions);
   j["unknown_load"] = {
-      {"candidate_decisions", PerInstance(s, &InstanceReport::unknown_candidate_decisions)},
+      {"decisions", PerInstance(s, &InstanceReport::unknown_while_others_known)},
       {"chosen", PerInstance(s, &InstanceReport::chosen_while_unknown)}};
   ojson run = ojson(nullptr);
   if (s.longest_run_instance)

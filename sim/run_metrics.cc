@@ -59,16 +59,21 @@ void RunMetrics::RecordDecision(std::uint64_t seq,
   std::size_t reason = ReasonSlot(choice.reason);
   ++reason_counts_[reason];
   if (choice.passed_over_unknown) ++unknown_excluded_;
+  unknown_.clear();
+  bool any_known = false;
+  for (const Candidate& c : candidates) {
+    unknown_.push_back(LoadUnknown(c, hint));
+    any_known = any_known || !unknown_.back();
+  }
   for (std::size_t k = 0; k < candidates.size(); ++k) {
-    const Candidate& c = candidates[k];
-    InstanceTally& t = Tally(c.instance);
+    InstanceTally& t = Tally(candidates[k].instance);
     ++t.candidate_decisions;
-    bool unknown = LoadUnknown(c, hint);
-    if (unknown) ++t.unknown_candidate_decisions;
+    const bool contested = any_known && unknown_[k];
+    if (contested) ++t.unknown_while_others_known;
     if (k == choice.index) {
       ++t.selections;
       ++t.by_reason[reason];
-      if (unknown) ++t.chosen_while_unknown;
+      if (contested) ++t.chosen_while_unknown;
     }
   }
 

@@ -18,9 +18,10 @@ class RunMetrics {
     std::uint64_t selections = 0;
     std::uint64_t candidate_decisions = 0;  // decisions it was a candidate in
     // Decisions in which it was a candidate with no load signal at all (no
-    // inflight, no qps_1m, no numeric queue hint), and how many of those
-    // chose it.
-    std::uint64_t unknown_candidate_decisions = 0;
+    // inflight, no qps_1m, no numeric queue hint) while another candidate
+    // had one, and how many of those chose it. Zero chosen out of many is
+    // unknown starvation.
+    std::uint64_t unknown_while_others_known = 0;
     std::uint64_t chosen_while_unknown = 0;
     std::vector<std::uint64_t> by_reason;  // parallel to reasons()
   };
@@ -70,6 +71,7 @@ class RunMetrics {
   std::uint64_t unknown_excluded_ = 0;
   Run current_, longest_;
   std::uint64_t herded_ = 0;
+  std::vector<bool> unknown_;  // reused per decision
 };
 
 }  // namespace lbsim
