@@ -135,13 +135,15 @@ std::string RenderTable(const Report& report) {
   });
   out += t.Render();
 
+  // Parameters that differ from their defaults (the JSON report lists all).
   std::string params;
   for (const StrategyReport& s : runs) {
     if (s.params.empty()) continue;
-    std::string list;
+    std::string changed;
     for (const ParamValues::Value& p : s.params)
-      list += fmt::format(" {}={}", p.name, p.text);
-    params += fmt::format("  {}:{}\n", s.label, list);
+      if (!p.is_default) changed += fmt::format(" {}={}", p.name, p.text);
+    params += fmt::format("  {}:{}\n", s.label,
+                          changed.empty() ? " all defaults" : changed + " (others default)");
   }
   if (!params.empty()) out += "\nparameters\n" + params;
 

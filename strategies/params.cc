@@ -84,6 +84,9 @@ ParamValues ParamValues::Resolve(
       throw UsageError(fmt::format("strategy {}: unknown parameter '{}'; {}",
                                    strategy, key, DeclaredNames(specs)));
     Assign(strategy, specs[i], text, pv.values_[i]);
+    Value defaults = pv.values_[i];
+    Assign(strategy, specs[i], specs[i].default_text, defaults);
+    pv.values_[i].is_default = defaults.text == pv.values_[i].text;
   }
   return pv;
 }

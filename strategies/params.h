@@ -29,6 +29,7 @@ class ParamValues {
     ParamKind kind;
     double number = 0.0;  // kNumber and kInteger
     std::string text;     // canonical text, also for numbers
+    bool is_default = true;
   };
 
   // Defaults for `specs`, then each "key=value" of `overrides` in order.

@@ -1,0 +1,46 @@
+#include "make_bench_trace.h"
+
+#include <cstdio>
+#include <random>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace lbsim::bench {
+
+std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& shape) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) throw std::runtime_error("cannot write " + path);
+  std::mt19937_64 rng(shape.seed);
+  auto uniform = [&rng](std::uint64_t n) { return rng() % n; };
+
+  std::string out = R"({"lbsim_trace": 1, "name": "bench", "time_unit": "ms", "instances": [)";
+  for (std::uint32_t i = 0; i < shape.instances; ++i)
+    out += fmt::format(R"({}{{"id": "inst-{:05}", "inflight": 0, "qps_1m": 0}})", i ? ", " : "", i);
+  out += "]}\n";
+
+  std::uint64_t events = 0;
+  std::uint64_t t = 0;  // ms
+  for (std::uint64_t a = 1; a <= shape.arrivals; ++a) {
+    t += uniform(3);
+    out += fmt::format(R"({{"t": {}, "type": "arrival", "duration": {}}})"
+                       "\n",
+                       t, 20 + uniform(400));
+    ++events;
+    if (a % shape.arrivals_per_snapshot == 0) {
+      out += fmt::format(R"({{"t": {}, "type": "load", "instance": "inst-{:05}", "inflight": {}, "qps_1m": {}}})"
+                         "\n",
+                         t, uniform(shape.instances), uniform(12), uniform(300));
+      ++events;
+    }
+    if (out.size() > (1u << 20)) {
+      std::fwrite(out.data(), 1, out.size(), f);
+      out.clear();
+    }
+  }
+  std::fwrite(out.data(), 1, out.size(), f);
+  std::fclose(f);
+  return events;
+}
+
+}  // namespace lbsim::bench

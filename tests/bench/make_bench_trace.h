@@ -1,0 +1,20 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace lbsim::bench {
+
+// Shape of a synthetic JSON Lines trace for benchmarks.
+struct BenchTraceShape {
+  std::uint64_t arrivals = 1'000'000;
+  std::uint32_t instances = 16;
+  std::uint32_t arrivals_per_snapshot = 10;  // one load event per this many arrivals
+  std::uint64_t seed = 42;
+};
+
+// Writes the trace to `path` (deterministic for a shape); returns the
+// number of events written.
+std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& shape);
+
+}  // namespace lbsim::bench
