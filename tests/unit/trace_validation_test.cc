@@ -293,6 +293,17 @@ TEST_CASE("validation: arrival with a mistyped duration or request") {
   }
 }
 
+TEST_CASE("validation: Instance ids in messages are quoted as JSON, so a message stays one line") {
+  std::string duplicate = InstancesError(R"([{"id": "a\nb"}, {"id": "a\nb"}])");
+  CHECK(duplicate ==
+        R"(FILE:1: header: instances[1]: field "id": expected a unique Instance id, got "a\nb" again)");
+  std::string unregistered = EventError(R"({"t": 0, "type": "load", "instance": "x\"\ny"})");
+  CHECK(unregistered ==
+        R"(FILE:2: field "instance": expected a registered Instance, got "x\"\ny" (never registered))");
+  CHECK(duplicate.find('\n') == std::string::npos);
+  CHECK(unregistered.find('\n') == std::string::npos);
+}
+
 TEST_CASE("validation: long values are shortened in messages") {
   std::string name(100, 'x');
   CHECK(EventError(R"({"t": 0, "type": ")" + name + "\"}") ==
