@@ -65,7 +65,6 @@ class DocumentSax {
   const json& header() const { return header_; }
   bool events_seen() const { return events_seen_; }
   const std::string& error() const { return error_; }
-  bool too_deep() const { return builder_.too_deep(); }
 
  private:
   enum class Where { kTop, kRoot, kEventsArray };
@@ -110,7 +109,7 @@ class DocumentSax {
       if (++skip_ > kMaxNestingDepth + 2) return TooDeep();
       return true;
     }
-    if (building_) return builder_.StartContainer(std::move(empty));
+    if (building_) return builder_.StartContainer(std::move(empty)) || TooDeep();
     switch (where_) {
       case Where::kTop:
         if (!empty.is_object())
@@ -126,6 +125,7 @@ class DocumentSax {
         }
         break;
       case Where::kEventsArray:
+        event_ = index_;
         break;
     }
     if (!WantValue()) {
@@ -135,7 +135,7 @@ class DocumentSax {
     }
     builder_.Reset();
     building_ = true;
-    return builder_.StartContainer(std::move(empty));
+    return builder_.StartContainer(std::move(empty)) || TooDeep();
   }
 
   bool End() {
@@ -161,8 +161,16 @@ class DocumentSax {
     return true;
   }
 
+  // "events[I]: " or "header: field "KEY": " for the value being read.
+  std::string Location() const {
+    if (where_ == Where::kEventsArray) return fmt::format("events[{}]: ", event_);
+    if (where_ == Where::kRoot) return fmt::format("header: field {}: ", json(key_).dump());
+    return "";
+  }
+
   bool TooDeep() {
-    return Stop(fmt::format("nesting deeper than the limit of {} levels", kMaxNestingDepth));
+    return Stop(fmt::format("{}nesting deeper than the limit of {} levels", Location(),
+                            kMaxNestingDepth));
   }
 
   Pass pass_;
@@ -175,6 +183,7 @@ class DocumentSax {
   json header_ = json::object();
   bool events_seen_ = false;
   std::uint64_t index_ = 0;
+  std::uint64_t event_ = 0;  // index of the event whose value is being read
   std::string error_;
 };
 
@@ -183,9 +192,6 @@ void RunPass(std::FILE* file, DocumentSax& sax, TraceStream& stream) {
   if (nlohmann::json::sax_parse(file, &sax)) return;
   if (std::ferror(file))
     throw InputError(fmt::format("{}: read error", stream.path()));
-  if (sax.too_deep())
-    throw InputError(fmt::format("{}: nesting deeper than the limit of {} levels",
-                                 stream.path(), kMaxNestingDepth));
   const std::string& error = sax.error();
   // Syntax errors start with "LINE:COLUMN:", which joins the path without a space.
   bool positioned = !error.empty() && error[0] >= '0' && error[0] <= '9';
