@@ -18,14 +18,15 @@ namespace {
 
 using json = nlohmann::json;
 
-// "LINE:COLUMN: invalid JSON: DETAIL" from a nlohmann parse error message.
-std::string ParseErrorWithPosition(const std::string& what) {
+// "LINE:COLUMN: invalid JSON: DETAIL" from a nlohmann parse error message;
+// errors without a line and column (number overflow) get `location`.
+std::string ParseErrorWithPosition(const std::string& what, const std::string& location) {
   unsigned long line = 0, column = 0;
   std::size_t at = what.find("at line ");
   if (at != std::string::npos &&
       std::sscanf(what.c_str() + at, "at line %lu, column %lu", &line, &column) == 2)
     return fmt::format("{}:{}: invalid JSON: {}", line, column, ParseErrorDetail(what));
-  return fmt::format("invalid JSON: {}", ParseErrorDetail(what));
+  return fmt::format("{}invalid JSON: {}", location, ParseErrorDetail(what));
 }
 
 class DocumentSax {
@@ -58,7 +59,7 @@ class DocumentSax {
   }
 
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& ex) {
-    error_ = ParseErrorWithPosition(ex.what());
+    error_ = ParseErrorWithPosition(ex.what(), Location());
     return false;
   }
 
@@ -163,7 +164,8 @@ class DocumentSax {
 
   // "events[I]: " or "header: field "KEY": " for the value being read.
   std::string Location() const {
-    if (where_ == Where::kEventsArray) return fmt::format("events[{}]: ", event_);
+    if (where_ == Where::kEventsArray)  // inside an event, or just before one
+      return fmt::format("events[{}]: ", skip_ > 0 || building_ ? event_ : index_);
     if (where_ == Where::kRoot) return fmt::format("header: field {}: ", json(key_).dump());
     return "";
   }

@@ -325,6 +325,19 @@ TEST_CASE("validation: invalid JSON names the line and column") {
         "'[', '{', or a literal");
 }
 
+TEST_CASE("validation: a number too large for a double is invalid JSON, named like any other error") {
+  CHECK(EventError(R"({"t": 1e400, "type": "arrival"})") ==
+        "FILE:2: invalid JSON at column 11: number overflow parsing '1e400'");
+  CHECK(DocumentError(R"("lbsim_trace": 1)", R"({"t": 0, "type": "arrival"}, {"t": 1, "type": "arrival", "duration": -1e999})") ==
+        "FILE: events[1]: invalid JSON: number overflow parsing '-1e999'");
+  CHECK(DocumentError(R"("lbsim_trace": 1, "x": [1e999])", "") ==
+        R"(FILE: header: field "x": invalid JSON: number overflow parsing '1e999')");
+  CHECK(DocumentError(R"("lbsim_trace": 1)", R"({"t": 0, "type": "arrival"}, 1e999)") ==
+        "FILE: events[1]: invalid JSON: number overflow parsing '1e999'");
+  CHECK(ReadError(R"({"lbsim_trace": 1e999, "events": []})", "trace.json") ==
+        R"(FILE: header: field "lbsim_trace": invalid JSON: number overflow parsing '1e999')");
+}
+
 TEST_CASE("validation: an empty trace") {
   CHECK(ReadError("") == R"(FILE: empty trace: expected a header line {"lbsim_trace": 1, ...})");
   CHECK(ReadError("\n  \n\t\n") ==
