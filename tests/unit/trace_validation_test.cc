@@ -246,51 +246,41 @@ TEST_CASE("validation: down, remove and load must name a registered Instance") {
         R"(FILE: events[0]: field "instance": expected a registered Instance, got "x" (never registered))");
 }
 
-TEST_CASE("validation: up and load with a mistyped inflight") {
-  for (std::string_view type : {"up", "load"}) {
-    for (std::string_view v : {"1.5", "-1", R"("2")", "true", "{}"}) {
+// Checks that an event of each of `types` for Instance a, with `field`
+// set to each of `values`, is rejected with "got VALUE" after `expected`.
+void CheckRejected(std::initializer_list<std::string_view> types, std::string_view field,
+                   std::initializer_list<std::string_view> values, std::string_view expected) {
+  for (std::string_view type : types) {
+    for (std::string_view v : values) {
       CAPTURE(type);
       CAPTURE(v);
-      CHECK(EventError(R"({"t": 0, "type": ")" + std::string(type) +
-                       R"(", "instance": "a", "inflight": )" + std::string(v) + "}") ==
-            R"(FILE:2: field "inflight": expected an integer >= 0 (at most 2^53) or null, got )" +
-                std::string(v));
+      std::string event = R"({"t": 0, "type": ")" + std::string(type) + R"(", "instance": "a", ")" +
+                          std::string(field) + R"(": )" + std::string(v) + "}";
+      CHECK(EventError(event) == R"(FILE:2: field ")" + std::string(field) + R"(": expected )" +
+                                     std::string(expected) + ", got " + std::string(v));
     }
   }
+}
+
+TEST_CASE("validation: up and load with a mistyped inflight") {
+  CheckRejected({"up", "load"}, "inflight", {"1.5", "-1", R"("2")", "true", "{}"},
+                "an integer >= 0 (at most 2^53) or null");
 }
 
 TEST_CASE("validation: up and load with a mistyped qps_1m") {
-  for (std::string_view type : {"up", "load"}) {
-    for (std::string_view v : {"-3", R"("2")", "false", "[]"}) {
-      CAPTURE(type);
-      CAPTURE(v);
-      CHECK(EventError(R"({"t": 0, "type": ")" + std::string(type) +
-                       R"(", "instance": "a", "qps_1m": )" + std::string(v) + "}") ==
-            R"(FILE:2: field "qps_1m": expected a finite number >= 0 or null, got )" +
-                std::string(v));
-    }
-  }
+  CheckRejected({"up", "load"}, "qps_1m", {"-3", R"("2")", "false", "[]"},
+                "a finite number >= 0 or null");
 }
 
 TEST_CASE("validation: up with a mistyped weight") {
-  for (std::string_view v : {"0", "-2", R"("2")", "true", "null"}) {
-    CAPTURE(v);
-    CHECK(EventError(R"({"t": 0, "type": "up", "instance": "b", "weight": )" + std::string(v) + "}") ==
-          R"(FILE:2: field "weight": expected a finite number > 0, got )" + std::string(v));
-  }
+  CheckRejected({"up"}, "weight", {"0", "-2", R"("2")", "true", "null"}, "a finite number > 0");
 }
 
 TEST_CASE("validation: arrival with a mistyped duration or request") {
-  for (std::string_view v : {"-1", R"("3")", "true", "null", "{}"}) {
-    CAPTURE(v);
-    CHECK(EventError(R"({"t": 0, "type": "arrival", "duration": )" + std::string(v) + "}") ==
-          R"(FILE:2: field "duration": expected a finite number >= 0, got )" + std::string(v));
-  }
-  for (std::string_view v : {"5", "null", "true", R"(["r1"])"}) {
-    CAPTURE(v);
-    CHECK(EventError(R"({"t": 0, "type": "arrival", "request": )" + std::string(v) + "}") ==
-          R"(FILE:2: field "request": expected a string (request id), got )" + std::string(v));
-  }
+  CheckRejected({"arrival"}, "duration", {"-1", R"("3")", "true", "null", "{}"},
+                "a finite number >= 0");
+  CheckRejected({"arrival"}, "request", {"5", "null", "true", R"(["r1"])"},
+                "a string (request id)");
 }
 
 TEST_CASE("validation: Instance ids in messages are quoted as JSON, so a message stays one line") {
