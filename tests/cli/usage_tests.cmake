@@ -167,6 +167,11 @@ lbsim_cli_test(NAME "refuse one file for --decisions and --output"
   EXIT 2 STDERR_LINES 1
   STDERR_MATCH "^lbsim: error: --decisions and --output name the same file\n$"
   ABSENT ${OUT}/same.txt)
+lbsim_cli_test(NAME "refuse one file for --decisions and --output, spelled differently"
+  ARGS --decisions ${OUT}/./same.txt --output ${OUT}/same.txt ${steady}
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: --decisions and --output name the same file\n$"
+  ABSENT ${OUT}/same.txt)
 lbsim_cli_test(NAME "--output into a missing directory"
   ARGS --output ${OUT}/no/such/dir/report.txt ${steady}
   EXIT 2 STDERR_LINES 1

@@ -78,5 +78,15 @@ TEST_CASE("output file: SameFile compares files, however spelled") {
   CHECK_FALSE(SameFile(d + "/a.txt", d + "/b.txt"));
 }
 
+TEST_CASE("output file: SameFile also compares paths that do not exist yet") {
+  testing::TempFile file("x", "trace.json");
+  const std::string& d = file.dir();
+  fs::create_directory(d + "/sub");
+  CHECK(SameFile(d + "/out.txt", d + "/./out.txt"));
+  CHECK(SameFile(d + "/out.txt", d + "/sub/../out.txt"));
+  CHECK(SameFile("out.txt", "./out.txt"));
+  CHECK_FALSE(SameFile(d + "/out.txt", d + "/out.txt.tmp"));
+}
+
 }  // namespace
 }  // namespace lbsim
