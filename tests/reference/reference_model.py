@@ -6,7 +6,8 @@ flags, the lifecycle counter, the (time, class, sequence) event order) and
 strategies.md (round_robin, least_load with its shared counter, the score
 in component order), written without looking at how lbsim does it. It
 replays traces (random ones from a fixed seed, or given files) and checks
-that lbsim's decision log says the same thing, decision by decision.
+that lbsim's decision log says the same thing, decision by decision, and
+that the spec's keys of its JSON report agree with the model's counts.
 
 Usage: reference_model.py LBSIM [--random N --seed S] [TRACE...]
 Exit status 0 when every log matches, 1 otherwise.
@@ -81,6 +82,8 @@ class LeastLoad:
     def pick(self, candidates, hint, world):
         scores = [self.score(c, world, hint) for c in candidates]
         known = [(s, i) for i, s in enumerate(scores) if s is not None]
+        if known and len(known) < len(scores):
+            world.unknown_excluded += 1
         if not known:
             index = self.counter % len(candidates)
             self.counter += 1
@@ -114,6 +117,7 @@ class World:
     def __init__(self, strategy, pool):
         self.strategy, self.pool = strategy, pool
         self.inflight, self.completions, self.scheduled = {}, [], 0
+        self.unknown_excluded = 0
 
     def complete_due(self, t):
         # Completions are class 0: due ones run before a trace event at t.
@@ -124,7 +128,57 @@ class World:
                 self.inflight[instance] = max(0, self.inflight[instance] - 1)
 
 
+def fairness(counts, rates):
+    """The report's fairness figures, None where undefined."""
+    f = dict.fromkeys(["jain", "jain_eligible", "cv", "max_min_ratio", "max_mean_ratio", "gini"])
+    if not counts:
+        return f
+    jain = lambda x: sum(x) ** 2 / (len(x) * sum(v * v for v in x)) if any(x) else None
+    f["jain"], f["jain_eligible"] = jain(counts), jain(rates)
+    n, mean = len(counts), sum(counts) / len(counts)
+    if mean > 0:
+        f["cv"] = (sum((v - mean) ** 2 for v in counts) / n) ** 0.5 / mean
+        f["max_mean_ratio"] = max(counts) / mean
+        f["gini"] = sum(abs(a - b) for a in counts for b in counts) / (2 * n * n * mean)
+    if min(counts) > 0:
+        f["max_min_ratio"] = max(counts) / min(counts)
+    return f
+
+
+def model_report(log, worlds, instances):
+    """The spec's report keys for each strategy run, from the model's log."""
+    reports = []
+    for k, w in enumerate(worlds):
+        lines = [d for d in log if d["_run"] == k]
+        reasons = {r: 0 for r in (["round_robin"] if w.strategy.name == "round_robin"
+                                  else ["least", "tie", "fallback"]) + ["no_instances"]}
+        selections = dict.fromkeys(instances, 0)
+        fallback = dict.fromkeys(instances, 0)
+        candidacies = dict.fromkeys(instances, 0)
+        for d in lines:
+            reasons[d["reason"]] += 1
+            for c in d["_candidates"]:
+                candidacies[c] += 1
+            if d["instance"] is not None:
+                selections[d["instance"]] += 1
+                if d["reason"] == "fallback":
+                    fallback[d["instance"]] += 1
+        chose = len(lines) - reasons["no_instances"]
+        eligible = [i for i in instances if candidacies[i] > 0]
+        reports.append({
+            "strategy": w.strategy.name, "decisions": len(lines),
+            "no_instances": reasons["no_instances"], "selections": selections,
+            "share": {i: (selections[i] / chose if chose else 0.0) for i in instances},
+            "reasons": reasons,
+            "fallback": {"decisions": reasons.get("fallback", 0), "selections": fallback},
+            "unknown_excluded": w.unknown_excluded,
+            "fairness": fairness([float(selections[i]) for i in eligible],
+                                 [selections[i] / candidacies[i] for i in eligible])})
+    return reports
+
+
 def model_log(header, events, factories):
+    """The decision log (in strategy order) and the report of a replay."""
     pool = Pool()
     worlds = [World(make(), pool) for make in factories]
     for inst in header.get("instances", []):
@@ -135,6 +189,7 @@ def model_log(header, events, factories):
             w.inflight[inst["id"]] = inst.get("inflight")
     logs = [[] for _ in worlds]
     arrivals = 0
+    instances = [inst["id"] for inst in header.get("instances", [])]
     for e in events:
         t = e["t"]
         for w in worlds:
@@ -144,10 +199,11 @@ def model_log(header, events, factories):
             arrivals += 1
             request = e.get("request", "r%d" % arrivals)
             candidates = [i for i in pool.order if pool.alive[i]]
-            for log, w in zip(logs, worlds):
+            for run, (log, w) in enumerate(zip(logs, worlds)):
                 line = {"strategy": w.strategy.name, "seq": arrivals, "t": t,
                         "request": request, "instance": None, "reason": "no_instances",
-                        "candidates": len(candidates)}
+                        "candidates": len(candidates),
+                        "_run": run, "_candidates": candidates}  # "_" keys: not logged
                 if candidates:
                     index, line["reason"] = w.strategy.pick(candidates, e.get("hint"), w)
                     chosen = line["instance"] = candidates[index]
@@ -160,6 +216,8 @@ def model_log(header, events, factories):
                 log.append(line)
         elif kind == "up":
             fresh = pool.up(e["instance"])
+            if e["instance"] not in instances:
+                instances.append(e["instance"])
             if "qps_1m" in e:
                 pool.qps[e["instance"]] = e["qps_1m"]
             for w in worlds:
@@ -179,7 +237,8 @@ def model_log(header, events, factories):
             if "inflight" in e:
                 for w in worlds:
                     w.inflight[e["instance"]] = e["inflight"]
-    return [line for log in logs for line in log]
+    flat = [line for log in logs for line in log]
+    return flat, model_report(flat, worlds, instances)
 
 
 def random_trace(rng):
@@ -255,23 +314,42 @@ def check(lbsim, path, scratch):
     """Compares lbsim's decision log for `path` with the model's; returns
     a description of the first difference, or None."""
     header, events = read_trace(path)
-    want = model_log(header, events, [make for _, make in RUNS])
-    log = os.path.join(scratch, "decisions.jsonl")
+    want, want_reports = model_log(header, events, [make for _, make in RUNS])
+    log, report = os.path.join(scratch, "decisions.jsonl"), os.path.join(scratch, "report.json")
     run = subprocess.run([lbsim, "-s", ",".join(spec for spec, _ in RUNS), "--decisions", log,
-                          "--output", os.path.join(scratch, "report.txt"), path],
+                          "--format", "json", "--output", report, path],
                          capture_output=True, text=True)
     if run.returncode != 0:
         return "lbsim exited with %d: %s" % (run.returncode, run.stderr.strip())
     with open(log, encoding="utf-8") as f:
         got = [json.loads(line) for line in f]
     # Compare t with its JSON type: 2 and 2.0 are different echoes.
-    typed = lambda lines: [dict(d, t=(type(d["t"]).__name__, d["t"])) for d in lines]
+    typed = lambda lines: [{k: (type(v).__name__, v) if k == "t" else v
+                            for k, v in d.items() if not k.startswith("_")} for d in lines]
     for k, (g, w) in enumerate(zip(typed(got), typed(want))):
         if g != w:
             return "decision log line %d:\n  lbsim: %s\n  model: %s" % (k + 1, g, w)
     if len(got) != len(want):
         return "lbsim logged %d decisions, the model %d" % (len(got), len(want))
+    with open(report, encoding="utf-8") as f:
+        got_reports = json.load(f)["strategies"]
+    for k, (g, w) in enumerate(zip(got_reports, want_reports)):
+        for key, value in w.items():
+            if not same_value(g.get(key), value):
+                return "report, strategy %d, %s:\n  lbsim: %s\n  model: %s" % (
+                    k + 1, key, g.get(key), value)
     return None
+
+
+def same_value(a, b):
+    """Equal, with floats compared to 1e-12 relative (the model sums in
+    another order)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
+    if isinstance(a, float) or isinstance(b, float):
+        return (a is not None and b is not None and
+                abs(a - b) <= 1e-12 * max(1.0, abs(a), abs(b)))
+    return a == b and type(a) == type(b)
 
 
 def main():
