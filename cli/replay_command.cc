@@ -51,7 +51,8 @@ int RunReplay(const ReplayCommand& command) {
 
   RefuseOverwrite(command.output, command.trace, "--output");
   RefuseOverwrite(command.decisions, command.trace, "--decisions");
-  if (!command.decisions.empty() && command.decisions == command.output)
+  if (!command.decisions.empty() && !command.output.empty() &&
+      (command.decisions == command.output || SameFile(command.decisions, command.output)))
     throw UsageError("--decisions and --output name the same file");
 
   // Outputs are prepared before reading and committed only after success.

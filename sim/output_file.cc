@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -79,8 +80,16 @@ std::FILE* ScratchFileNear(const std::string& near_path) {
 
 bool SameFile(const std::string& a, const std::string& b) {
   struct stat sa {}, sb {};
-  if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) return false;
-  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  const bool a_exists = ::stat(a.c_str(), &sa) == 0;
+  const bool b_exists = ::stat(b.c_str(), &sb) == 0;
+  if (a_exists && b_exists) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  if (a_exists || b_exists) return false;
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::path pa = fs::weakly_canonical(fs::absolute(a, error), error);
+  if (error) return false;
+  const fs::path pb = fs::weakly_canonical(fs::absolute(b, error), error);
+  return !error && pa == pb;
 }
 
 }  // namespace lbsim

@@ -34,7 +34,9 @@ class OutputFile {
 // closed); throws UsageError when it cannot be created.
 std::FILE* ScratchFileNear(const std::string& near_path);
 
-// Whether two paths name the same existing file.
+// Whether two paths name the same file: the same existing file, or, when
+// neither exists yet, the same place once "." and ".." and symbolic links
+// in the existing part are resolved.
 bool SameFile(const std::string& a, const std::string& b);
 
 }  // namespace lbsim

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/decision_log.h"
 #include "sim/pool.h"
 #include "sim/world.h"
 
@@ -92,11 +93,14 @@ class Replayer final : public TraceVisitor {
 
  private:
   InstanceIndex Registered(const TraceEvent& e) const {
-    if (!e.index || !pool_.IsRegistered(*e.index))
+    if (!e.index || !pool_.IsRegistered(*e.index)) {
+      // The id as a JSON string: escaped, so the message stays one line.
+      std::string id;
+      AppendJsonString(id, e.instance);
       throw FieldError(fmt::format(
-          "field \"instance\": expected a registered Instance, got \"{}\"{}",
-          e.instance,
+          "field \"instance\": expected a registered Instance, got {}{}", id,
           e.index ? " (it was removed)" : " (never registered)"));
+    }
     return *e.index;
   }
 

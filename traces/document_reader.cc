@@ -18,14 +18,15 @@ namespace {
 
 using json = nlohmann::json;
 
-// "LINE:COLUMN: invalid JSON: DETAIL" from a nlohmann parse error message.
-std::string ParseErrorWithPosition(const std::string& what) {
+// "LINE:COLUMN: invalid JSON: DETAIL" from a nlohmann parse error message;
+// errors without a line and column (number overflow) get `location`.
+std::string ParseErrorWithPosition(const std::string& what, const std::string& location) {
   unsigned long line = 0, column = 0;
   std::size_t at = what.find("at line ");
   if (at != std::string::npos &&
       std::sscanf(what.c_str() + at, "at line %lu, column %lu", &line, &column) == 2)
     return fmt::format("{}:{}: invalid JSON: {}", line, column, ParseErrorDetail(what));
-  return fmt::format("invalid JSON: {}", ParseErrorDetail(what));
+  return fmt::format("{}invalid JSON: {}", location, ParseErrorDetail(what));
 }
 
 class DocumentSax {
@@ -58,14 +59,13 @@ class DocumentSax {
   }
 
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& ex) {
-    error_ = ParseErrorWithPosition(ex.what());
+    error_ = ParseErrorWithPosition(ex.what(), Location());
     return false;
   }
 
   const json& header() const { return header_; }
   bool events_seen() const { return events_seen_; }
   const std::string& error() const { return error_; }
-  bool too_deep() const { return builder_.too_deep(); }
 
  private:
   enum class Where { kTop, kRoot, kEventsArray };
@@ -110,7 +110,7 @@ class DocumentSax {
       if (++skip_ > kMaxNestingDepth + 2) return TooDeep();
       return true;
     }
-    if (building_) return builder_.StartContainer(std::move(empty));
+    if (building_) return builder_.StartContainer(std::move(empty)) || TooDeep();
     switch (where_) {
       case Where::kTop:
         if (!empty.is_object())
@@ -126,6 +126,7 @@ class DocumentSax {
         }
         break;
       case Where::kEventsArray:
+        event_ = index_;
         break;
     }
     if (!WantValue()) {
@@ -135,7 +136,7 @@ class DocumentSax {
     }
     builder_.Reset();
     building_ = true;
-    return builder_.StartContainer(std::move(empty));
+    return builder_.StartContainer(std::move(empty)) || TooDeep();
   }
 
   bool End() {
@@ -161,8 +162,17 @@ class DocumentSax {
     return true;
   }
 
+  // "events[I]: " or "header: field "KEY": " for the value being read.
+  std::string Location() const {
+    if (where_ == Where::kEventsArray)  // inside an event, or just before one
+      return fmt::format("events[{}]: ", skip_ > 0 || building_ ? event_ : index_);
+    if (where_ == Where::kRoot) return fmt::format("header: field {}: ", json(key_).dump());
+    return "";
+  }
+
   bool TooDeep() {
-    return Stop(fmt::format("nesting deeper than the limit of {} levels", kMaxNestingDepth));
+    return Stop(fmt::format("{}nesting deeper than the limit of {} levels", Location(),
+                            kMaxNestingDepth));
   }
 
   Pass pass_;
@@ -175,6 +185,7 @@ class DocumentSax {
   json header_ = json::object();
   bool events_seen_ = false;
   std::uint64_t index_ = 0;
+  std::uint64_t event_ = 0;  // index of the event whose value is being read
   std::string error_;
 };
 
@@ -183,9 +194,6 @@ void RunPass(std::FILE* file, DocumentSax& sax, TraceStream& stream) {
   if (nlohmann::json::sax_parse(file, &sax)) return;
   if (std::ferror(file))
     throw InputError(fmt::format("{}: read error", stream.path()));
-  if (sax.too_deep())
-    throw InputError(fmt::format("{}: nesting deeper than the limit of {} levels",
-                                 stream.path(), kMaxNestingDepth));
   const std::string& error = sax.error();
   // Syntax errors start with "LINE:COLUMN:", which joins the path without a space.
   bool positioned = !error.empty() && error[0] >= '0' && error[0] <= '9';

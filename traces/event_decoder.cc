@@ -171,7 +171,8 @@ TraceHeader DecodeHeader(const json& header, bool document) {
         inst.id = NonEmptyString(Member(item, "id"), "id");
         if (!seen.insert(inst.id).second)
           throw FieldError(fmt::format(
-              "field \"id\": expected a unique Instance id, got \"{}\" again", inst.id));
+              "field \"id\": expected a unique Instance id, got {} again",
+              Show(*Member(item, "id"))));
         if (const json* w = Member(item, "weight")) inst.weight = Weight(*w);
         inst.inflight = Inflight(Member(item, "inflight")).AsOptional();
         inst.qps_1m = Qps(Member(item, "qps_1m")).AsOptional();

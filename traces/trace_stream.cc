@@ -58,10 +58,14 @@ void TraceStream::Event(const nlohmann::json& object, std::uint64_t position) {
 }
 
 std::string ParseErrorDetail(const std::string& what) {
-  // "[json.exception.parse_error.101] parse error at line 1, column 5: DETAIL"
+  // nlohmann messages read "[json.exception.ID] parse error at line 1,
+  // column 5: DETAIL" or, without a position, "[json.exception.ID] DETAIL".
+  std::string detail = what;
   std::size_t column = what.find("column ");
-  std::size_t colon = what.find(": ", column == std::string::npos ? 0 : column);
-  std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
+  std::size_t colon = column == std::string::npos ? column : what.find(": ", column);
+  std::size_t id_end = what.starts_with("[json.exception.") ? what.find("] ") : std::string::npos;
+  if (colon != std::string::npos) detail = what.substr(colon + 2);
+  else if (id_end != std::string::npos) detail = what.substr(id_end + 2);
   if (detail.size() > 160) detail = detail.substr(0, 157) + "...";
   for (char& c : detail)
     if (static_cast<unsigned char>(c) < 0x20) c = ' ';

@@ -11,6 +11,8 @@
 #   ABSENT          ;-list of paths that must not exist afterwards
 #   FILE_GOLDEN     ;-list of PATH=GOLDEN pairs: file PATH must equal GOLDEN
 #   CLEAN           ;-list of paths removed before the run
+#   EMPTY_DIRS      ;-list of directories emptied before the run that must
+#                   still be empty afterwards (no output, no temporary file)
 cmake_minimum_required(VERSION 3.25)
 
 foreach(path IN LISTS CLEAN ABSENT)
@@ -19,6 +21,10 @@ endforeach()
 foreach(pair IN LISTS FILE_GOLDEN)
   string(REGEX REPLACE "=.*" "" path "${pair}")
   file(REMOVE "${path}")
+endforeach()
+foreach(dir IN LISTS EMPTY_DIRS)
+  file(REMOVE_RECURSE "${dir}")
+  file(MAKE_DIRECTORY "${dir}")
 endforeach()
 
 set(input_args)
@@ -66,6 +72,12 @@ endif()
 foreach(path IN LISTS ABSENT)
   if(EXISTS "${path}")
     string(APPEND failures "${path} exists but must not\n")
+  endif()
+endforeach()
+foreach(dir IN LISTS EMPTY_DIRS)
+  file(GLOB left LIST_DIRECTORIES true "${dir}/*" "${dir}/.*")
+  if(left)
+    string(APPEND failures "${dir} is not empty: ${left}\n")
   endif()
 endforeach()
 foreach(pair IN LISTS FILE_GOLDEN)

@@ -1,0 +1,192 @@
+# Usage: strategy names and aliases, listings, version and help, strategy
+# parameters, standard input, output files, and the two trace encodings.
+
+set(steady traces/examples/steady_pool.json)
+set(all_names "round_robin \\(rr, round-robin\\), least_load \\(ll, least-load\\), kv_aware \\[planned\\]")
+
+# Every name and alias, in any case and with surrounding spaces, runs the
+# strategy under its canonical name and echoes the text as requested.
+foreach(pair "rr>round_robin" "round-robin>round_robin" "round_robin>round_robin"
+             "RR>round_robin" " Round-Robin >round_robin" "ll>least_load"
+             "least-load>least_load" "least_load>least_load" "LL>least_load"
+             " Least-Load >least_load")
+  string(REGEX REPLACE ">.*" "" alias "${pair}")
+  string(REGEX REPLACE ".*>" "" canonical "${pair}")
+  lbsim_cli_test(NAME "alias '${alias}'"
+    ARGS --strategy "${alias}" --format json ${steady}
+    EXIT 0
+    STDOUT_MATCH "\"strategy\": \"${canonical}\",[^\"]*\"requested_as\": \"${alias}\"")
+endforeach()
+
+# A comma-separated list, spaces and all, runs each strategy in order.
+lbsim_cli_test(NAME "alias list with spaces"
+  ARGS -s "rr, LL" --format json ${steady}
+  EXIT 0
+  STDOUT_MATCH "\"strategy\": \"round_robin\",[^\"]*\"requested_as\": \"rr\".*\"strategy\": \"least_load\",[^\"]*\"requested_as\": \" LL\"")
+
+# The decision log lists strategies in command-line order.
+lbsim_cli_test(NAME "decision log in command-line order"
+  ARGS -s ll -s rr --decisions ${OUT}/order.decisions.jsonl --output ${OUT}/order.report.txt ${steady}
+  EXIT 0 STDOUT_MATCH "^$"
+  FILE_GOLDEN ${OUT}/order.decisions.jsonl=${GOLDEN}/steady_pool.ll_rr.decisions.jsonl)
+
+# Without --strategy, round_robin runs, alone.
+lbsim_cli_test(NAME "default strategy is round_robin"
+  ARGS --decisions ${OUT}/default.decisions.jsonl --output ${OUT}/default.report.txt ${steady}
+  EXIT 0 STDOUT_MATCH "^$"
+  FILE_GOLDEN ${OUT}/default.decisions.jsonl=${GOLDEN}/steady_pool.rr.decisions.jsonl)
+lbsim_cli_test(NAME "default strategy in the report"
+  ARGS --format json ${steady}
+  EXIT 0
+  STDOUT_MATCH "\"strategies\": .\n    {\n      \"strategy\": \"round_robin\",\n      \"requested_as\": \"round_robin\",")
+
+# An unknown or planned strategy: one line listing every name and alias.
+lbsim_cli_test(NAME "unknown strategy"
+  ARGS -s fastest --output ${OUT}/unknown.report.txt ${steady}
+  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: unknown strategy 'fastest'; registered: ${all_names}\n$"
+  ABSENT ${OUT}/unknown.report.txt)
+lbsim_cli_test(NAME "unknown strategy in a list"
+  ARGS -s rr,least --decisions ${OUT}/unknown.decisions.jsonl ${steady}
+  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: unknown strategy 'least'; registered: ${all_names}\n$"
+  ABSENT ${OUT}/unknown.decisions.jsonl)
+lbsim_cli_test(NAME "planned strategy"
+  ARGS -s kv_aware ${steady}
+  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: strategy kv_aware is planned but not implemented yet; registered: ${all_names}\n$")
+
+# The registry as a table, kv_aware shown as planned.
+set(listing "^STRATEGY +ALIASES +STATUS +DESCRIPTION\nround_robin +rr, round-robin +default +Rotates[^\n]*\nleast_load +ll, least-load +experimental +Chooses[^\n]*\nkv_aware +- +planned +Choose Instances by KV-cache locality.*\nleast_load\n.*  qps_1m +default 0.01 ")
+lbsim_cli_test(NAME "--list-strategies"
+  ARGS --list-strategies EXIT 0 STDOUT_MATCH "${listing}")
+lbsim_cli_test(NAME "strategies subcommand"
+  ARGS strategies EXIT 0 STDOUT_MATCH "${listing}")
+
+# Version and help.
+lbsim_cli_test(NAME "--version"
+  ARGS --version EXIT 0 STDOUT_MATCH "^lbsim [0-9]+\\.[0-9]+\\.[0-9]+\n$")
+lbsim_cli_test(NAME "--help"
+  ARGS --help EXIT 0
+  STDOUT_MATCH "Usage: lbsim .*--strategy.*Examples:.*lbsim --strategy ll .*Exit status: 0 success; 1 a checked expectation failed; 2 usage or input error")
+lbsim_cli_test(NAME "-h"
+  ARGS -h EXIT 0 STDOUT_MATCH "Usage: lbsim ")
+
+# Other usage errors: exit 2, one line.
+lbsim_cli_test(NAME "no trace"
+  ARGS -s rr EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: no trace given: lbsim \\[OPTIONS\\] TRACE \\(see lbsim --help\\)\n$")
+lbsim_cli_test(NAME "unknown option"
+  ARGS --fast ${steady} EXIT 2 STDERR_LINES 1 STDERR_MATCH "^lbsim: error: .*--fast")
+lbsim_cli_test(NAME "unknown format"
+  ARGS --format xml ${steady} EXIT 2 STDERR_LINES 1 STDERR_MATCH "^lbsim: error: .*xml")
+lbsim_cli_test(NAME "unknown file suffix"
+  ARGS tests/cli/usage_tests.cmake EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: tests/cli/usage_tests.cmake: cannot tell the trace encoding from the file name")
+
+# Strategy parameters: set inline or with --set; bad ones are usage errors.
+lbsim_cli_test(NAME "parameter inline"
+  ARGS -s ll:qps_1m=0:inflight=2 --format json ${steady}
+  EXIT 0 STDOUT_MATCH "\"params\": {\n        \"inflight\": 2.0,[^}]*\"qps_1m\": 0.0\n      }")
+lbsim_cli_test(NAME "parameter --set"
+  ARGS --set ll.qps_1m=0 -s least-load --format json ${steady}
+  EXIT 0 STDOUT_MATCH "\"inflight\": 1.0,[^}]*\"qps_1m\": 0.0\n      }")
+lbsim_cli_test(NAME "parameter inline beats --set"
+  ARGS --set ll.qps_1m=0 -s ll:qps_1m=0.5 --format json ${steady}
+  EXIT 0 STDOUT_MATCH "\"qps_1m\": 0.5\n      }")
+lbsim_cli_test(NAME "bad parameter unknown key"
+  ARGS -s ll:qps=0 --output ${OUT}/badparam.report.txt ${steady}
+  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: strategy least_load: unknown parameter 'qps'; expected one of: inflight queue_depth .* qps_1m\n$"
+  ABSENT ${OUT}/badparam.report.txt)
+lbsim_cli_test(NAME "bad parameter value"
+  ARGS -s ll:qps_1m=-1 ${steady}
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: strategy least_load: parameter qps_1m: expected a finite number >= 0, got '-1'\n$")
+lbsim_cli_test(NAME "bad parameter value via --set"
+  ARGS -s ll --set ll.inflight=lots ${steady}
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: strategy least_load: parameter inflight: expected a finite number >= 0, got 'lots'\n$")
+lbsim_cli_test(NAME "parameter of round_robin"
+  ARGS -s rr:weight=1 ${steady}
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: strategy round_robin: unknown parameter 'weight'; it takes no parameters\n$")
+lbsim_cli_test(NAME "--set for a strategy not in the run"
+  ARGS -s rr --set ll.qps_1m=0 ${steady}
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: --set ll.qps_1m=0: strategy least_load is not among the strategies of this run\n$")
+lbsim_cli_test(NAME "--set without a strategy"
+  ARGS -s ll --set qps_1m=0 ${steady}
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: --set: expected STRATEGY.PARAMETER=VALUE, got 'qps_1m=0'\n$")
+
+# Standard input: "-" reads JSON Lines.
+lbsim_cli_test(NAME "stdin"
+  ARGS -s rr,ll --decisions ${OUT}/stdin.decisions.jsonl --output ${OUT}/stdin.report.txt -
+  STDIN_FILE ${EXAMPLES}/stale_snapshot.ndjson
+  EXIT 0 STDOUT_MATCH "^$"
+  FILE_GOLDEN ${OUT}/stdin.decisions.jsonl=${GOLDEN}/stale_snapshot.decisions.jsonl)
+lbsim_cli_test(NAME "stdin report"
+  ARGS -s ll -
+  STDIN_FILE ${EXAMPLES}/stale_snapshot.ndjson
+  EXIT 0 STDOUT_MATCH "^trace     -\nname      stale-snapshot\n")
+lbsim_cli_test(NAME "stdin is not a document"
+  ARGS --trace-format document -
+  STDIN_FILE ${EXAMPLES}/steady_pool.json
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: standard input is read as JSON Lines; a JSON document needs a file\n$")
+
+# --output writes exactly what standard output would show.
+lbsim_cli_test(NAME "--output equals the golden report"
+  ARGS -s rr,ll --format json --output ${OUT}/steady.report.json ${steady}
+  EXIT 0 STDOUT_MATCH "^$"
+  FILE_GOLDEN ${OUT}/steady.report.json=${GOLDEN}/steady_pool.report.json)
+lbsim_cli_test(NAME "--output - is standard output"
+  ARGS -s rr,ll --format json --output - ${steady}
+  EXIT 0 STDOUT_GOLDEN ${GOLDEN}/steady_pool.report.json)
+
+# Outputs never overwrite the input trace, however it is spelled. The trace
+# is a copy, so that a failure cannot damage the shipped example.
+set(copy_dir ${OUT}/refuse)
+file(COPY ${PROJECT_SOURCE_DIR}/${steady} DESTINATION ${copy_dir})
+set(copy ${copy_dir}/steady_pool.json)
+lbsim_cli_test(NAME "refuse --output over the trace"
+  ARGS --output ${copy} ${copy}
+  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: --output ${copy}: refusing to overwrite the input trace\n$")
+lbsim_cli_test(NAME "refuse --output over the trace by another path"
+  ARGS --output ${copy_dir}/../refuse/./steady_pool.json ${copy}
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: --output .*: refusing to overwrite the input trace\n$")
+lbsim_cli_test(NAME "refuse --decisions over the trace"
+  ARGS --decisions ${copy} ${copy}
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: --decisions ${copy}: refusing to overwrite the input trace\n$")
+lbsim_cli_test(NAME "refuse one file for --decisions and --output"
+  ARGS --decisions ${OUT}/same.txt --output ${OUT}/same.txt ${steady}
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: --decisions and --output name the same file\n$"
+  ABSENT ${OUT}/same.txt)
+lbsim_cli_test(NAME "refuse one file for --decisions and --output, spelled differently"
+  ARGS --decisions ${OUT}/./same.txt --output ${OUT}/same.txt ${steady}
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: --decisions and --output name the same file\n$"
+  ABSENT ${OUT}/same.txt)
+lbsim_cli_test(NAME "--output into a missing directory"
+  ARGS --output ${OUT}/no/such/dir/report.txt ${steady}
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: ${OUT}/no/such/dir/report.txt: cannot write output: No such file or directory\n$")
+
+# The JSON document and JSON Lines encodings of one trace give the same
+# decisions: each twin under tests/cli/encodings/ is the other encoding of
+# an example trace, and its log must equal the example's golden log.
+lbsim_cli_test(NAME "encodings: JSON Lines twin of down_and_back.json"
+  ARGS -s rr,ll --decisions ${OUT}/twin_down.decisions.jsonl --output ${OUT}/twin_down.report.txt
+       tests/cli/encodings/down_and_back.ndjson
+  EXIT 0
+  FILE_GOLDEN ${OUT}/twin_down.decisions.jsonl=${GOLDEN}/down_and_back.decisions.jsonl)
+lbsim_cli_test(NAME "encodings: document twin of stale_snapshot.ndjson"
+  ARGS -s rr,ll --decisions ${OUT}/twin_stale.decisions.jsonl --output ${OUT}/twin_stale.report.txt
+       tests/cli/encodings/stale_snapshot.json
+  EXIT 0
+  FILE_GOLDEN ${OUT}/twin_stale.decisions.jsonl=${GOLDEN}/stale_snapshot.decisions.jsonl)

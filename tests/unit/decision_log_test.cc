@@ -1,0 +1,126 @@
+// The decision log (trace-format.md "Decision log"): one JSON line per
+// decision with the keys strategy, seq, t, request, instance, reason,
+// candidates in that order; t echoed as written (integer or float);
+// strings escaped as JSON.
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "replay_fixture.h"
+#include "sim/decision_log.h"
+
+namespace lbsim {
+namespace {
+
+using testing::ReplayText;
+using Strings = std::vector<std::string>;
+
+// What DecisionLogWriter writes for `record`.
+std::string Written(const DecisionRecord& record) {
+  std::FILE* f = std::tmpfile();
+  REQUIRE(f != nullptr);
+  DecisionLogWriter(f).Write(record);
+  std::rewind(f);
+  std::string out;
+  for (int c; (c = std::fgetc(f)) != EOF;) out += static_cast<char>(c);
+  std::fclose(f);
+  return out;
+}
+
+std::string TimeText(const TraceTime& t) {
+  std::string out;
+  AppendTraceTime(out, t);
+  return out;
+}
+
+std::string JsonString(std::string_view s) {
+  std::string out;
+  AppendJsonString(out, s);
+  return out;
+}
+
+TEST_CASE("decision log: one line, the spec's keys in the spec's order") {
+  const TraceTime t{0.25, false, 0};
+  const std::string instance = "inst-a";
+  DecisionRecord r{"least_load", 1, &t, "r1", &instance, "least", 3};
+  CHECK(Written(r) ==
+        "{\"strategy\":\"least_load\",\"seq\":1,\"t\":0.25,\"request\":\"r1\","
+        "\"instance\":\"inst-a\",\"reason\":\"least\",\"candidates\":3}\n");
+}
+
+TEST_CASE("decision log: no Instance is written as null") {
+  const TraceTime t{7.0, true, 7};
+  DecisionRecord r{"round_robin", 12, &t, "req-9", nullptr, "no_instances", 0};
+  CHECK(Written(r) ==
+        "{\"strategy\":\"round_robin\",\"seq\":12,\"t\":7,\"request\":\"req-9\","
+        "\"instance\":null,\"reason\":\"no_instances\",\"candidates\":0}\n");
+}
+
+TEST_CASE("decision log: t is an integer literal when the trace wrote one, else a float") {
+  CHECK(TimeText({2.0, true, 2}) == "2");
+  CHECK(TimeText({2.0, false, 0}) == "2.0");
+  CHECK(TimeText({0.0, true, 0}) == "0");
+  CHECK(TimeText({0.0, false, 0}) == "0.0");
+  CHECK(TimeText({0.25, false, 0}) == "0.25");
+  CHECK(TimeText({0.1, false, 0}) == "0.1");
+  CHECK(TimeText({1e-7, false, 0}) == "1e-07");
+  CHECK(TimeText({1.5e300, false, 0}) == "1.5e+300");
+  // Integers beyond 2^53 echo exactly as written, though ordered as doubles.
+  CHECK(TimeText({1.8446744073709552e19, true, 18446744073709551615u}) ==
+        "18446744073709551615");
+}
+
+TEST_CASE("decision log: strings are escaped as JSON") {
+  CHECK(JsonString("plain") == "\"plain\"");
+  CHECK(JsonString("q\"uote") == "\"q\\\"uote\"");
+  CHECK(JsonString("back\\slash") == "\"back\\\\slash\"");
+  CHECK(JsonString("\b\f\n\r\t") == "\"\\b\\f\\n\\r\\t\"");
+  CHECK(JsonString(std::string_view("\x01\x1f\0", 3)) == "\"\\u0001\\u001f\\u0000\"");
+  CHECK(JsonString("a/b \x7f") == "\"a/b \x7f\"");
+  CHECK(JsonString("caf\xc3\xa9 \xe2\x9c\x93") == "\"caf\xc3\xa9 \xe2\x9c\x93\"");
+  // Whatever goes in comes back out of a JSON parser unchanged.
+  const std::string nasty = "id \"x\"\\\n\t\x02 \xc3\xa9";
+  CHECK(nlohmann::json::parse(JsonString(nasty)).get<std::string>() == nasty);
+}
+
+TEST_CASE("decision log: a replay echoes each arrival's t as the trace wrote it") {
+  auto run = ReplayText(R"({"lbsim_trace": 1, "instances": [{"id": "a"}]}
+{"t": 0, "type": "arrival"}
+{"t": 2, "type": "arrival"}
+{"t": 2.0, "type": "arrival"}
+{"t": 2.50, "type": "arrival"}
+{"t": 1e2, "type": "arrival"}
+{"t": 100, "type": "arrival"}
+{"t": 100.125, "type": "arrival"}
+)",
+                        {"rr"});
+  Strings times;
+  for (const std::string& line : run.log) {
+    std::size_t at = line.find("\"t\":") + 4;
+    times.push_back(line.substr(at, line.find(',', at) - at));
+  }
+  CHECK(times == Strings{"0", "2", "2.0", "2.5", "100.0", "100", "100.125"});
+}
+
+TEST_CASE("decision log: a replay's lines, with escaped request ids and the candidate count") {
+  auto run = ReplayText(R"({"lbsim_trace": 1, "instances": [{"id": "inst \"a\""}, {"id": "b"}]}
+{"t": 0.5, "type": "arrival", "request": "say \"hi\"\\\n"}
+{"t": 1, "type": "down", "instance": "b"}
+{"t": 1, "type": "arrival", "request": ""}
+)",
+                        {"rr", "ll"});
+  CHECK(run.log == Strings{
+      R"({"strategy":"round_robin","seq":1,"t":0.5,"request":"say \"hi\"\\\n","instance":"inst \"a\"","reason":"round_robin","candidates":2})",
+      R"({"strategy":"round_robin","seq":2,"t":1,"request":"","instance":"inst \"a\"","reason":"round_robin","candidates":1})",
+      R"({"strategy":"least_load","seq":1,"t":0.5,"request":"say \"hi\"\\\n","instance":"inst \"a\"","reason":"fallback","candidates":2})",
+      R"({"strategy":"least_load","seq":2,"t":1,"request":"","instance":"inst \"a\"","reason":"fallback","candidates":1})",
+  });
+}
+
+}  // namespace
+}  // namespace lbsim
