@@ -28,10 +28,11 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
   struct stat st {};
   if (::stat(path_.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
     throw UsageError(fmt::format("{}: cannot write output: is a directory", path_));
-  std::string name = path_;
-  std::size_t slash = name.rfind('/');
-  name.insert(slash == std::string::npos ? 0 : slash + 1, ".");
-  temp_path_ = name + ".tmp.XXXXXX";
+  // ".NAME.tmp.XXXXXX" in the destination's directory, so rename() stays
+  // within one file system.
+  const std::size_t slash = path_.rfind('/');
+  const std::size_t base = slash == std::string::npos ? 0 : slash + 1;
+  temp_path_ = path_.substr(0, base) + "." + path_.substr(base) + ".tmp.XXXXXX";
   int fd = ::mkstemp(temp_path_.data());
   if (fd < 0)
     throw UsageError(fmt::format("{}: cannot write output: {}", path_, std::strerror(errno)));

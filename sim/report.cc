@@ -17,8 +17,13 @@ std::string Decisions(std::uint64_t n) {
 }
 
 void AddWarnings(StrategyReport& s) {
+  std::uint64_t candidates = 0;  // Instances that were ever a candidate
+  for (const InstanceReport& i : s.instances)
+    if (i.candidate_decisions > 0) ++candidates;
   for (const InstanceReport& i : s.instances) {
-    if (i.unknown_while_others_known > 0 && i.chosen_while_unknown == 0) {
+    // At least as many contested decisions as candidates without one pick:
+    // a rotation would have reached it, so its unknown load kept it out.
+    if (i.unknown_while_others_known >= candidates && i.chosen_while_unknown == 0) {
       s.warnings.push_back(fmt::format(
           "{} was never chosen in the {} where its load was unknown and "
           "another candidate's was known (unknown starvation)",

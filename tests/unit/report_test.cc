@@ -234,5 +234,35 @@ TEST_CASE("report JSON: the same replay renders byte-identical text") {
   CHECK(first.back() == '\n');
 }
 
+// Whether `s` carries an unknown-starvation warning naming `id`.
+bool WarnsStarvation(const StrategyReport& s, std::string_view id) {
+  for (const std::string& w : s.warnings)
+    if (w.starts_with(std::string(id) + " ") && w.find("unknown starvation") != std::string::npos)
+      return true;
+  return false;
+}
+
+// a and b report load, c never does: c is contested in every decision.
+std::string ContestedTrace(int arrivals) {
+  std::string text =
+      R"({"lbsim_trace": 1, "instances": [{"id": "a", "inflight": 1}, {"id": "b", "inflight": 2}, {"id": "c"}]})"
+      "\n";
+  for (int i = 0; i < arrivals; ++i)
+    text += "{\"t\": " + std::to_string(i) + ", \"type\": \"arrival\"}\n";
+  return text;
+}
+
+TEST_CASE("report: unknown starvation is warned once a rotation would have reached the Instance") {
+  // Three candidates: after 3 contested decisions without a pick, c starved.
+  Report three = BuildReport(ReplayText(ContestedTrace(3), {"ll", "rr"}).result);
+  CHECK(WarnsStarvation(three.strategies[0], "c"));
+  CHECK_FALSE(WarnsStarvation(three.strategies[1], "c"));  // rr chose it
+  // Two contested decisions are fewer than the candidates: round_robin would
+  // not have reached c yet either, so nothing is claimed.
+  Report two = BuildReport(ReplayText(ContestedTrace(2), {"ll", "rr"}).result);
+  CHECK_FALSE(WarnsStarvation(two.strategies[0], "c"));
+  CHECK_FALSE(WarnsStarvation(two.strategies[1], "c"));
+}
+
 }  // namespace
 }  // namespace lbsim
