@@ -79,6 +79,46 @@ int RunCli(int argc, char** argv) {
                  "Trace encoding when the file name does not tell")
       ->check(CLI::IsMember({"auto", "document", "lines"}))
       ->default_str("auto");
+  // What-if simulation (see README "What-if simulation"); times in the
+  // trace's unit.
+  const std::string what_if = "What-if simulation";
+  app.add_option("--slots", replay.sim.slots,
+                 "Service model: each Instance runs at most K requests at once, the rest wait FIFO")
+      ->check(CLI::Range(1u, 1u << 30))
+      ->type_name("K")
+      ->group(what_if);
+  app.add_option("--speed", replay.speeds,
+                 "Service speed of an Instance (overrides the trace's speed key); needs --slots")
+      ->allow_extra_args(false)
+      ->type_name("ID=SPEED")
+      ->group(what_if);
+  app.add_option("--stale-interval", replay.sim.stale_interval,
+                 "Stale metrics: strategies see a snapshot of each inflight counter taken every S")
+      ->check(CLI::PositiveNumber)
+      ->type_name("S")
+      ->group(what_if);
+  app.add_option("--stale-delay", replay.sim.stale_delay,
+                 "Stale metrics: each snapshot becomes visible D after it is taken (default 0)")
+      ->check(CLI::NonNegativeNumber)
+      ->type_name("D")
+      ->group(what_if);
+  app.add_option("--stale-jitter", replay.sim.stale_jitter,
+                 "Stale metrics: plus a uniform delay in [0, J) per Instance and snapshot, from --seed")
+      ->check(CLI::NonNegativeNumber)
+      ->type_name("J")
+      ->group(what_if);
+  app.add_option("--seed", replay.sim.seed, "Seed of the stale-metrics jitter (default 1)")
+      ->type_name("N")
+      ->group(what_if);
+  app.add_option("--window", replay.sim.window,
+                 "Per-window shares, mean inflight and fallback rate over windows of W")
+      ->check(CLI::PositiveNumber)
+      ->type_name("W")
+      ->group(what_if);
+  app.add_option("--window-csv", replay.window_csv,
+                 "Write the per-window series as CSV to FILE; needs --window")
+      ->type_name("FILE")
+      ->group(what_if);
   app.add_flag("--list-strategies", list_strategies,
                "List the registered strategies and their parameters");
 
