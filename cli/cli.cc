@@ -9,7 +9,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/gen_command.h"
 #include "cli/replay_command.h"
+#include "gen/gen_flags.h"
 #include "sim/errors.h"
 
 #ifndef LBSIM_VERSION
@@ -27,6 +29,8 @@ Examples:
   lbsim -s ll --set ll.inflight=2 --decisions decisions.jsonl trace.json
   zcat big.ndjson.gz | lbsim -s rr,ll -
   lbsim strategies
+  lbsim gen --instances 4 --rate 20 --arrivals 1000 --durations exponential:0.5 > t.ndjson
+  lbsim -s rr,ll --slots 8 --stale-interval 2 --window 10 t.ndjson
 
 Strategy parameters: NAME:KEY=VALUE[:KEY=VALUE...] inline, or --set NAME.KEY=VALUE
 for every run of that strategy. `lbsim strategies` lists names, aliases and
@@ -125,6 +129,23 @@ int RunCli(int argc, char** argv) {
   CLI::App* strategies_cmd =
       app.add_subcommand("strategies", "List the registered strategies and their parameters");
 
+  GenCommand gen;
+  CLI::App* gen_cmd = app.add_subcommand(
+      "gen", "Generate a trace (JSON Lines) from a scenario: a JSON spec file and/or flags");
+  gen_cmd->add_option("spec", gen.spec, "JSON spec file; flags given too override it");
+  gen_cmd->add_option("-o,--output", gen.output,
+                      "Write the trace to FILE (atomically) instead of standard output")
+      ->type_name("FILE");
+  for (const GenFlagInfo& f : GenFlags()) {
+    auto record = [&gen, name = std::string(f.name)](const std::vector<std::string>& values) {
+      for (const std::string& v : values) gen.flags.emplace_back(name, v);
+    };
+    CLI::Option* opt = gen_cmd->add_option_function<std::vector<std::string>>(
+        std::string(f.name), record, std::string(f.help));
+    opt->type_name(std::string(f.type_name))->allow_extra_args(false);
+    if (!f.repeatable) opt->expected(1);
+  }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -134,6 +155,7 @@ int RunCli(int argc, char** argv) {
 
   try {
     if (list_strategies || strategies_cmd->parsed()) return RunListStrategies();
+    if (gen_cmd->parsed()) return RunGen(gen);
     if (replay.trace.empty())
       return Fail("no trace given: lbsim [OPTIONS] TRACE (see lbsim --help)");
     return RunReplay(replay);

@@ -1,20 +1,13 @@
 #include "sim/metric_view.h"
 
+#include "sim/seed_mix.h"
+
 namespace lbsim {
 namespace {
 
-// SplitMix64's finalizer: a well-mixed 64-bit function of its input.
-std::uint64_t Mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 // A uniform number in [0, 1) determined by (seed, snapshot, instance) alone.
 double Unit(std::uint64_t seed, std::uint64_t snapshot, std::uint64_t instance) {
-  const std::uint64_t h = Mix(Mix(Mix(seed) ^ snapshot) ^ instance);
-  return static_cast<double>(h >> 11) * 0x1.0p-53;
+  return UnitInterval(SplitMix64(SplitMix64(SplitMix64(seed) ^ snapshot) ^ instance));
 }
 
 }  // namespace

@@ -78,3 +78,46 @@ lbsim_cli_test(NAME "whatif too many windows"
 lbsim_cli_test(NAME "whatif bad speed key in a trace"
   ARGS --slots 1 tests/cli/whatif/bad_speed.ndjson
   EXIT 2 STDERR_MATCH "bad_speed.ndjson:3: field \"speed\": expected a finite number > 0 \\(service speed\\), got -1" STDERR_LINES 1)
+
+# lbsim gen: byte-for-byte deterministic. gen_small.json uses every part of a
+# spec; the golden was checked by hand: on/off rate (4/s on [0,4) and
+# [6,10), 1/s otherwise), the burst at 5, 5.125, 5.25, 5.375, inst-2 down
+# over [3,6), inst-3 flapping from 7 every 2 for 0.5, inst-new joining at 8
+# with speed 1.5, reports every 2 s visible 0.25 s later from the reference
+# round-robin Proxy (at 2.25: inst-2 holds arrivals 2, 5 and 8, inst-3
+# arrivals 3 and 6; inst-1 is silent), the trace ending at its last arrival.
+lbsim_cli_test(NAME "gen spec file golden"
+  ARGS gen tests/cli/whatif/gen_small.json -o ${OUT}/gen_small.ndjson
+  EXIT 0 STDOUT_MATCH "^$"
+  FILE_GOLDEN ${OUT}/gen_small.ndjson=${GOLDEN}/gen_small.ndjson)
+lbsim_cli_test(NAME "gen flags golden"
+  ARGS gen --instances 2 --rate 5 --arrivals 6 --durations fixed:0.5 --down inst-2@0.5
+       --up inst-2@1 --seed 9 --name flags-only
+  EXIT 0 STDOUT_GOLDEN ${GOLDEN}/gen_flags.ndjson)
+# Flags override the spec file: another seed, other arrival times.
+lbsim_cli_test(NAME "gen flag overrides spec"
+  ARGS gen tests/cli/whatif/gen_small.json --seed 43
+  EXIT 0 STDOUT_MATCH "^{\"lbsim_trace\":1,\"name\":\"gen-small\",[^\n]*\"seed\":43}")
+# A generated trace is a valid v1 trace.
+lbsim_cli_test(NAME "gen output replays"
+  ARGS -s rr,ll --slots 2 --format csv tests/cli/golden/gen_small.ndjson
+  EXIT 0 STDOUT_MATCH "least_load,least_load,ll,inst-new,")
+
+lbsim_cli_test(NAME "gen unknown spec key"
+  ARGS gen tests/cli/whatif/gen_bad_key.json -o ${OUT}/gen_bad.ndjson
+  EXIT 2 STDERR_MATCH "gen_bad_key.json: field \"arrivals.rat\": expected one of the keys rate, count, until, on_off, diurnal, bursts, got 3"
+  STDERR_LINES 1 ABSENT ${OUT}/gen_bad.ndjson)
+lbsim_cli_test(NAME "gen bad flag value"
+  ARGS gen --arrivals 5 --durations gamma:1
+  EXIT 2 STDERR_MATCH "--durations gamma:1: expected fixed:V\\|exponential:MEAN\\|lognormal:MEAN:SIGMA"
+  STDERR_LINES 1)
+lbsim_cli_test(NAME "gen down of an unknown Instance"
+  ARGS gen --instances 2 --arrivals 5 --down inst-7@1 -o ${OUT}/gen_unknown.ndjson
+  EXIT 2 STDERR_MATCH "command line: field \"events\\[0\\].instance\": down at t=1: \"inst-7\" is not registered then"
+  STDERR_LINES 1 ABSENT ${OUT}/gen_unknown.ndjson)
+lbsim_cli_test(NAME "gen needs an end"
+  ARGS gen --rate 3
+  EXIT 2 STDERR_MATCH "expected a \"count\" or an \"until\"" STDERR_LINES 1)
+lbsim_cli_test(NAME "gen refuses to overwrite its spec"
+  ARGS gen tests/cli/whatif/gen_small.json -o tests/cli/whatif/gen_small.json
+  EXIT 2 STDERR_MATCH "refusing to overwrite the spec" STDERR_LINES 1)
