@@ -87,6 +87,28 @@ void With(const json& object, const std::string& field, std::string_view key, F 
   if (it != object.end()) f(*it, SpecReader::Join(field, key));
 }
 
+// Calls `f(item, field)` for each object of the array `key` of `object`,
+// after checking that it only has keys in `allowed`.
+template <typename F>
+void Items(const SpecReader& r, const json& object, const std::string& field,
+           std::string_view key, std::initializer_list<std::string_view> allowed, F f) {
+  With(object, field, key, [&](const json& v, const std::string& k) {
+    for (std::size_t i = 0; i < r.Array(v, k).size(); ++i) {
+      const std::string item = SpecReader::Item(k, i);
+      r.Object(v[i], item, allowed);
+      f(v[i], item);
+    }
+  });
+}
+
+// Reads a required key.
+template <typename F>
+void Need(const SpecReader& r, const json& object, const std::string& field,
+          std::string_view key, F f) {
+  if (!object.contains(key)) r.Fail(SpecReader::Join(field, key), "a value", nullptr);
+  With(object, field, key, f);
+}
+
 void ReadInstances(const SpecReader& r, const json& j, GenSpec& spec) {
   const std::string f = "instances";
   if (j.is_number()) {
@@ -131,16 +153,12 @@ void ReadArrivals(const SpecReader& r, const json& j, GenSpec& spec) {
     With(v, k, "peak_at", [&](const json& x, const std::string& n) { c.peak_at = r.Number(x, n); });
     spec.diurnal = c;
   });
-  With(j, f, "bursts", [&](const json& v, const std::string& k) {
-    for (std::size_t i = 0; i < r.Array(v, k).size(); ++i) {
-      const std::string item = SpecReader::Item(k, i);
-      r.Object(v[i], item, {"at", "count", "over"});
-      Burst b;
-      With(v[i], item, "at", [&](const json& x, const std::string& n) { b.at = r.Number(x, n); });
-      With(v[i], item, "count", [&](const json& x, const std::string& n) { b.count = r.Count(x, n); });
-      With(v[i], item, "over", [&](const json& x, const std::string& n) { b.over = r.Number(x, n); });
-      spec.bursts.push_back(b);
-    }
+  Items(r, j, f, "bursts", {"at", "count", "over"}, [&](const json& v, const std::string& item) {
+    Burst b;
+    With(v, item, "at", [&](const json& x, const std::string& n) { b.at = r.Number(x, n); });
+    With(v, item, "count", [&](const json& x, const std::string& n) { b.count = r.Count(x, n); });
+    With(v, item, "over", [&](const json& x, const std::string& n) { b.over = r.Number(x, n); });
+    spec.bursts.push_back(b);
   });
 }
 
@@ -185,51 +203,33 @@ InstanceEventKind EventKind(const SpecReader& r, const json& v, const std::strin
   r.Fail(field, "\"down\", \"up\" or \"remove\"", &v);
 }
 
-// Reads a required key.
-template <typename F>
-void Need(const SpecReader& r, const json& object, const std::string& field,
-          std::string_view key, F f) {
-  if (!object.contains(key)) r.Fail(SpecReader::Join(field, key), "a value", nullptr);
-  With(object, field, key, f);
-}
-
 void ReadInstanceEvents(const SpecReader& r, const json& root, GenSpec& spec) {
-  With(root, "", "events", [&](const json& v, const std::string& k) {
-    for (std::size_t i = 0; i < r.Array(v, k).size(); ++i) {
-      const std::string item = SpecReader::Item(k, i);
-      r.Object(v[i], item, {"at", "type", "instance"});
-      ScheduledEvent e;
-      Need(r, v[i], item, "at", [&](const json& x, const std::string& n) { e.at = r.Number(x, n); });
-      Need(r, v[i], item, "type", [&](const json& x, const std::string& n) { e.kind = EventKind(r, x, n); });
-      Need(r, v[i], item, "instance", [&](const json& x, const std::string& n) { e.instance = r.String(x, n); });
-      spec.events.push_back(e);
-    }
+  Items(r, root, "", "events", {"at", "type", "instance"}, [&](const json& v, const std::string& item) {
+    ScheduledEvent e;
+    Need(r, v, item, "at", [&](const json& x, const std::string& n) { e.at = r.Number(x, n); });
+    Need(r, v, item, "type", [&](const json& x, const std::string& n) { e.kind = EventKind(r, x, n); });
+    Need(r, v, item, "instance", [&](const json& x, const std::string& n) { e.instance = r.String(x, n); });
+    spec.events.push_back(e);
   });
-  With(root, "", "flapping", [&](const json& v, const std::string& k) {
-    for (std::size_t i = 0; i < r.Array(v, k).size(); ++i) {
-      const std::string item = SpecReader::Item(k, i);
-      r.Object(v[i], item, {"instance", "start", "period", "down_for", "until"});
-      Flap f;
-      Need(r, v[i], item, "instance", [&](const json& x, const std::string& n) { f.instance = r.String(x, n); });
-      With(v[i], item, "start", [&](const json& x, const std::string& n) { f.start = r.Number(x, n); });
-      Need(r, v[i], item, "period", [&](const json& x, const std::string& n) { f.period = r.Number(x, n); });
-      Need(r, v[i], item, "down_for", [&](const json& x, const std::string& n) { f.down_for = r.Number(x, n); });
-      With(v[i], item, "until", [&](const json& x, const std::string& n) { f.until = r.Number(x, n); });
-      spec.flaps.push_back(f);
-    }
+  Items(r, root, "", "flapping", {"instance", "start", "period", "down_for", "until"},
+        [&](const json& v, const std::string& item) {
+    Flap f;
+    Need(r, v, item, "instance", [&](const json& x, const std::string& n) { f.instance = r.String(x, n); });
+    With(v, item, "start", [&](const json& x, const std::string& n) { f.start = r.Number(x, n); });
+    Need(r, v, item, "period", [&](const json& x, const std::string& n) { f.period = r.Number(x, n); });
+    Need(r, v, item, "down_for", [&](const json& x, const std::string& n) { f.down_for = r.Number(x, n); });
+    With(v, item, "until", [&](const json& x, const std::string& n) { f.until = r.Number(x, n); });
+    spec.flaps.push_back(f);
   });
-  With(root, "", "joins", [&](const json& v, const std::string& k) {
-    for (std::size_t i = 0; i < r.Array(v, k).size(); ++i) {
-      const std::string item = SpecReader::Item(k, i);
-      r.Object(v[i], item, {"at", "instance", "speed", "weight", "reports"});
-      Join jn;
-      Need(r, v[i], item, "at", [&](const json& x, const std::string& n) { jn.at = r.Number(x, n); });
-      Need(r, v[i], item, "instance", [&](const json& x, const std::string& n) { jn.instance = r.String(x, n); });
-      With(v[i], item, "speed", [&](const json& x, const std::string& n) { jn.speed = r.Number(x, n); });
-      With(v[i], item, "weight", [&](const json& x, const std::string& n) { jn.weight = r.Number(x, n); });
-      With(v[i], item, "reports", [&](const json& x, const std::string& n) { jn.reports = r.Bool(x, n); });
-      spec.joins.push_back(jn);
-    }
+  Items(r, root, "", "joins", {"at", "instance", "speed", "weight", "reports"},
+        [&](const json& v, const std::string& item) {
+    Join j;
+    Need(r, v, item, "at", [&](const json& x, const std::string& n) { j.at = r.Number(x, n); });
+    Need(r, v, item, "instance", [&](const json& x, const std::string& n) { j.instance = r.String(x, n); });
+    With(v, item, "speed", [&](const json& x, const std::string& n) { j.speed = r.Number(x, n); });
+    With(v, item, "weight", [&](const json& x, const std::string& n) { j.weight = r.Number(x, n); });
+    With(v, item, "reports", [&](const json& x, const std::string& n) { j.reports = r.Bool(x, n); });
+    spec.joins.push_back(j);
   });
 }
 
