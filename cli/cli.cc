@@ -13,6 +13,7 @@
 #include "cli/replay_command.h"
 #include "gen/gen_flags.h"
 #include "sim/errors.h"
+#include "sim/number_text.h"
 
 #ifndef LBSIM_VERSION
 #define LBSIM_VERSION "0.0.0"
@@ -39,6 +40,18 @@ parameters with their defaults.
 Exit status: 0 success; 1 a checked expectation failed; 2 usage or input error
 (one line on stderr naming the file, line or index, field and what was
 expected; no output file is written); 3 internal error.)";
+
+// Accepts a finite number > 0 (or, with `zero_ok`, >= 0), naming what it
+// expected otherwise.
+CLI::Validator NonNegative(bool zero_ok) {
+  return CLI::Validator(
+      [zero_ok](std::string& text) -> std::string {
+        double x = 0;
+        if (ParseFiniteNumber(text, x) && (x > 0 || (zero_ok && x == 0))) return {};
+        return fmt::format("expected a number {} 0, got {}", zero_ok ? ">=" : ">", text);
+      },
+      "");
+}
 
 int Fail(const std::string& message) {
   std::fprintf(stderr, "lbsim: error: %s\n", message.c_str());
@@ -88,7 +101,7 @@ int RunCli(int argc, char** argv) {
   const std::string what_if = "What-if simulation";
   app.add_option("--slots", replay.sim.slots,
                  "Service model: each Instance runs at most K requests at once, the rest wait FIFO")
-      ->check(CLI::Range(1u, 1u << 30))
+      ->check(CLI::Range(1u, 1u << 30).description(""))
       ->type_name("K")
       ->group(what_if);
   app.add_option("--speed", replay.speeds,
@@ -98,17 +111,17 @@ int RunCli(int argc, char** argv) {
       ->group(what_if);
   app.add_option("--stale-interval", replay.sim.stale_interval,
                  "Stale metrics: strategies see a snapshot of each inflight counter taken every S")
-      ->check(CLI::PositiveNumber)
+      ->check(NonNegative(false))
       ->type_name("S")
       ->group(what_if);
   app.add_option("--stale-delay", replay.sim.stale_delay,
                  "Stale metrics: each snapshot becomes visible D after it is taken (default 0)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(NonNegative(true))
       ->type_name("D")
       ->group(what_if);
   app.add_option("--stale-jitter", replay.sim.stale_jitter,
                  "Stale metrics: plus a uniform delay in [0, J) per Instance and snapshot, from --seed")
-      ->check(CLI::NonNegativeNumber)
+      ->check(NonNegative(true))
       ->type_name("J")
       ->group(what_if);
   app.add_option("--seed", replay.sim.seed, "Seed of the stale-metrics jitter (default 1)")
@@ -116,7 +129,7 @@ int RunCli(int argc, char** argv) {
       ->group(what_if);
   app.add_option("--window", replay.sim.window,
                  "Per-window shares, mean inflight and fallback rate over windows of W")
-      ->check(CLI::PositiveNumber)
+      ->check(NonNegative(false))
       ->type_name("W")
       ->group(what_if);
   app.add_option("--window-csv", replay.window_csv,

@@ -121,3 +121,9 @@ lbsim_cli_test(NAME "gen needs an end"
 lbsim_cli_test(NAME "gen refuses to overwrite its spec"
   ARGS gen tests/cli/whatif/gen_small.json -o tests/cli/whatif/gen_small.json
   EXIT 2 STDERR_MATCH "refusing to overwrite the spec" STDERR_LINES 1)
+lbsim_cli_test(NAME "whatif negative window"
+  ARGS --window -1 tests/cli/whatif/two_instances_k1.json
+  EXIT 2 STDERR_MATCH "--window: expected a number > 0, got -1" STDERR_LINES 1)
+lbsim_cli_test(NAME "whatif bad stale delay"
+  ARGS --stale-interval 1 --stale-delay abc tests/cli/whatif/two_instances_k1.json
+  EXIT 2 STDERR_MATCH "--stale-delay: expected a number >= 0, got abc" STDERR_LINES 1)
