@@ -38,7 +38,8 @@ class World {
   // Runs every pending internal event (completion, metric snapshot or
   // publication) ordered before `key`, the next trace event's key.
   void RunEventsBefore(const EventKey& key, const Pool& pool);
-  // Runs every pending completion (the trace has ended; metric events stop).
+  // Runs every pending completion (the trace has ended; metric events stop)
+  // and closes the what-if measurements at the run's last event.
   void RunAllCompletions(const Pool& pool);
 
   // The what-if results, handed over once the run is over; null when off.
