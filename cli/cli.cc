@@ -9,8 +9,11 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/gen_command.h"
 #include "cli/replay_command.h"
+#include "gen/gen_flags.h"
 #include "sim/errors.h"
+#include "sim/number_text.h"
 
 #ifndef LBSIM_VERSION
 #define LBSIM_VERSION "0.0.0"
@@ -27,6 +30,8 @@ Examples:
   lbsim -s ll --set ll.inflight=2 --decisions decisions.jsonl trace.json
   zcat big.ndjson.gz | lbsim -s rr,ll -
   lbsim strategies
+  lbsim gen --instances 4 --rate 20 --arrivals 1000 --durations exponential:0.5 > t.ndjson
+  lbsim -s rr,ll --slots 8 --stale-interval 2 --window 10 t.ndjson
 
 Strategy parameters: NAME:KEY=VALUE[:KEY=VALUE...] inline, or --set NAME.KEY=VALUE
 for every run of that strategy. `lbsim strategies` lists names, aliases and
@@ -35,6 +40,18 @@ parameters with their defaults.
 Exit status: 0 success; 1 a checked expectation failed; 2 usage or input error
 (one line on stderr naming the file, line or index, field and what was
 expected; no output file is written); 3 internal error.)";
+
+// Accepts a finite number > 0 (or, with `zero_ok`, >= 0), naming what it
+// expected otherwise.
+CLI::Validator NonNegative(bool zero_ok) {
+  return CLI::Validator(
+      [zero_ok](std::string& text) -> std::string {
+        double x = 0;
+        if (ParseFiniteNumber(text, x) && (x > 0 || (zero_ok && x == 0))) return {};
+        return fmt::format("expected a number {} 0, got {}", zero_ok ? ">=" : ">", text);
+      },
+      "");
+}
 
 int Fail(const std::string& message) {
   std::fprintf(stderr, "lbsim: error: %s\n", message.c_str());
@@ -79,11 +96,68 @@ int RunCli(int argc, char** argv) {
                  "Trace encoding when the file name does not tell")
       ->check(CLI::IsMember({"auto", "document", "lines"}))
       ->default_str("auto");
+  // What-if simulation (see README "What-if simulation"); times in the
+  // trace's unit.
+  const std::string what_if = "What-if simulation";
+  app.add_option("--slots", replay.sim.slots,
+                 "Service model: each Instance runs at most K requests at once, the rest wait FIFO")
+      ->check(CLI::Range(1u, 1u << 30).description(""))
+      ->type_name("K")
+      ->group(what_if);
+  app.add_option("--speed", replay.speeds,
+                 "Service speed of an Instance (overrides the trace's speed key); needs --slots")
+      ->allow_extra_args(false)
+      ->type_name("ID=SPEED")
+      ->group(what_if);
+  app.add_option("--stale-interval", replay.sim.stale_interval,
+                 "Stale metrics: strategies see a snapshot of each inflight counter taken every S")
+      ->check(NonNegative(false))
+      ->type_name("S")
+      ->group(what_if);
+  app.add_option("--stale-delay", replay.sim.stale_delay,
+                 "Stale metrics: each snapshot becomes visible D after it is taken (default 0)")
+      ->check(NonNegative(true))
+      ->type_name("D")
+      ->group(what_if);
+  app.add_option("--stale-jitter", replay.sim.stale_jitter,
+                 "Stale metrics: plus a uniform delay in [0, J) per Instance and snapshot, from --seed")
+      ->check(NonNegative(true))
+      ->type_name("J")
+      ->group(what_if);
+  app.add_option("--seed", replay.sim.seed, "Seed of the stale-metrics jitter (default 1)")
+      ->type_name("N")
+      ->group(what_if);
+  app.add_option("--window", replay.sim.window,
+                 "Per-window shares, mean inflight and fallback rate over windows of W")
+      ->check(NonNegative(false))
+      ->type_name("W")
+      ->group(what_if);
+  app.add_option("--window-csv", replay.window_csv,
+                 "Write the per-window series as CSV to FILE; needs --window")
+      ->type_name("FILE")
+      ->group(what_if);
   app.add_flag("--list-strategies", list_strategies,
                "List the registered strategies and their parameters");
 
   CLI::App* strategies_cmd =
       app.add_subcommand("strategies", "List the registered strategies and their parameters");
+
+  GenCommand gen;
+  CLI::App* gen_cmd = app.add_subcommand(
+      "gen", "Generate a trace (JSON Lines) from a scenario: a JSON spec file and/or flags");
+  gen_cmd->add_option("spec", gen.spec, "JSON spec file; flags given too override it");
+  gen_cmd->add_option("-o,--output", gen.output,
+                      "Write the trace to FILE (atomically) instead of standard output")
+      ->type_name("FILE");
+  for (const GenFlagInfo& f : GenFlags()) {
+    auto record = [&gen, name = std::string(f.name)](const std::vector<std::string>& values) {
+      for (const std::string& v : values) gen.flags.emplace_back(name, v);
+    };
+    CLI::Option* opt = gen_cmd->add_option_function<std::vector<std::string>>(
+        std::string(f.name), record, std::string(f.help));
+    opt->type_name(std::string(f.type_name))->allow_extra_args(false);
+    if (!f.repeatable) opt->expected(1);
+  }
 
   try {
     app.parse(argc, argv);
@@ -94,6 +168,7 @@ int RunCli(int argc, char** argv) {
 
   try {
     if (list_strategies || strategies_cmd->parsed()) return RunListStrategies();
+    if (gen_cmd->parsed()) return RunGen(gen);
     if (replay.trace.empty())
       return Fail("no trace given: lbsim [OPTIONS] TRACE (see lbsim --help)");
     return RunReplay(replay);

@@ -49,11 +49,22 @@ int RunReplay(const ReplayCommand& command) {
   CheckSettingsUsed(registry, requests, command.settings);
   const TraceEncoding encoding = ParseTraceEncoding(command.trace_format);
 
+  SimOptions sim = command.sim;
+  for (const std::string& s : command.speeds) sim.speeds.push_back(ParseSpeedAssignment(s, "--speed"));
+  CheckSimOptions(sim);
+  if (!command.window_csv.empty() && !sim.windows())
+    throw UsageError("--window-csv needs --window WIDTH");
+
   RefuseOverwrite(command.output, command.trace, "--output");
   RefuseOverwrite(command.decisions, command.trace, "--decisions");
+  RefuseOverwrite(command.window_csv, command.trace, "--window-csv");
   if (!command.decisions.empty() && !command.output.empty() &&
       (command.decisions == command.output || SameFile(command.decisions, command.output)))
     throw UsageError("--decisions and --output name the same file");
+  for (const std::string* other : {&command.output, &command.decisions})
+    if (!command.window_csv.empty() && !other->empty() &&
+        (command.window_csv == *other || SameFile(command.window_csv, *other)))
+      throw UsageError("--window-csv names the same file as --output or --decisions");
 
   // Outputs are prepared before reading and committed only after success.
   std::optional<OutputFile> decisions_file;
@@ -75,8 +86,10 @@ int RunReplay(const ReplayCommand& command) {
   std::optional<OutputFile> report_file;
   if (!command.output.empty() && command.output != "-")
     report_file.emplace(command.output);
+  std::optional<OutputFile> window_file;
+  if (!command.window_csv.empty()) window_file.emplace(command.window_csv);
 
-  ReplayResult result = Replay(command.trace, encoding, requests, logs);
+  ReplayResult result = Replay(command.trace, encoding, requests, logs, sim);
 
   Report report = BuildReport(result);
   std::string text = command.format == "json"  ? RenderJson(report)
@@ -85,6 +98,11 @@ int RunReplay(const ReplayCommand& command) {
   if (decisions_file) {
     for (ScratchFile& f : scratch) AppendFile(f.get(), decisions_file->stream());
     decisions_file->Commit();
+  }
+  if (window_file) {
+    const std::string csv = RenderWindowCsv(report);
+    std::fwrite(csv.data(), 1, csv.size(), window_file->stream());
+    window_file->Commit();
   }
   if (report_file) {
     std::fwrite(text.data(), 1, text.size(), report_file->stream());

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/sim_options.h"
+
 namespace lbsim {
 
 // What `lbsim [OPTIONS] TRACE` was asked to do.
@@ -14,6 +16,10 @@ struct ReplayCommand {
   std::string output;                   // empty or "-": standard output
   std::string decisions;                // decision log path, empty: none
   std::string trace_format = "auto";
+  // What-if options (all off by default).
+  SimOptions sim;
+  std::vector<std::string> speeds;  // ID=SPEED
+  std::string window_csv;           // per-window CSV path, empty: none
 };
 
 // Replays and writes the report and decision log. Every output file appears

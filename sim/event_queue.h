@@ -8,8 +8,12 @@
 namespace lbsim {
 
 // Event classes in the order they run at equal times: every due completion
-// runs before the next trace event.
-enum class EventClass : std::uint8_t { kCompletion = 0, kTrace = 1 };
+// runs first, then the stale-metrics view's snapshots and publications
+// (which therefore see the counters after those completions), then the
+// next trace event (which therefore sees what was published at its time).
+// kMetric events exist only when stale metrics are on, so v1 replays see
+// completions before trace events exactly as the trace format says.
+enum class EventClass : std::uint8_t { kCompletion = 0, kMetric = 1, kTrace = 2 };
 
 // The total order of simulated events: (time, class, sequence). Sequence
 // numbers keep file order for trace events and scheduling order for

@@ -10,8 +10,8 @@ namespace lbsim {
 
 // The registration state of the Instance pool, shared by every strategy of
 // a run (it changes only with trace events, never with decisions): pool
-// order, alive flags, weights and qps_1m. Per-strategy load (inflight)
-// lives in each World.
+// order, alive flags, weights, qps_1m and service speeds. Per-strategy load
+// (inflight) lives in each World.
 class Pool {
  public:
   struct Entry {
@@ -22,6 +22,7 @@ class Pool {
     std::uint64_t registration = 0;
     double weight = 1.0;
     std::optional<double> qps_1m;
+    double speed = 1.0;  // service speed; used only by the what-if service model
   };
 
   // Makes room for Instance indices below `n`.

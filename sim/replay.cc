@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "sim/decision_log.h"
+#include "sim/errors.h"
 #include "sim/pool.h"
 #include "sim/world.h"
 
@@ -14,9 +15,10 @@ namespace {
 class Replayer final : public TraceVisitor {
  public:
   Replayer(const std::vector<StrategyRequest>& requests,
-           const std::vector<DecisionLogWriter*>& logs) {
+           const std::vector<DecisionLogWriter*>& logs, const SimOptions& options)
+      : speeds_(options.speeds) {
     for (std::size_t i = 0; i < requests.size(); ++i) {
-      worlds_.push_back(std::make_unique<World>(requests[i]));
+      worlds_.push_back(std::make_unique<World>(requests[i], options));
       if (i < logs.size()) worlds_.back()->set_log(logs[i]);
     }
   }
@@ -30,6 +32,7 @@ class Replayer final : public TraceVisitor {
       Pool::Entry& e = pool_.at(i);
       e.weight = inst.weight;
       e.qps_1m = inst.qps_1m;
+      e.speed = SpeedOf(i, inst.speed);
       if (!inst.alive) pool_.Down(i);
       for (auto& w : worlds_) w->SetInflight(i, inst.inflight);
     }
@@ -37,7 +40,7 @@ class Replayer final : public TraceVisitor {
 
   void OnEvent(const TraceEvent& e) override {
     EventKey key{e.t.value, EventClass::kTrace, ++trace_seq_};
-    for (auto& w : worlds_) w->RunCompletionsBefore(key, pool_);
+    for (auto& w : worlds_) w->RunEventsBefore(key, pool_);
 
     switch (e.type) {
       case EventType::kArrival: {
@@ -58,6 +61,7 @@ class Replayer final : public TraceVisitor {
         bool fresh = pool_.Up(i);
         Pool::Entry& entry = pool_.at(i);
         if (e.weight) entry.weight = *e.weight;
+        if (fresh || e.speed) entry.speed = SpeedOf(i, e.speed.value_or(entry.speed));
         if (e.qps_1m.present()) entry.qps_1m = e.qps_1m.AsOptional();
         for (auto& w : worlds_) {
           if (e.inflight.present()) w->SetInflight(i, e.inflight.AsOptional());
@@ -104,8 +108,16 @@ class Replayer final : public TraceVisitor {
     return *e.index;
   }
 
+  // The service speed of `i`: a --speed override for its id, else `traced`.
+  double SpeedOf(InstanceIndex i, double traced) const {
+    for (const auto& [id, speed] : speeds_)
+      if (id == table_->Id(i)) return speed;
+    return traced;
+  }
+
   TraceHeader header_;
   const InstanceTable* table_ = nullptr;
+  std::vector<std::pair<std::string, double>> speeds_;  // --speed overrides
   Pool pool_;
   std::vector<std::unique_ptr<World>> worlds_;
   std::uint64_t trace_seq_ = 0;
@@ -117,15 +129,23 @@ class Replayer final : public TraceVisitor {
 
 ReplayResult Replay(const std::string& path, TraceEncoding encoding,
                     const std::vector<StrategyRequest>& requests,
-                    const std::vector<DecisionLogWriter*>& logs) {
+                    const std::vector<DecisionLogWriter*>& logs,
+                    const SimOptions& options) {
   ReplayResult result;
   result.trace_path = path;
   result.requests = requests;
-  Replayer replayer(requests, logs);
+  result.options = options;
+  Replayer replayer(requests, logs, options);
   result.counts = ReadTrace(path, encoding, result.instances, replayer);
   replayer.Finish();
   result.header = std::move(replayer.header());
-  for (auto& w : replayer.worlds()) result.metrics.push_back(std::move(w->metrics()));
+  for (const auto& [id, speed] : options.speeds)
+    if (!result.instances.Find(id))
+      throw UsageError(fmt::format("--speed {}={}: no Instance \"{}\" in {}", id, speed, id, path));
+  for (auto& w : replayer.worlds()) {
+    result.metrics.push_back(std::move(w->metrics()));
+    if (options.any()) result.what_if.push_back({w->TakeTimeline(), w->TakeService()});
+  }
   return result;
 }
 

@@ -1,15 +1,26 @@
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/decision_log.h"
+#include "sim/load_timeline.h"
 #include "sim/run_metrics.h"
+#include "sim/service_model.h"
+#include "sim/sim_options.h"
 #include "strategies/registry.h"
 #include "traces/instance_table.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {
+
+// What one strategy run produced beyond its RunMetrics when what-if options
+// are on.
+struct WhatIfOutcome {
+  std::shared_ptr<const LoadTimeline> timeline;
+  std::shared_ptr<const ServiceModel> service;  // null without the service model
+};
 
 // Everything a replay produced, ready for reporting.
 struct ReplayResult {
@@ -19,15 +30,19 @@ struct ReplayResult {
   InstanceTable instances;          // every Instance ever registered
   std::vector<StrategyRequest> requests;
   std::vector<RunMetrics> metrics;  // parallel to requests
+  SimOptions options;
+  std::vector<WhatIfOutcome> what_if;  // parallel to requests; empty when all off
 };
 
 // Replays the trace at `path` through every request in ONE pass over the
 // trace: each strategy has its own World (its decisions move only its own
 // inflight counters), all fed the same events. `logs`, when not empty, is
 // parallel to `requests` and receives each strategy's decisions (entries may
-// be nullptr). Throws InputError for bad input.
+// be nullptr). `options` turns on what-if parts; by default none, and the
+// replay follows trace format v1 exactly. Throws InputError for bad input.
 ReplayResult Replay(const std::string& path, TraceEncoding encoding,
                     const std::vector<StrategyRequest>& requests,
-                    const std::vector<DecisionLogWriter*>& logs = {});
+                    const std::vector<DecisionLogWriter*>& logs = {},
+                    const SimOptions& options = {});
 
 }  // namespace lbsim

@@ -59,6 +59,7 @@ Report BuildReport(const ReplayResult& result) {
   report.events = result.counts.events;
   report.arrivals = result.counts.arrivals;
   report.instances = result.instances.Ids();
+  if (result.options.any()) report.simulation = result.options;
 
   for (std::size_t r = 0; r < result.requests.size(); ++r) {
     const StrategyRequest& request = result.requests[r];
@@ -114,6 +115,7 @@ Report BuildReport(const ReplayResult& result) {
     }
     s.herded_decisions = m.herded_decisions();
     AddWarnings(s);
+    if (!result.what_if.empty()) s.what_if = BuildWhatIfReport(result, r);
     report.strategies.push_back(std::move(s));
   }
   return report;

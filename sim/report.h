@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "sim/fairness.h"
+#include "sim/latency_recorder.h"
 #include "sim/replay.h"
+#include "sim/sim_options.h"
 #include "strategies/params.h"
 
 namespace lbsim {
@@ -23,6 +25,41 @@ struct InstanceReport {
   // known, and how many of them chose it.
   std::uint64_t unknown_while_others_known = 0;
   std::uint64_t chosen_while_unknown = 0;
+};
+
+// The service model's figures for one Instance or a whole run.
+struct ServiceFigures {
+  LatencySummary latency;  // latency.served == 0: nothing served
+  std::optional<double> utilisation;  // busy slot time / (slots x span)
+};
+
+// One window of a strategy run's time series.
+struct WindowReport {
+  double start = 0.0;
+  double end = 0.0;
+  std::uint64_t decisions = 0;
+  std::uint64_t no_instances = 0;
+  std::uint64_t fallback = 0;
+  std::optional<double> fallback_rate;  // of decisions; null without any
+  // Parallel to Report::instances.
+  std::vector<std::uint64_t> selections;
+  std::vector<double> share;  // of decisions in the window that chose
+  // Time-averaged outstanding requests over the part of the window inside
+  // the run's span; null when none of it is.
+  std::vector<std::optional<double>> mean_inflight;
+};
+
+// What the what-if parts measured for one strategy run.
+struct WhatIfReport {
+  double span_start = 0.0;
+  double span_end = 0.0;
+  std::optional<ServiceFigures> service;  // with the service model
+  // Parallel to Report::instances: time-averaged and peak outstanding
+  // requests (routed, not yet completed), and the service figures.
+  std::vector<std::optional<double>> inflight_mean;
+  std::vector<std::int64_t> inflight_peak;
+  std::vector<ServiceFigures> instance_service;  // empty without the model
+  std::vector<WindowReport> windows;             // empty without --window
 };
 
 // Everything reported about one strategy run.
@@ -45,6 +82,7 @@ struct StrategyReport {
   std::uint64_t longest_run_first_seq = 0;
   std::uint64_t herded_decisions = 0;
   std::vector<std::string> warnings;  // plain-language hazards
+  std::optional<WhatIfReport> what_if;  // when a what-if option is on
 };
 
 struct Report {
@@ -56,10 +94,13 @@ struct Report {
   std::uint64_t arrivals = 0;
   std::vector<std::string> instances;
   std::vector<StrategyReport> strategies;
+  std::optional<SimOptions> simulation;  // when a what-if option is on
 };
 
 // Derives shares, fairness and warnings from a replay.
 Report BuildReport(const ReplayResult& result);
+// The what-if figures of strategy run `r` (result.what_if must be set).
+WhatIfReport BuildWhatIfReport(const ReplayResult& result, std::size_t r);
 
 // The report as JSON (trace format v1 "Report" keys, plus more), ending in
 // a newline.
@@ -68,5 +109,8 @@ std::string RenderJson(const Report& report);
 std::string RenderTable(const Report& report);
 // One CSV row per strategy x Instance, with a header row.
 std::string RenderCsv(const Report& report);
+// The windows of every strategy run: one CSV row per strategy x window x
+// Instance, with a header row.
+std::string RenderWindowCsv(const Report& report);
 
 }  // namespace lbsim

@@ -21,6 +21,73 @@ ojson PerInstance(const StrategyReport& s,
   return out;
 }
 
+ojson LatencyJson(const ServiceFigures& f) {
+  if (f.latency.served == 0)
+    return {{"served", 0}, {"latency", nullptr}, {"mean_queue_wait", nullptr},
+            {"utilisation", Optional(f.utilisation)}};
+  const LatencySummary& l = f.latency;
+  return {{"served", l.served},
+          {"latency", {{"p50", l.p50}, {"p90", l.p90}, {"p99", l.p99}, {"max", l.max},
+                       {"mean", l.mean}}},
+          {"mean_queue_wait", l.mean_wait},
+          {"utilisation", Optional(f.utilisation)}};
+}
+
+// Per-Instance values keyed by Instance id, in report order.
+template <typename T, typename ToJson>
+ojson ById(const StrategyReport& s, const std::vector<T>& values, ToJson to_json) {
+  ojson out = ojson::object();
+  for (std::size_t i = 0; i < values.size() && i < s.instances.size(); ++i)
+    out[s.instances[i].id] = to_json(values[i]);
+  return out;
+}
+
+ojson WhatIfJson(const StrategyReport& s, const WhatIfReport& w) {
+  auto same = [](const auto& v) { return ojson(v); };
+  auto optional = [](const std::optional<double>& v) { return Optional(v); };
+  ojson j;
+  j["span"] = {{"start", w.span_start}, {"end", w.span_end}};
+  j["service"] = w.service ? LatencyJson(*w.service) : ojson(nullptr);
+  ojson instances = ojson::object();
+  for (std::size_t i = 0; i < s.instances.size(); ++i) {
+    ojson line;
+    line["inflight_mean"] = Optional(w.inflight_mean[i]);
+    line["inflight_peak"] = w.inflight_peak[i];
+    line["service"] = w.instance_service.empty() ? ojson(nullptr)
+                                                 : LatencyJson(w.instance_service[i]);
+    instances[s.instances[i].id] = line;
+  }
+  j["instances"] = instances;
+  if (!w.windows.empty()) {
+    ojson windows = ojson::array();
+    for (const WindowReport& win : w.windows)
+      windows.push_back({{"start", win.start},
+                         {"end", win.end},
+                         {"decisions", win.decisions},
+                         {"no_instances", win.no_instances},
+                         {"fallback", win.fallback},
+                         {"fallback_rate", Optional(win.fallback_rate)},
+                         {"selections", ById(s, win.selections, same)},
+                         {"share", ById(s, win.share, same)},
+                         {"mean_inflight", ById(s, win.mean_inflight, optional)}});
+    j["windows"] = windows;
+  }
+  return j;
+}
+
+ojson SimulationJson(const SimOptions& o) {
+  ojson speeds = ojson::object();
+  for (const auto& [id, speed] : o.speeds) speeds[id] = speed;
+  ojson stale = ojson(nullptr);
+  if (o.stale())
+    stale = {{"interval", o.stale_interval}, {"delay", o.stale_delay},
+             {"jitter", o.stale_jitter}, {"seed", o.seed}};
+  return {{"slots", o.service() ? ojson(o.slots) : ojson(nullptr)},
+          {"speeds", speeds},
+          {"stale_metrics", stale},
+          {"window", o.windows() ? ojson(o.window) : ojson(nullptr)}};
+}
+
 ojson StrategyJson(const StrategyReport& s) {
   ojson j;
   j["strategy"] = s.strategy;
@@ -66,6 +133,7 @@ ojson StrategyJson(const StrategyReport& s) {
   j["longest_run"] = run;
   j["herded_decisions"] = s.herded_decisions;
   j["warnings"] = s.warnings;
+  if (s.what_if) j["what_if"] = WhatIfJson(s, *s.what_if);
   return j;
 }
 
@@ -81,6 +149,7 @@ std::string RenderJson(const Report& report) {
                 {"instances", report.instances},
                 {"path", report.trace_path},
                 {"description", report.trace_description}};
+  if (report.simulation) j["simulation"] = SimulationJson(*report.simulation);
   ojson strategies = ojson::array();
   for (const StrategyReport& s : report.strategies) strategies.push_back(StrategyJson(s));
   j["strategies"] = strategies;

@@ -47,6 +47,90 @@ std::string Fixed(const std::optional<double>& v) {
   return v ? fmt::format("{:.4f}", *v) : std::string("n/a");
 }
 
+// "2 s", "0.5 ms": a duration in the trace's unit.
+std::string Span(double x, const std::string& unit) { return fmt::format("{} {}", x, unit); }
+
+// One line naming the what-if options in force.
+std::string SimulationLine(const SimOptions& o, const std::string& unit) {
+  std::vector<std::string> parts;
+  if (o.service())
+    parts.push_back(fmt::format("service model, {} slot{} per Instance", o.slots,
+                                o.slots == 1 ? "" : "s"));
+  if (o.stale()) {
+    std::string stale = fmt::format("stale metrics every {}, published {} later",
+                                    Span(o.stale_interval, unit), Span(o.stale_delay, unit));
+    if (o.stale_jitter > 0.0)
+      stale += fmt::format(" + up to {} jitter (seed {})", Span(o.stale_jitter, unit), o.seed);
+    parts.push_back(stale);
+  }
+  if (o.windows()) parts.push_back(fmt::format("windows of {}", Span(o.window, unit)));
+  std::string line;
+  for (const std::string& p : parts) line += (line.empty() ? "" : "; ") + p;
+  return line;
+}
+
+// Rows of the what-if figures, strategies side by side.
+template <typename Row>
+void WhatIfRows(TextTable& t, const Report& report, Row row) {
+  auto what_if = [](const StrategyReport& s) -> const WhatIfReport& { return *s.what_if; };
+  const bool service = report.simulation->service();
+  if (service) {
+    t.Blank();
+    t.Section(fmt::format("service ({})", report.time_unit));
+    auto latency = [&](std::string title, double LatencySummary::*field) {
+      row(std::move(title), [&, field](const StrategyReport& s) {
+        const LatencySummary& l = what_if(s).service->latency;
+        return l.served ? fmt::format("{:.3f}", l.*field) : std::string("-");
+      });
+    };
+    row("  served", [&](const StrategyReport& s) {
+      return fmt::format("{}", what_if(s).service->latency.served);
+    });
+    latency("  latency p50", &LatencySummary::p50);
+    latency("  latency p90", &LatencySummary::p90);
+    latency("  latency p99", &LatencySummary::p99);
+    latency("  latency max", &LatencySummary::max);
+    latency("  mean queue wait", &LatencySummary::mean_wait);
+    row("  utilisation", [&](const StrategyReport& s) {
+      return Fixed(what_if(s).service->utilisation);
+    });
+    t.Blank();
+    t.Section("p99 latency by Instance");
+    for (std::size_t i = 0; i < report.instances.size(); ++i) {
+      row("  " + report.instances[i], [&, i](const StrategyReport& s) {
+        const LatencySummary& l = what_if(s).instance_service[i].latency;
+        return l.served ? fmt::format("{:.3f}", l.p99) : std::string("-");
+      });
+    }
+  }
+  t.Blank();
+  t.Section("mean inflight (peak) by Instance");
+  for (std::size_t i = 0; i < report.instances.size(); ++i) {
+    row("  " + report.instances[i], [&, i](const StrategyReport& s) {
+      const WhatIfReport& w = what_if(s);
+      return fmt::format("{} ({})", Fixed(w.inflight_mean[i]), w.inflight_peak[i]);
+    });
+  }
+  t.Blank();
+  row("herded decisions", [](const StrategyReport& s) {
+    return fmt::format("{} ({:.1f}%)", s.herded_decisions,
+                       s.decisions ? 100.0 * static_cast<double>(s.herded_decisions) /
+                                         static_cast<double>(s.decisions)
+                                   : 0.0);
+  });
+  if (report.simulation->windows()) {
+    row("windows", [&](const StrategyReport& s) {
+      return fmt::format("{}", what_if(s).windows.size());
+    });
+    row("  max fallback rate", [&](const StrategyReport& s) {
+      std::optional<double> most;
+      for (const WindowReport& w : what_if(s).windows)
+        if (w.fallback_rate && (!most || *w.fallback_rate > *most)) most = w.fallback_rate;
+      return Fixed(most);
+    });
+  }
+}
+
 bool HasReason(const StrategyReport& s, std::string_view word) {
   return std::any_of(s.reasons.begin(), s.reasons.end(),
                      [&](const auto& r) { return r.first == word; });
@@ -60,9 +144,12 @@ std::string RenderTable(const Report& report) {
   if (!report.trace_name.empty()) out += fmt::format("name      {}\n", report.trace_name);
   if (!report.trace_description.empty())
     out += fmt::format("about     {}\n", report.trace_description);
-  out += fmt::format("events    {} ({} arrivals), {} Instances, time unit {}\n\n",
+  out += fmt::format("events    {} ({} arrivals), {} Instances, time unit {}\n",
                      report.events, report.arrivals, report.instances.size(),
                      report.time_unit);
+  if (report.simulation)
+    out += fmt::format("what-if   {}\n", SimulationLine(*report.simulation, report.time_unit));
+  out += "\n";
 
   const auto& runs = report.strategies;
   TextTable t;
@@ -133,6 +220,7 @@ std::string RenderTable(const Report& report) {
                ? fmt::format("{} x{}", *s.longest_run_instance, s.longest_run)
                : std::string("-");
   });
+  if (report.simulation) WhatIfRows(t, report, row);
   out += t.Render();
 
   // Parameters that differ from their defaults (the JSON report lists all).

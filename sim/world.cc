@@ -7,9 +7,15 @@
 
 namespace lbsim {
 
-World::World(const StrategyRequest& request)
+World::World(const StrategyRequest& request, const SimOptions& options)
     : request_(request), strategy_(request.Make()),
-      metrics_(request.info->reasons) {}
+      metrics_(request.info->reasons) {
+  if (options.service()) service_ = std::make_unique<ServiceModel>(options.slots);
+  if (options.stale())
+    view_ = std::make_unique<MetricView>(options.stale_interval, options.stale_delay,
+                                         options.stale_jitter, options.seed);
+  if (options.any()) timeline_ = std::make_unique<LoadTimeline>(options.window);
+}
 
 void World::SetInflight(InstanceIndex i, std::optional<std::int64_t> value) {
   if (inflight_.size() <= i) inflight_.resize(i + 1, -1);
@@ -21,7 +27,17 @@ std::optional<std::int64_t> World::Inflight(InstanceIndex i) const {
   return inflight_[i];
 }
 
-void World::Complete(const Completion& c, const Pool& pool) {
+void World::ScheduleCompletion(double time, const Completion& c) {
+  completions_.Push(EventKey{time, EventClass::kCompletion, completion_seq_++}, c);
+}
+
+void World::Complete(const Completion& c, double time, const Pool& pool) {
+  last_time_ = time;
+  if (timeline_) timeline_->Completed(c.instance, time);
+  if (service_) {
+    if (auto next = service_->Release(c.instance, time, pool.at(c.instance).speed))
+      ScheduleCompletion(next->end, Completion{c.instance, next->registration});
+  }
   if (!pool.IsRegistered(c.instance) ||
       pool.at(c.instance).registration != c.registration)
     return;  // routed to a registration that was removed
@@ -29,20 +45,36 @@ void World::Complete(const Completion& c, const Pool& pool) {
   if (n > 0) --n;  // unknown (-1) stays unknown; 0 stays 0
 }
 
-void World::RunCompletionsBefore(const EventKey& key, const Pool& pool) {
-  while (!completions_.empty() && completions_.top().key < key) {
-    Completion c = completions_.top().payload;
-    completions_.Pop();
-    Complete(c, pool);
+void World::RunEventsBefore(const EventKey& key, const Pool& pool) {
+  if (timeline_ && !timeline_->begun()) timeline_->Begin(key.time);
+  if (view_ && !view_->started()) view_->Start(key.time);
+  for (;;) {
+    const bool completion_due = !completions_.empty() && completions_.top().key < key;
+    const std::optional<EventKey> metric = view_ ? view_->NextKey() : std::nullopt;
+    const bool metric_due = metric && *metric < key;
+    if (completion_due && (!metric_due || completions_.top().key < *metric)) {
+      const EventKey at = completions_.top().key;
+      Completion c = completions_.top().payload;
+      completions_.Pop();
+      Complete(c, at.time, pool);
+    } else if (metric_due) {
+      view_->RunNext(inflight_);
+    } else {
+      break;
+    }
   }
+  last_time_ = std::max(last_time_, key.time);
 }
 
 void World::RunAllCompletions(const Pool& pool) {
   while (!completions_.empty()) {
+    const EventKey at = completions_.top().key;
     Completion c = completions_.top().payload;
     completions_.Pop();
-    Complete(c, pool);
+    Complete(c, at.time, pool);
   }
+  if (timeline_) timeline_->End(last_time_);
+  if (service_) service_->CloseAt(last_time_);
 }
 
 void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
@@ -53,6 +85,7 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
                         nullptr, "no_instances", alive.size()};
   if (alive.empty()) {
     metrics_.RecordNoInstances(seq);
+    if (timeline_) timeline_->Decision(arrival.t.value, nullptr, false);
     if (log_) log_->Write(record);
     return;
   }
@@ -60,7 +93,7 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
   candidates_.clear();
   for (InstanceIndex i : alive) {
     const Pool::Entry& e = pool.at(i);
-    candidates_.push_back(Candidate{i, table.Id(i), e.weight, Inflight(i), e.qps_1m});
+    candidates_.push_back(Candidate{i, table.Id(i), e.weight, SeenInflight(i), e.qps_1m});
   }
   Choice choice = strategy_->Select(candidates_, arrival.hint);
   if (choice.index >= candidates_.size())
@@ -72,13 +105,20 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
   record.instance = &table.Id(chosen);
   record.reason = choice.reason;
   if (log_) log_->Write(record);
+  if (timeline_) timeline_->Decision(arrival.t.value, &chosen, choice.reason == "fallback");
 
   if (arrival.duration) {
     if (inflight_.size() <= chosen) inflight_.resize(chosen + 1, -1);
     if (inflight_[chosen] >= 0) ++inflight_[chosen];
-    EventKey due{arrival.t.value + *arrival.duration, EventClass::kCompletion,
-                 completion_seq_++};
-    completions_.Push(due, Completion{chosen, pool.at(chosen).registration});
+    const double t = arrival.t.value;
+    const std::uint64_t registration = pool.at(chosen).registration;
+    if (timeline_) timeline_->Routed(chosen, t);
+    if (!service_) {
+      ScheduleCompletion(t + *arrival.duration, Completion{chosen, registration});
+    } else if (auto started = service_->Admit(chosen, t, *arrival.duration,
+                                              pool.at(chosen).speed, registration)) {
+      ScheduleCompletion(started->end, Completion{chosen, started->registration});
+    }
   }
 }
 

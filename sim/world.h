@@ -8,8 +8,12 @@
 
 #include "sim/decision_log.h"
 #include "sim/event_queue.h"
+#include "sim/load_timeline.h"
+#include "sim/metric_view.h"
 #include "sim/pool.h"
 #include "sim/run_metrics.h"
+#include "sim/service_model.h"
+#include "sim/sim_options.h"
 #include "strategies/registry.h"
 #include "traces/instance_table.h"
 #include "traces/trace_event.h"
@@ -18,10 +22,12 @@ namespace lbsim {
 
 // One strategy's own view of a run: its strategy state, the inflight
 // counters its own decisions move, its pending completions and its
-// metrics. Registration state comes from the shared Pool.
+// metrics. Registration state comes from the shared Pool. The what-if parts
+// (service model, stale-metrics view, load timeline) exist only when their
+// options are on; with every option off a World replays trace format v1.
 class World {
  public:
-  explicit World(const StrategyRequest& request);
+  explicit World(const StrategyRequest& request, const SimOptions& options = {});
 
   const StrategyRequest& request() const { return request_; }
   RunMetrics& metrics() { return metrics_; }
@@ -29,10 +35,16 @@ class World {
   // Sends this world's decisions to `log` (not owned; may be nullptr).
   void set_log(DecisionLogWriter* log) { log_ = log; }
 
-  // Runs every pending completion ordered before `key`.
-  void RunCompletionsBefore(const EventKey& key, const Pool& pool);
-  // Runs every pending completion.
+  // Runs every pending internal event (completion, metric snapshot or
+  // publication) ordered before `key`, the next trace event's key.
+  void RunEventsBefore(const EventKey& key, const Pool& pool);
+  // Runs every pending completion (the trace has ended; metric events stop)
+  // and closes the what-if measurements at the run's last event.
   void RunAllCompletions(const Pool& pool);
+
+  // The what-if results, handed over once the run is over; null when off.
+  std::shared_ptr<const LoadTimeline> TakeTimeline() { return std::move(timeline_); }
+  std::shared_ptr<const ServiceModel> TakeService() { return std::move(service_); }
 
   // Sets (or with nullopt, forgets) the inflight counter of `i`.
   void SetInflight(InstanceIndex i, std::optional<std::int64_t> value);
@@ -48,7 +60,13 @@ class World {
     InstanceIndex instance;
     std::uint64_t registration;
   };
-  void Complete(const Completion& c, const Pool& pool);
+  void Complete(const Completion& c, double time, const Pool& pool);
+  void ScheduleCompletion(double time, const Completion& c);
+  // The inflight value the strategy sees: the live counter, or under stale
+  // metrics the published snapshot.
+  std::optional<std::int64_t> SeenInflight(InstanceIndex i) const {
+    return view_ ? view_->Seen(i) : Inflight(i);
+  }
 
   StrategyRequest request_;
   std::unique_ptr<Strategy> strategy_;
@@ -58,6 +76,12 @@ class World {
   EventQueue<Completion> completions_;
   std::uint64_t completion_seq_ = 0;
   std::vector<Candidate> candidates_;  // reused per decision
+
+  // What-if parts; null when their options are off.
+  std::unique_ptr<ServiceModel> service_;
+  std::unique_ptr<MetricView> view_;
+  std::unique_ptr<LoadTimeline> timeline_;
+  double last_time_ = 0.0;  // of the latest event run
 };
 
 }  // namespace lbsim

@@ -59,6 +59,11 @@ double Weight(const json& v) {
   return NumberAtLeast(v, "weight", 0.0, true, "a finite number > 0");
 }
 
+// `speed`: an lbsim extension of v1 for the what-if service model.
+double Speed(const json& v) {
+  return NumberAtLeast(v, "speed", 0.0, true, "a finite number > 0 (service speed)");
+}
+
 FieldUpdate<std::int64_t> Inflight(const json* v) {
   FieldUpdate<std::int64_t> u;
   if (!v) return u;
@@ -176,6 +181,7 @@ TraceHeader DecodeHeader(const json& header, bool document) {
         if (const json* w = Member(item, "weight")) inst.weight = Weight(*w);
         inst.inflight = Inflight(Member(item, "inflight")).AsOptional();
         inst.qps_1m = Qps(Member(item, "qps_1m")).AsOptional();
+        if (const json* s = Member(item, "speed")) inst.speed = Speed(*s);
         if (const json* a = Member(item, "alive")) {
           if (!a->is_boolean()) Fail("alive", "true or false", a);
           inst.alive = a->get<bool>();
@@ -208,6 +214,7 @@ void DecodeEvent(const json& object, InstanceTable& table, TraceEvent& e) {
   e.instance.clear();
   e.index.reset();
   e.weight.reset();
+  e.speed.reset();
   e.inflight = {};
   e.qps_1m = {};
   e.request.reset();
@@ -228,6 +235,7 @@ void DecodeEvent(const json& object, InstanceTable& table, TraceEvent& e) {
   e.instance = NonEmptyString(Member(object, "instance"), "instance");
   if (e.type == EventType::kUp) {
     if (const json* w = Member(object, "weight")) e.weight = Weight(*w);
+    if (const json* s = Member(object, "speed")) e.speed = Speed(*s);
   }
   if (e.type == EventType::kUp || e.type == EventType::kLoad) {
     e.inflight = Inflight(Member(object, "inflight"));

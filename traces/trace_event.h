@@ -40,6 +40,9 @@ struct HeaderInstance {
   std::optional<std::int64_t> inflight;
   std::optional<double> qps_1m;
   bool alive = true;
+  // lbsim extension (the what-if service model): relative service speed,
+  // > 0; absent means 1.
+  double speed = 1.0;
 };
 
 // A v1 trace header, validated.
@@ -65,6 +68,7 @@ struct TraceEvent {
 
   // up, load
   std::optional<double> weight;  // up only
+  std::optional<double> speed;   // up only; lbsim extension (service model)
   FieldUpdate<std::int64_t> inflight;
   FieldUpdate<double> qps_1m;
 

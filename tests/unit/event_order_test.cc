@@ -26,8 +26,13 @@ TEST_CASE("event order: keys compare by time, then class, then sequence") {
   CHECK(completion_late_seq < trace_early_seq);
   CHECK(EventKey{5.0, EventClass::kTrace, 1} < EventKey{5.0, EventClass::kTrace, 2});
   CHECK(EventKey{5.0, EventClass::kCompletion, 1} < EventKey{5.0, EventClass::kCompletion, 2});
+  // The spec's class 0 (completions) and class 1 (trace events) keep their
+  // order; the what-if stale-metrics class sits between them.
   CHECK(static_cast<int>(EventClass::kCompletion) == 0);
-  CHECK(static_cast<int>(EventClass::kTrace) == 1);
+  CHECK(EventClass::kCompletion < EventClass::kMetric);
+  CHECK(EventClass::kMetric < EventClass::kTrace);
+  CHECK(EventKey{5.0, EventClass::kCompletion, 9} < EventKey{5.0, EventClass::kMetric, 1});
+  CHECK(EventKey{5.0, EventClass::kMetric, 9} < EventKey{5.0, EventClass::kTrace, 1});
 }
 
 TEST_CASE("event order: the queue pops in (time, class, sequence) order whatever the push order") {

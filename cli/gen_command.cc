@@ -1,0 +1,38 @@
+#include "cli/gen_command.h"
+
+#include <cstdio>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "gen/gen_flags.h"
+#include "gen/gen_spec.h"
+#include "gen/trace_generator.h"
+#include "sim/errors.h"
+#include "sim/output_file.h"
+
+namespace lbsim {
+
+int RunGen(const GenCommand& command) {
+  GenSpec spec;
+  std::string origin = "command line";
+  if (!command.spec.empty()) {
+    ReadGenSpecFile(command.spec, spec);
+    origin = command.flags.empty() ? command.spec : command.spec + " with command-line flags";
+  }
+  for (const auto& [flag, value] : command.flags) ApplyGenFlag(spec, flag, value);
+  ValidateGenSpec(spec, origin);
+
+  const bool to_stdout = command.output.empty() || command.output == "-";
+  if (!to_stdout && !command.spec.empty() &&
+      (command.output == command.spec || SameFile(command.output, command.spec)))
+    throw UsageError(fmt::format("--output {}: refusing to overwrite the spec", command.output));
+  std::optional<OutputFile> file;
+  if (!to_stdout) file.emplace(command.output);
+  GenerateTrace(spec, to_stdout ? stdout : file->stream());
+  if (file) file->Commit();
+  else std::fflush(stdout);
+  return 0;
+}
+
+}  // namespace lbsim

@@ -1,0 +1,116 @@
+#include "gen/gen_spec.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "gen/instance_schedule.h"
+#include "sim/errors.h"
+#include "sim/number_text.h"
+
+namespace lbsim {
+
+std::vector<std::string> InitialInstanceIds(const GenSpec& spec) {
+  const std::size_t width = fmt::format("{}", spec.instances).size();
+  std::vector<std::string> ids;
+  for (std::uint32_t i = 1; i <= spec.instances; ++i)
+    ids.push_back(fmt::format("{}{:0{}}", spec.prefix, i, width));
+  return ids;
+}
+
+void ValidateGenSpec(const GenSpec& spec, const std::string& origin) {
+  auto fail = [&](std::string_view field, std::string_view expected, double got) {
+    throw InputError(fmt::format("{}: field \"{}\": expected {}, got {}", origin, field,
+                                 expected, NumberText(got)));
+  };
+  auto at_least = [&](std::string_view field, double x, double min) {
+    if (!std::isfinite(x) || x < min) fail(field, fmt::format("a number >= {}", min), x);
+  };
+  auto above = [&](std::string_view field, double x, double min) {
+    if (!std::isfinite(x) || !(x > min)) fail(field, fmt::format("a number > {}", min), x);
+  };
+
+  if (spec.time_unit != "s" && spec.time_unit != "ms")
+    throw InputError(fmt::format("{}: field \"time_unit\": expected \"s\" or \"ms\", got \"{}\"",
+                                 origin, spec.time_unit));
+  if (spec.instances == 0) fail("instances.count", "an integer >= 1", 0);
+  if (spec.prefix.empty())
+    throw InputError(fmt::format("{}: field \"instances.prefix\": expected a non-empty string",
+                                 origin));
+  for (const auto* list : {&spec.speeds, &spec.weights}) {
+    const char* name = list == &spec.speeds ? "instances.speeds" : "instances.weights";
+    if (!list->empty() && list->size() != spec.instances)
+      fail(name, fmt::format("one value per Instance ({})", spec.instances),
+           static_cast<double>(list->size()));
+    for (double x : *list) above(name, x, 0.0);
+  }
+
+  at_least("arrivals.rate", spec.rate, 0.0);
+  if (spec.until) above("arrivals.until", *spec.until, 0.0);
+  if (spec.arrivals == 0 && !spec.until)
+    throw InputError(fmt::format(
+        "{}: field \"arrivals\": expected a \"count\" or an \"until\" (the trace must end)",
+        origin));
+  if (spec.on_off && spec.diurnal)
+    throw InputError(fmt::format(
+        "{}: field \"arrivals\": expected at most one of \"on_off\" and \"diurnal\"", origin));
+  if (spec.on_off) {
+    above("arrivals.on_off.on", spec.on_off->on, 0.0);
+    above("arrivals.on_off.off", spec.on_off->off, 0.0);
+    at_least("arrivals.on_off.off_rate", spec.on_off->off_rate, 0.0);
+  }
+  if (spec.diurnal) {
+    above("arrivals.diurnal.period", spec.diurnal->period, 0.0);
+    at_least("arrivals.diurnal.amplitude", spec.diurnal->amplitude, 0.0);
+    if (spec.diurnal->amplitude > 1.0)
+      fail("arrivals.diurnal.amplitude", "a number <= 1", spec.diurnal->amplitude);
+    at_least("arrivals.diurnal.peak_at", spec.diurnal->peak_at, 0.0);
+  }
+  for (const Burst& b : spec.bursts) {
+    at_least("arrivals.bursts.at", b.at, 0.0);
+    above("arrivals.bursts.count", static_cast<double>(b.count), 0.0);
+    at_least("arrivals.bursts.over", b.over, 0.0);
+  }
+
+  const DurationSpec& d = spec.durations;
+  if (d.kind == DurationKind::kFixed) at_least("durations.value", d.value, 0.0);
+  else above("durations.mean", d.value, 0.0);
+  if (d.kind == DurationKind::kLognormal) at_least("durations.sigma", d.sigma, 0.0);
+
+  for (const ScheduledEvent& e : spec.events) at_least("events.at", e.at, 0.0);
+  for (const Flap& f : spec.flaps) {
+    at_least("flapping.start", f.start, 0.0);
+    above("flapping.period", f.period, 0.0);
+    above("flapping.down_for", f.down_for, 0.0);
+    if (!(f.down_for < f.period)) fail("flapping.down_for", "a number < period", f.down_for);
+    if (!f.until && !spec.until)
+      throw InputError(fmt::format(
+          "{}: field \"flapping.until\": expected a number (required when arrivals have no "
+          "\"until\")",
+          origin));
+    if (f.until) above("flapping.until", *f.until, f.start);
+  }
+  for (const Join& j : spec.joins) {
+    at_least("joins.at", j.at, 0.0);
+    if (j.speed) above("joins.speed", *j.speed, 0.0);
+    if (j.weight) above("joins.weight", *j.weight, 0.0);
+  }
+
+  const ReportingSpec& r = spec.reporting;
+  at_least("reporting.interval", r.interval, 0.0);
+  at_least("reporting.delay", r.delay, 0.0);
+  at_least("reporting.silent_fraction", r.silent_fraction, 0.0);
+  if (r.silent_fraction > 1.0)
+    fail("reporting.silent_fraction", "a number <= 1", r.silent_fraction);
+  const std::vector<std::string> ids = InitialInstanceIds(spec);
+  for (const std::string& id : r.silent)
+    if (std::find(ids.begin(), ids.end(), id) == ids.end())
+      throw InputError(fmt::format(
+          "{}: field \"reporting.silent\": expected initial Instance ids, got \"{}\"", origin,
+          id));
+
+  BuildInstanceSchedule(spec, origin);  // checks every Instance reference
+}
+
+}  // namespace lbsim

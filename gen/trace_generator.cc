@@ -1,0 +1,85 @@
+#include "gen/trace_generator.h"
+
+#include <cmath>
+#include <numeric>
+#include <set>
+
+#include "gen/arrival_stream.h"
+#include "gen/instance_schedule.h"
+#include "gen/load_reporter.h"
+#include "gen/random_source.h"
+#include "gen/reference_proxy.h"
+#include "gen/trace_line_writer.h"
+
+namespace lbsim {
+namespace {
+
+// The ids that never report: the named ones, round(fraction x count) of the
+// initial Instances chosen by the seed, and joins that do not report.
+std::set<std::string> SilentIds(const GenSpec& spec, const std::vector<std::string>& ids) {
+  std::set<std::string> silent(spec.reporting.silent.begin(), spec.reporting.silent.end());
+  const auto chosen = static_cast<std::size_t>(
+      std::floor(spec.reporting.silent_fraction * static_cast<double>(ids.size()) + 0.5));
+  std::vector<std::size_t> order(ids.size());
+  std::iota(order.begin(), order.end(), 0);
+  RandomSource random(spec.seed, RandomStream::kSilent);
+  for (std::size_t k = 0; k < chosen; ++k) {  // partial Fisher-Yates shuffle
+    std::swap(order[k], order[k + random.Index(order.size() - k)]);
+    silent.insert(ids[order[k]]);
+  }
+  for (const Join& j : spec.joins)
+    if (!j.reports) silent.insert(j.instance);
+  return silent;
+}
+
+}  // namespace
+
+GenCounts GenerateTrace(const GenSpec& spec, std::FILE* out) {
+  const std::vector<std::string> ids = InitialInstanceIds(spec);
+  const std::vector<InstanceChange> schedule = BuildInstanceSchedule(spec, "gen spec");
+  LoadReporter reporter(spec, SilentIds(spec, ids));
+  const bool reporting = std::isfinite(reporter.NextTime());
+  const double qps_window = spec.reporting.qps_1m ? (spec.time_unit == "ms" ? 60000.0 : 60.0) : 0.0;
+  ReferenceProxy proxy(ids, qps_window);
+
+  TraceLineWriter writer(out);
+  std::vector<GeneratedInstance> header;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    GeneratedInstance inst{ids[i]};
+    if (!spec.weights.empty()) inst.weight = spec.weights[i];
+    if (!spec.speeds.empty()) inst.speed = spec.speeds[i];
+    if (reporter.Reports(ids[i])) {
+      if (spec.reporting.inflight) inst.inflight = 0;
+      if (spec.reporting.qps_1m) inst.qps_1m = 0.0;
+    }
+    header.push_back(std::move(inst));
+  }
+  writer.Header(spec.name, spec.description, spec.time_unit, spec.seed, header);
+
+  ArrivalStream arrivals(spec);
+  DurationSampler durations(spec);
+  std::size_t next_change = 0;
+  for (; !arrivals.done(); arrivals.Pop()) {
+    const double t = arrivals.time();
+    for (;;) {
+      const bool change_due = next_change < schedule.size() && schedule[next_change].at <= t;
+      const double report_at = reporter.NextTime();
+      if (change_due && schedule[next_change].at <= report_at) {
+        const InstanceChange& c = schedule[next_change++];
+        writer.Change(c);
+        proxy.Apply(c);
+      } else if (report_at <= t) {
+        reporter.Step(proxy, writer);
+      } else {
+        break;
+      }
+    }
+    const double d = durations.Next();
+    writer.Arrival(t, d);
+    if (reporting) proxy.Arrive(t, d);
+  }
+  writer.Flush();
+  return {writer.events(), writer.arrivals()};
+}
+
+}  // namespace lbsim

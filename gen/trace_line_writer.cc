@@ -1,0 +1,100 @@
+#include "gen/trace_line_writer.h"
+
+#include <fmt/format.h>
+
+#include "sim/decision_log.h"
+#include "sim/errors.h"
+
+namespace lbsim {
+namespace {
+
+constexpr std::size_t kFlushBytes = 1 << 16;
+
+}  // namespace
+
+void TraceLineWriter::Number(double x) {
+  // Shortest text that reads back as x; integral values print without ".0".
+  fmt::format_to(std::back_inserter(buffer_), "{}", x);
+}
+
+void TraceLineWriter::NumberKey(std::string_view key, double x) {
+  buffer_ += ",\"";
+  buffer_ += key;
+  buffer_ += "\":";
+  Number(x);
+}
+
+void TraceLineWriter::EndLine() {
+  buffer_ += "}\n";
+  if (buffer_.size() >= kFlushBytes) Flush();
+}
+
+void TraceLineWriter::Flush() {
+  if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), out_) != buffer_.size())
+    throw UsageError("cannot write the generated trace (disk full or closed pipe?)");
+  buffer_.clear();
+}
+
+void TraceLineWriter::Header(std::string_view name, std::string_view description,
+                             std::string_view time_unit, std::uint64_t seed,
+                             const std::vector<GeneratedInstance>& instances) {
+  buffer_ += "{\"lbsim_trace\":1,\"name\":";
+  AppendJsonString(buffer_, name);
+  if (!description.empty()) {
+    buffer_ += ",\"description\":";
+    AppendJsonString(buffer_, description);
+  }
+  buffer_ += ",\"time_unit\":";
+  AppendJsonString(buffer_, time_unit);
+  fmt::format_to(std::back_inserter(buffer_), ",\"lbsim_gen\":{{\"seed\":{}}},\"instances\":[",
+                 seed);
+  for (std::size_t k = 0; k < instances.size(); ++k) {
+    const GeneratedInstance& inst = instances[k];
+    buffer_ += k ? ",{\"id\":" : "{\"id\":";
+    AppendJsonString(buffer_, inst.id);
+    if (inst.weight) NumberKey("weight", *inst.weight);
+    if (inst.speed) NumberKey("speed", *inst.speed);
+    if (inst.inflight) fmt::format_to(std::back_inserter(buffer_), ",\"inflight\":{}", *inst.inflight);
+    if (inst.qps_1m) NumberKey("qps_1m", *inst.qps_1m);
+    buffer_ += '}';
+  }
+  buffer_ += ']';
+  EndLine();
+}
+
+void TraceLineWriter::Arrival(double t, double duration) {
+  buffer_ += "{\"t\":";
+  Number(t);
+  buffer_ += ",\"type\":\"arrival\",\"duration\":";
+  Number(duration);
+  ++events_;
+  ++arrivals_;
+  EndLine();
+}
+
+void TraceLineWriter::Change(const InstanceChange& c) {
+  static constexpr const char* kTypes[] = {"up", "down", "remove"};
+  buffer_ += "{\"t\":";
+  Number(c.at);
+  fmt::format_to(std::back_inserter(buffer_), ",\"type\":\"{}\",\"instance\":",
+                 kTypes[static_cast<int>(c.kind)]);
+  AppendJsonString(buffer_, c.instance);
+  if (c.weight) NumberKey("weight", *c.weight);
+  if (c.speed) NumberKey("speed", *c.speed);
+  ++events_;
+  EndLine();
+}
+
+void TraceLineWriter::Load(double t, std::string_view id, std::optional<std::int64_t> inflight,
+                           std::optional<double> qps_1m) {
+  buffer_ += "{\"t\":";
+  Number(t);
+  buffer_ += ",\"type\":\"load\",\"instance\":";
+  AppendJsonString(buffer_, id);
+  if (inflight) fmt::format_to(std::back_inserter(buffer_), ",\"inflight\":{}", *inflight);
+  if (qps_1m) NumberKey("qps_1m", *qps_1m);
+  ++events_;
+  EndLine();
+}
+
+}  // namespace lbsim

@@ -1,0 +1,56 @@
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "gen/instance_schedule.h"
+
+namespace lbsim {
+
+// One Instance of a generated header.
+struct GeneratedInstance {
+  std::string id;
+  std::optional<double> weight;
+  std::optional<double> speed;
+  std::optional<std::int64_t> inflight;  // absent: unknown
+  std::optional<double> qps_1m;          // absent: unknown
+};
+
+// Writes a trace format v1 JSON Lines trace, one line at a time, through a
+// buffer: memory does not grow with the number of lines.
+class TraceLineWriter {
+ public:
+  explicit TraceLineWriter(std::FILE* out) : out_(out) {}
+  TraceLineWriter(const TraceLineWriter&) = delete;
+  TraceLineWriter& operator=(const TraceLineWriter&) = delete;
+
+  // The header line; `seed` is echoed under the extra key "lbsim_gen".
+  void Header(std::string_view name, std::string_view description,
+              std::string_view time_unit, std::uint64_t seed,
+              const std::vector<GeneratedInstance>& instances);
+  void Arrival(double t, double duration);
+  void Change(const InstanceChange& change);
+  void Load(double t, std::string_view id, std::optional<std::int64_t> inflight,
+            std::optional<double> qps_1m);
+  // Writes out what is buffered; throws UsageError when the stream fails.
+  void Flush();
+
+  std::uint64_t events() const { return events_; }
+  std::uint64_t arrivals() const { return arrivals_; }
+
+ private:
+  void Number(double x);
+  // Appends ,"key":x.
+  void NumberKey(std::string_view key, double x);
+  void EndLine();
+
+  std::FILE* out_;
+  std::string buffer_;
+  std::uint64_t events_ = 0;
+  std::uint64_t arrivals_ = 0;
+};
+
+}  // namespace lbsim

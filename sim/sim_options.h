@@ -1,0 +1,52 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace lbsim {
+
+// The opt-in what-if parts of a run. Every default is "off": a run with
+// default options replays trace format v1 exactly. Times are in the trace's
+// own unit.
+struct SimOptions {
+  // Service model: each Instance runs at most `slots` requests at once, the
+  // rest wait FIFO; 0 turns the model off (a request completes `duration`
+  // after its arrival).
+  std::uint32_t slots = 0;
+  // Service speeds by Instance id, overriding the trace's `speed` keys.
+  std::vector<std::pair<std::string, double>> speeds;
+
+  // Stale metrics: strategies see a snapshot of each inflight counter taken
+  // every `stale_interval` from the first event and published `stale_delay`
+  // later, plus a uniform [0, stale_jitter) drawn per Instance and snapshot
+  // from `seed`. 0 turns it off (strategies see the live counter).
+  double stale_interval = 0.0;
+  double stale_delay = 0.0;
+  double stale_jitter = 0.0;
+  std::uint64_t seed = 1;
+
+  // Time series: per-window figures for windows [k*window, (k+1)*window);
+  // 0 turns them off.
+  double window = 0.0;
+
+  bool service() const { return slots > 0; }
+  bool stale() const { return stale_interval > 0.0; }
+  bool windows() const { return window > 0.0; }
+  // Whether any what-if part is on (the report then has its sections).
+  bool any() const { return service() || stale() || windows(); }
+};
+
+// Parses "ID=SPEED" (SPEED a finite number > 0); throws UsageError naming
+// `flag` otherwise.
+std::pair<std::string, double> ParseSpeedAssignment(std::string_view text,
+                                                    std::string_view flag);
+
+// Checks combinations the command line cannot express alone (a speed
+// without the service model, a delay without stale metrics); throws
+// UsageError.
+void CheckSimOptions(const SimOptions& options);
+
+}  // namespace lbsim

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace lbsim::bench {
+
+// Wall time, CPU time (user + system) and peak resident memory of one run
+// of a program. On a shared machine CPU time is the steadier figure.
+struct Sample {
+  double seconds = 0;
+  double cpu_seconds = 0;
+  long max_rss_kib = 0;
+};
+
+// Runs argv (argv[0] a path) with stdout to /dev/null; exits the benchmark
+// when the program fails.
+Sample RunOnce(const std::vector<std::string>& argv);
+
+// The run with the median wall time out of `runs`.
+Sample Median(const std::vector<std::string>& argv, int runs);
+
+}  // namespace lbsim::bench
