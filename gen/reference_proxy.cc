@@ -12,7 +12,10 @@ ReferenceProxy::ReferenceProxy(const std::vector<std::string>& initial_ids,
 
 std::uint32_t ReferenceProxy::Intern(const std::string& id) {
   auto [it, fresh] = index_.emplace(id, static_cast<std::uint32_t>(instances_.size()));
-  if (fresh) instances_.push_back(Instance{id});
+  if (fresh) {
+    instances_.emplace_back();
+    instances_.back().id = id;
+  }
   return it->second;
 }
 

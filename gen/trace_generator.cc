@@ -45,7 +45,8 @@ GenCounts GenerateTrace(const GenSpec& spec, std::FILE* out) {
   TraceLineWriter writer(out);
   std::vector<GeneratedInstance> header;
   for (std::size_t i = 0; i < ids.size(); ++i) {
-    GeneratedInstance inst{ids[i]};
+    GeneratedInstance inst;
+    inst.id = ids[i];
     if (!spec.weights.empty()) inst.weight = spec.weights[i];
     if (!spec.speeds.empty()) inst.speed = spec.speeds[i];
     if (reporter.Reports(ids[i])) {
