@@ -4,6 +4,7 @@
 #include <memory>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "sim/errors.h"
 #include "traces/trace_stream.h"
@@ -52,6 +53,25 @@ TraceCounts ReadTrace(const std::string& path, TraceEncoding encoding,
                      encoding == TraceEncoding::kDocument, table, visitor);
   if (encoding == TraceEncoding::kDocument) ReadDocumentTrace(file.get(), stream);
   else ReadLinesTrace(file.get(), stream);
+  return stream.counts();
+}
+
+TraceCounts ReadTraceValue(const std::string& display_path,
+                           const nlohmann::json& document, InstanceTable& table,
+                           TraceVisitor& visitor) {
+  if (!document.is_object())
+    throw InputError(fmt::format(
+        "{}: expected a JSON object (a trace document), got {}", display_path,
+        document.type_name()));
+  auto events = document.find("events");
+  if (events == document.end() || !events->is_array())
+    throw InputError(fmt::format(
+        "{}: header: field \"events\": expected an array of events{}",
+        display_path, events == document.end() ? ", but it is missing" : ""));
+  TraceStream stream(display_path, /*document=*/true, table, visitor);
+  stream.Header(document, 0);  // a document header ignores "events"
+  std::uint64_t index = 0;
+  for (const nlohmann::json& event : *events) stream.Event(event, index++);
   return stream.counts();
 }
 

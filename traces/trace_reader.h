@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "traces/instance_table.h"
 #include "traces/trace_event.h"
 
@@ -53,5 +55,12 @@ inline constexpr std::size_t kMaxNestingDepth = 512;     // JSON nesting levels
 // field and what was expected.
 TraceCounts ReadTrace(const std::string& path, TraceEncoding encoding,
                       InstanceTable& table, TraceVisitor& visitor);
+
+// Reads a trace that is already a parsed JSON document (the header keys and
+// "events"), such as one written inline in a scenario file, with exactly the
+// rules of a trace file. Errors name `display_path` and the event index.
+TraceCounts ReadTraceValue(const std::string& display_path,
+                           const nlohmann::json& document, InstanceTable& table,
+                           TraceVisitor& visitor);
 
 }  // namespace lbsim
