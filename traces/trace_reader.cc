@@ -17,9 +17,7 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 }
 
 TraceEncoding Detect(const std::string& path) {
-  if (path == "-" || EndsWith(path, ".ndjson") || EndsWith(path, ".jsonl"))
-    return TraceEncoding::kLines;
-  if (EndsWith(path, ".json")) return TraceEncoding::kDocument;
+  if (std::optional<TraceEncoding> e = EncodingFromName(path)) return *e;
   throw UsageError(fmt::format(
       "{}: cannot tell the trace encoding from the file name (expected .json, "
       ".ndjson or .jsonl); say it with --trace-format document|lines",
@@ -33,6 +31,13 @@ struct FileCloser {
 };
 
 }  // namespace
+
+std::optional<TraceEncoding> EncodingFromName(std::string_view path) {
+  if (path == "-" || EndsWith(path, ".ndjson") || EndsWith(path, ".jsonl"))
+    return TraceEncoding::kLines;
+  if (EndsWith(path, ".json")) return TraceEncoding::kDocument;
+  return std::nullopt;
+}
 
 TraceEncoding ParseTraceEncoding(std::string_view text) {
   if (text == "auto") return TraceEncoding::kAuto;

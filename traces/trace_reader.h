@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -17,6 +18,10 @@ enum class TraceEncoding { kAuto, kDocument, kLines };
 // Parses "auto", "document"/"json", "lines"/"jsonl"/"ndjson"; throws
 // UsageError otherwise.
 TraceEncoding ParseTraceEncoding(std::string_view text);
+
+// The encoding a trace file name implies: .json is a document; .ndjson,
+// .jsonl and "-" (standard input) are JSON Lines; nullopt otherwise.
+std::optional<TraceEncoding> EncodingFromName(std::string_view path);
 
 // An error about one field of one event or header, without its location;
 // the reader adds the file and line or index. Thrown by decoders and by
