@@ -209,16 +209,19 @@ int RunCli(int argc, char** argv) {
       ->type_name("NEW.json");
   diff_cmd->add_option("--share-tol", diff.tolerances.share,
                        "Flag an Instance whose share of decisions moves by more than this")
-      ->check(CLI::NonNegativeNumber)
+      ->check(NonNegative(true))
+      ->type_name("NUMBER")
       ->capture_default_str();
   diff_cmd->add_option("--fairness-tol", diff.tolerances.fairness,
                        "Flag a fairness value that moves by more than this")
-      ->check(CLI::NonNegativeNumber)
+      ->check(NonNegative(true))
+      ->type_name("NUMBER")
       ->capture_default_str();
   diff_cmd->add_option("--reason-tol", diff.tolerances.reasons,
                        "Flag a reason count that moves by more than this fraction of the "
                        "decisions")
-      ->check(CLI::NonNegativeNumber)
+      ->check(NonNegative(true))
+      ->type_name("NUMBER")
       ->capture_default_str();
   diff_cmd->add_option("--pair", diff.pairs,
                        "Compare strategy BASE_LABEL of BASE with NEW_LABEL of NEW (repeatable); "

@@ -265,12 +265,12 @@ class Evaluator {
     }
     r.actual = ChoicesJson(got);
     if (got.size() != x.choices.size()) {
-      r.actual += fmt::format(" ({} arrivals, expected {})", got.size(), x.choices.size());
+      r.actual += fmt::format("; {} arrivals, expected {}", got.size(), x.choices.size());
       return;
     }
     for (std::size_t i = 0; i < got.size(); ++i) {
       if (got[i] == x.choices[i]) continue;
-      r.actual += fmt::format(" (first difference at {})", Arrival(d[i]));
+      r.actual += fmt::format("; first difference at {}", Arrival(d[i]));
       break;
     }
   }
