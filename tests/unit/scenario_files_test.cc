@@ -1,0 +1,88 @@
+// Finding scenario files, reading JSON files, plain-text tables.
+
+#include <doctest/doctest.h>
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/errors.h"
+#include "sim/json_file.h"
+#include "sim/scenario_files.h"
+#include "sim/text_table.h"
+#include "traces/trace_reader.h"
+
+namespace lbsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A temporary directory tree, removed at the end of the test.
+struct TempTree {
+  TempTree() {
+    char name[] = "/tmp/lbsim-scenario-files.XXXXXX";
+    root = ::mkdtemp(name);
+  }
+  ~TempTree() { fs::remove_all(root); }
+  std::string File(const std::string& relative, const std::string& text = "{}") {
+    fs::path p = fs::path(root) / relative;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  std::string root;
+};
+
+TEST_CASE("folders are searched recursively for *.json, sorted, without repeats") {
+  TempTree t;
+  std::string b = t.File("b.json");
+  std::string a = t.File("sub/deeper/a.json");
+  std::string z = t.File("sub/z.json");
+  t.File("sub/notes.txt");
+  t.File("sub/trace.ndjson");
+  std::string other = t.File("elsewhere/c.scenario");
+  std::vector<std::string> found = FindScenarioFiles({other, t.root + "/sub", t.root, b});
+  CHECK(found == std::vector<std::string>{b, other, a, z});
+}
+
+TEST_CASE("a missing path, or no scenario at all, is an input error") {
+  TempTree t;
+  CHECK_THROWS_WITH_AS(FindScenarioFiles({t.root + "/none"}),
+                       (t.root + "/none: no such scenario file or folder").c_str(), InputError);
+  t.File("sub/readme.txt");
+  CHECK_THROWS_WITH_AS(FindScenarioFiles({t.root}),
+                       ("no scenario files (*.json) found in " + t.root).c_str(), InputError);
+}
+
+TEST_CASE("ReadJsonFile keeps key order and refuses hostile nesting") {
+  TempTree t;
+  auto doc = ReadJsonFile(t.File("k.json", R"({"z": 1, "a": 2})"), "scenario");
+  CHECK(doc.begin().key() == "z");
+  std::string deep(kMaxNestingDepth + 1, '[');
+  std::string path = t.File("deep.json", deep + std::string(kMaxNestingDepth + 1, ']'));
+  CHECK_THROWS_WITH_AS(
+      ReadJsonFile(path, "scenario"),
+      (path + ": nesting deeper than the limit of " + std::to_string(kMaxNestingDepth) + " levels").c_str(),
+      InputError);
+  CHECK_THROWS_WITH_AS(ReadJsonFile(t.root, "report"),
+                       (t.root + ": cannot read report: is a directory").c_str(), InputError);
+}
+
+TEST_CASE("TextTable aligns columns and leaves no trailing spaces") {
+  TextTable t;
+  t.Row({"name", "a", "flag"});
+  t.Section("section");
+  t.Row({"longer name", "123", ""});
+  t.Blank();
+  CHECK(t.Render() ==
+        "name           a  flag\n"
+        "section\n"
+        "longer name  123\n"
+        "\n");
+}
+
+}  // namespace
+}  // namespace lbsim
