@@ -222,12 +222,14 @@ class ScenarioParser {
         }
       }
     }
+    // Each setting is "NAME.KEY=VALUE" with NAME already known to the registry.
     for (const std::string& setting : settings) {
-      const StrategyInfo* info = registry.Find(setting.substr(0, setting.rfind('.', setting.find('='))));
+      const std::string name_and_key = setting.substr(0, setting.find('='));
+      const StrategyInfo* info = registry.Find(name_and_key.substr(0, name_and_key.rfind('.')));
       bool used = false;
       for (const StrategyRequest& r : s.strategies) used = used || r.info == info;
       if (!used)
-        Fail(Sub("options.set", setting.substr(0, setting.find('='))),
+        Fail(Sub("options.set", name_and_key),
              fmt::format("strategy {} is not among the strategies of this scenario", info->name));
     }
   }

@@ -21,8 +21,10 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
+// "1 time", "2 times".
 std::string Times(std::uint64_t n) { return fmt::format("{} time{}", n, n == 1 ? "" : "s"); }
 
+// "a, b, c": the keys of a report object, in report order.
 std::string KeyList(const ojson& object) {
   std::string out;
   for (auto it = object.begin(); it != object.end(); ++it)
@@ -37,16 +39,21 @@ std::string Arrival(const RecordedDecision& d) {
   return fmt::format("arrival {} (t={}, request {})", d.seq, t, d.request);
 }
 
+// An Instance id, or "no Instance" for a no_instances decision.
 std::string ChoiceText(const std::optional<std::string>& instance) {
   return instance ? *instance : std::string("no Instance");
 }
 
+// The chosen Instances as a JSON array, null for no_instances.
 std::string ChoicesJson(const std::vector<std::optional<std::string>>& choices) {
   ojson list = ojson::array();
   for (const auto& c : choices) list.push_back(c ? ojson(*c) : ojson(nullptr));
   return list.dump();
 }
 
+// Evaluates one scenario's expectations against its report (as parsed JSON)
+// and the decisions recorded for each strategy (empty when no expectation
+// needs them).
 class Evaluator {
  public:
   Evaluator(const Scenario& scenario, const ojson& report,
