@@ -62,7 +62,8 @@ Examples:
   lbsim check scenarios/ties.json --format json
   lbsim check scenarios/ more-scenarios/ --junit lbsim-check.xml
 
-Folders are searched recursively for *.json; scenarios run in sorted path order.
+Folders are searched recursively for *.json scenarios (other JSON files, such as
+traces or gen specs, are skipped); scenarios run in sorted path order.
 Exit status: 0 every expectation holds; 1 an expectation failed; 2 usage error or
 bad scenario/trace (one line on stderr naming the file and key; no JUnit file is
 written); 3 internal error.)";

@@ -27,7 +27,8 @@ struct TempTree {
     root = ::mkdtemp(name);
   }
   ~TempTree() { fs::remove_all(root); }
-  std::string File(const std::string& relative, const std::string& text = "{}") {
+  std::string File(const std::string& relative,
+                   const std::string& text = R"({"lbsim_scenario": 1})") {
     fs::path p = fs::path(root) / relative;
     fs::create_directories(p.parent_path());
     std::ofstream(p) << text;
@@ -46,6 +47,22 @@ TEST_CASE("folders are searched recursively for *.json, sorted, without repeats"
   std::string other = t.File("elsewhere/c.scenario");
   std::vector<std::string> found = FindScenarioFiles({other, t.root + "/sub", t.root, b});
   CHECK(found == std::vector<std::string>{b, other, a, z});
+}
+
+TEST_CASE("in folders, JSON objects with neither lbsim_scenario nor expect are skipped") {
+  TempTree t;
+  std::string scenario = t.File("a.json", R"({"name": "x", "lbsim_scenario": 1})");
+  std::string no_version = t.File("b.json", R"({"name": "x", "trace": "t.json", "expect": []})");
+  std::string not_json = t.File("c.json", R"({"name": )");
+  std::string array = t.File("d.json", "[1, 2]");
+  std::string gen_spec = t.File("whatif/e.gen.json", R"({"name": "x", "seed": 1, "instances": {"count": 2}})");
+  t.File("traces/f.json", R"({"name": "t", "events": [], "lbsim_trace": 1})");
+  t.File("g.json", R"({"lbsim_report": 1, "expect": "not decisive after the first key"})");
+  t.File("h.json", R"({"lbsim_check": 1})");
+  CHECK(FindScenarioFiles({t.root}) == std::vector<std::string>{scenario, no_version, not_json, array});
+  CHECK(IsScenarioCandidate(t.root + "/missing.json"));
+  // A file named explicitly is always loaded as a scenario.
+  CHECK(FindScenarioFiles({gen_spec}) == std::vector<std::string>{gen_spec});
 }
 
 TEST_CASE("a missing path, or no scenario at all, is an input error") {
