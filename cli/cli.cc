@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 
 #include "cli/gen_command.h"
+#include "cli/check_command.h"
+#include "cli/diff_command.h"
 #include "cli/replay_command.h"
 #include "gen/gen_flags.h"
 #include "sim/errors.h"
@@ -32,6 +34,8 @@ Examples:
   lbsim strategies
   lbsim gen --instances 4 --rate 20 --arrivals 1000 --durations exponential:0.5 > t.ndjson
   lbsim -s rr,ll --slots 8 --stale-interval 2 --window 10 t.ndjson
+  lbsim check scenarios/ --junit lbsim-check.xml
+  lbsim diff today.json candidate.json --share-tol 0.05
 
 Strategy parameters: NAME:KEY=VALUE[:KEY=VALUE...] inline, or --set NAME.KEY=VALUE
 for every run of that strategy. `lbsim strategies` lists names, aliases and
@@ -52,6 +56,27 @@ CLI::Validator NonNegative(bool zero_ok) {
       },
       "");
 }
+constexpr const char* kCheckFooter = R"(
+Examples:
+  lbsim check scenarios/
+  lbsim check scenarios/ties.json --format json
+  lbsim check scenarios/ more-scenarios/ --junit lbsim-check.xml
+
+Folders are searched recursively for *.json scenarios (other JSON files, such as
+traces or gen specs, are skipped); scenarios run in sorted path order.
+Exit status: 0 every expectation holds; 1 an expectation failed; 2 usage error or
+bad scenario/trace (one line on stderr naming the file and key; no JUnit file is
+written); 3 internal error.)";
+
+constexpr const char* kDiffFooter = R"(
+Examples:
+  lbsim -s rr,ll --format json -o base.json trace.json
+  lbsim -s rr,ll:qps_1m=0 --format json -o new.json trace.json
+  lbsim diff base.json new.json
+  lbsim diff --pair round_robin=least_load today.json candidate.json
+
+Exit status: 0 nothing moved beyond its tolerance; 1 something did (marked
+FLAGGED); 2 usage error or a file that is not a report of the same trace.)";
 
 int Fail(const std::string& message) {
   std::fprintf(stderr, "lbsim: error: %s\n", message.c_str());
@@ -158,6 +183,52 @@ int RunCli(int argc, char** argv) {
     opt->type_name(std::string(f.type_name))->allow_extra_args(false);
     if (!f.repeatable) opt->expected(1);
   }
+  CheckCommand check;
+  CLI::App* check_cmd = app.add_subcommand(
+      "check", "Run scenario files and check their expectations (exit 1 when one fails)");
+  check_cmd->footer(kCheckFooter);
+  check_cmd->add_option("paths", check.paths,
+                        "Scenario files, or folders searched recursively for *.json")
+      ->required()
+      ->type_name("PATH");
+  check_cmd->add_option("--junit", check.junit,
+                        "Also write the results as JUnit XML to FILE (atomically)")
+      ->type_name("FILE");
+  check_cmd->add_option("-f,--format", check.format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->default_str("text");
+
+  DiffCommand diff;
+  CLI::App* diff_cmd = app.add_subcommand(
+      "diff", "Compare two JSON reports of the same trace (exit 1 when a change is flagged)");
+  diff_cmd->footer(kDiffFooter);
+  diff_cmd->add_option("base", diff.base, "Baseline report (lbsim --format json)")
+      ->required()
+      ->type_name("BASE.json");
+  diff_cmd->add_option("new", diff.next, "Report to compare with the baseline")
+      ->required()
+      ->type_name("NEW.json");
+  diff_cmd->add_option("--share-tol", diff.tolerances.share,
+                       "Flag an Instance whose share of decisions moves by more than this")
+      ->check(NonNegative(true))
+      ->type_name("NUMBER")
+      ->capture_default_str();
+  diff_cmd->add_option("--fairness-tol", diff.tolerances.fairness,
+                       "Flag a fairness value that moves by more than this")
+      ->check(NonNegative(true))
+      ->type_name("NUMBER")
+      ->capture_default_str();
+  diff_cmd->add_option("--reason-tol", diff.tolerances.reasons,
+                       "Flag a reason count that moves by more than this fraction of the "
+                       "decisions")
+      ->check(NonNegative(true))
+      ->type_name("NUMBER")
+      ->capture_default_str();
+  diff_cmd->add_option("--pair", diff.pairs,
+                       "Compare strategy BASE_LABEL of BASE with NEW_LABEL of NEW (repeatable); "
+                       "default: strategies with the same label")
+      ->allow_extra_args(false)
+      ->type_name("BASE_LABEL=NEW_LABEL");
 
   try {
     app.parse(argc, argv);
@@ -169,6 +240,8 @@ int RunCli(int argc, char** argv) {
   try {
     if (list_strategies || strategies_cmd->parsed()) return RunListStrategies();
     if (gen_cmd->parsed()) return RunGen(gen);
+    if (check_cmd->parsed()) return RunCheck(check);
+    if (diff_cmd->parsed()) return RunDiff(diff);
     if (replay.trace.empty())
       return Fail("no trace given: lbsim [OPTIONS] TRACE (see lbsim --help)");
     return RunReplay(replay);

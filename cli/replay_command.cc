@@ -70,7 +70,7 @@ int RunReplay(const ReplayCommand& command) {
   std::optional<OutputFile> decisions_file;
   std::vector<ScratchFile> scratch;  // decision logs of strategies 2..N
   std::vector<std::unique_ptr<DecisionLogWriter>> writers;
-  std::vector<DecisionLogWriter*> logs;
+  std::vector<DecisionSink*> logs;
   if (!command.decisions.empty()) {
     decisions_file.emplace(command.decisions);
     for (std::size_t i = 0; i < requests.size(); ++i) {

@@ -20,11 +20,19 @@ struct DecisionRecord {
   std::size_t candidates = 0;
 };
 
+// Receives every decision of one strategy, in arrival order. The record's
+// views are valid only during the call.
+class DecisionSink {
+ public:
+  virtual ~DecisionSink() = default;
+  virtual void Write(const DecisionRecord& record) = 0;
+};
+
 // Writes decision log lines (JSON Lines, spec key order) to a stdio stream.
-class DecisionLogWriter {
+class DecisionLogWriter final : public DecisionSink {
  public:
   explicit DecisionLogWriter(std::FILE* out) : out_(out) {}
-  void Write(const DecisionRecord& record);
+  void Write(const DecisionRecord& record) override;
 
  private:
   std::FILE* out_;

@@ -15,7 +15,7 @@ namespace {
 class Replayer final : public TraceVisitor {
  public:
   Replayer(const std::vector<StrategyRequest>& requests,
-           const std::vector<DecisionLogWriter*>& logs, const SimOptions& options)
+           const std::vector<DecisionSink*>& logs, const SimOptions& options)
       : speeds_(options.speeds) {
     for (std::size_t i = 0; i < requests.size(); ++i) {
       worlds_.push_back(std::make_unique<World>(requests[i], options));
@@ -127,26 +127,39 @@ class Replayer final : public TraceVisitor {
 
 }  // namespace
 
-ReplayResult Replay(const std::string& path, TraceEncoding encoding,
+ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
                     const std::vector<StrategyRequest>& requests,
-                    const std::vector<DecisionLogWriter*>& logs,
+                    const std::vector<DecisionSink*>& logs,
                     const SimOptions& options) {
   ReplayResult result;
-  result.trace_path = path;
+  result.trace_path = display_path;
   result.requests = requests;
   result.options = options;
   Replayer replayer(requests, logs, options);
-  result.counts = ReadTrace(path, encoding, result.instances, replayer);
+  result.counts = feed(result.instances, replayer);
   replayer.Finish();
   result.header = std::move(replayer.header());
   for (const auto& [id, speed] : options.speeds)
     if (!result.instances.Find(id))
-      throw UsageError(fmt::format("--speed {}={}: no Instance \"{}\" in {}", id, speed, id, path));
+      throw UsageError(fmt::format("--speed {}={}: no Instance \"{}\" in {}", id, speed, id,
+                                   display_path));
   for (auto& w : replayer.worlds()) {
     result.metrics.push_back(std::move(w->metrics()));
     if (options.any()) result.what_if.push_back({w->TakeTimeline(), w->TakeService()});
   }
   return result;
+}
+
+ReplayResult Replay(const std::string& path, TraceEncoding encoding,
+                    const std::vector<StrategyRequest>& requests,
+                    const std::vector<DecisionSink*>& logs,
+                    const SimOptions& options) {
+  return Replay(
+      path,
+      [&](InstanceTable& table, TraceVisitor& visitor) {
+        return ReadTrace(path, encoding, table, visitor);
+      },
+      requests, logs, options);
 }
 
 }  // namespace lbsim

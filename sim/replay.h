@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,15 +35,26 @@ struct ReplayResult {
   std::vector<WhatIfOutcome> what_if;  // parallel to requests; empty when all off
 };
 
-// Replays the trace at `path` through every request in ONE pass over the
-// trace: each strategy has its own World (its decisions move only its own
-// inflight counters), all fed the same events. `logs`, when not empty, is
-// parallel to `requests` and receives each strategy's decisions (entries may
-// be nullptr). `options` turns on what-if parts; by default none, and the
+// Reads one trace into `table` and `visitor`, as ReadTrace does: a trace
+// file or an inline trace bound to its input.
+using TraceFeed = std::function<TraceCounts(InstanceTable& table, TraceVisitor& visitor)>;
+
+// Replays the trace that `feed` reads through every request in ONE pass over
+// the trace: each strategy has its own World (its decisions move only its
+// own inflight counters), all fed the same events. `display_path` names the
+// trace in the report and errors. `logs`, when not empty, is parallel to
+// `requests` and receives each strategy's decisions (entries may be
+// nullptr). `options` turns on what-if parts; by default none, and the
 // replay follows trace format v1 exactly. Throws InputError for bad input.
+ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
+                    const std::vector<StrategyRequest>& requests,
+                    const std::vector<DecisionSink*>& logs = {},
+                    const SimOptions& options = {});
+
+// Replay of the trace file at `path` ("-": standard input).
 ReplayResult Replay(const std::string& path, TraceEncoding encoding,
                     const std::vector<StrategyRequest>& requests,
-                    const std::vector<DecisionLogWriter*>& logs = {},
+                    const std::vector<DecisionSink*>& logs = {},
                     const SimOptions& options = {});
 
 }  // namespace lbsim

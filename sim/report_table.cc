@@ -7,41 +7,10 @@
 #include <fmt/format.h>
 
 #include "sim/report.h"
+#include "sim/text_table.h"
 
 namespace lbsim {
 namespace {
-
-// Rows of cells; the first column is left-aligned, the rest right-aligned.
-class TextTable {
- public:
-  void Row(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
-  void Section(std::string title) { rows_.push_back({std::move(title)}); }
-  void Blank() { rows_.push_back({}); }
-
-  std::string Render() const {
-    std::vector<std::size_t> width;
-    for (const auto& row : rows_) {
-      if (row.size() < 2) continue;  // sections and blanks do not size columns
-      if (width.size() < row.size()) width.resize(row.size(), 0);
-      for (std::size_t c = 0; c < row.size(); ++c)
-        width[c] = std::max(width[c], row[c].size());
-    }
-    std::string out;
-    for (const auto& row : rows_) {
-      std::string line;
-      for (std::size_t c = 0; c < row.size(); ++c) {
-        if (c == 0 && row.size() > 1) line += fmt::format("{:<{}}", row[c], width[0]);
-        else if (c == 0) line += row[c];
-        else line += fmt::format("  {:>{}}", row[c], width[c]);
-      }
-      out += line + "\n";
-    }
-    return out;
-  }
-
- private:
-  std::vector<std::vector<std::string>> rows_;
-};
 
 std::string Fixed(const std::optional<double>& v) {
   return v ? fmt::format("{:.4f}", *v) : std::string("n/a");

@@ -33,7 +33,7 @@ class World {
   RunMetrics& metrics() { return metrics_; }
 
   // Sends this world's decisions to `log` (not owned; may be nullptr).
-  void set_log(DecisionLogWriter* log) { log_ = log; }
+  void set_log(DecisionSink* log) { log_ = log; }
 
   // Runs every pending internal event (completion, metric snapshot or
   // publication) ordered before `key`, the next trace event's key.
@@ -71,7 +71,7 @@ class World {
   StrategyRequest request_;
   std::unique_ptr<Strategy> strategy_;
   RunMetrics metrics_;
-  DecisionLogWriter* log_ = nullptr;
+  DecisionSink* log_ = nullptr;
   std::vector<std::int64_t> inflight_;  // -1: unknown
   EventQueue<Completion> completions_;
   std::uint64_t completion_seq_ = 0;

@@ -18,17 +18,6 @@ namespace {
 
 using json = nlohmann::json;
 
-// "LINE:COLUMN: invalid JSON: DETAIL" from a nlohmann parse error message;
-// errors without a line and column (number overflow) get `location`.
-std::string ParseErrorWithPosition(const std::string& what, const std::string& location) {
-  unsigned long line = 0, column = 0;
-  std::size_t at = what.find("at line ");
-  if (at != std::string::npos &&
-      std::sscanf(what.c_str() + at, "at line %lu, column %lu", &line, &column) == 2)
-    return fmt::format("{}:{}: invalid JSON: {}", line, column, ParseErrorDetail(what));
-  return fmt::format("{}invalid JSON: {}", location, ParseErrorDetail(what));
-}
-
 class DocumentSax {
  public:
   enum class Pass { kHeader, kEvents };

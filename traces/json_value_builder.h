@@ -1,8 +1,9 @@
 #pragma once
 
 // Builds one nlohmann::json value from SAX events, refusing nesting deeper
-// than kMaxNestingDepth. Used by both trace readers so that a hostile input
-// cannot exhaust the stack or memory through nesting.
+// than kMaxNestingDepth. Used by the trace readers and for scenario and
+// report files, so that a hostile input cannot exhaust the stack or memory
+// through nesting.
 
 #include <string>
 #include <vector>
@@ -13,9 +14,11 @@
 
 namespace lbsim {
 
-class JsonValueBuilder {
+// `Json` is nlohmann::json or nlohmann::ordered_json (keeps key order).
+template <typename Json>
+class BasicJsonValueBuilder {
  public:
-  using json = nlohmann::json;
+  using json = Json;
 
   // Starts a new value; the previous one is discarded.
   void Reset() {
@@ -80,6 +83,39 @@ class JsonValueBuilder {
   bool has_key_ = false;
   bool done_ = false;
   bool too_deep_ = false;
+};
+
+using JsonValueBuilder = BasicJsonValueBuilder<nlohmann::json>;
+
+// A nlohmann SAX handler that builds one whole value with a builder and
+// keeps the parse error, if any, for the caller to word.
+template <typename Json>
+struct BoundedJsonSax {
+  using json = Json;
+  BasicJsonValueBuilder<Json> builder;
+  std::string error;              // the parser's exception text
+  std::size_t error_position = 0;  // byte offset of the error
+
+  bool null() { return builder.Scalar(nullptr); }
+  bool boolean(bool v) { return builder.Scalar(v); }
+  bool number_integer(typename json::number_integer_t v) { return builder.Scalar(v); }
+  bool number_unsigned(typename json::number_unsigned_t v) { return builder.Scalar(v); }
+  bool number_float(typename json::number_float_t v, const std::string&) {
+    return builder.Scalar(v);
+  }
+  bool string(std::string& v) { return builder.Scalar(std::move(v)); }
+  bool binary(typename json::binary_t&) { return false; }
+  bool start_object(std::size_t) { return builder.StartContainer(json::object()); }
+  bool key(std::string& k) { return builder.Key(k); }
+  bool end_object() { return builder.EndContainer(); }
+  bool start_array(std::size_t) { return builder.StartContainer(json::array()); }
+  bool end_array() { return builder.EndContainer(); }
+  bool parse_error(std::size_t position, const std::string&,
+                   const nlohmann::detail::exception& ex) {
+    error = ex.what();
+    error_position = position;
+    return false;
+  }
 };
 
 }  // namespace lbsim

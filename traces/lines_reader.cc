@@ -82,37 +82,11 @@ bool IsBlank(std::string_view line) {
   return true;
 }
 
-// Forwards nlohmann SAX events to a JsonValueBuilder.
-struct LineSax {
-  using json = nlohmann::json;
-  JsonValueBuilder builder;
-  std::string error;
-
-  bool null() { return builder.Scalar(nullptr); }
-  bool boolean(bool v) { return builder.Scalar(v); }
-  bool number_integer(json::number_integer_t v) { return builder.Scalar(v); }
-  bool number_unsigned(json::number_unsigned_t v) { return builder.Scalar(v); }
-  bool number_float(json::number_float_t v, const std::string&) { return builder.Scalar(v); }
-  bool string(std::string& v) { return builder.Scalar(std::move(v)); }
-  bool binary(json::binary_t&) { return false; }
-  bool start_object(std::size_t) { return builder.StartContainer(json::object()); }
-  bool key(std::string& k) { return builder.Key(k); }
-  bool end_object() { return builder.EndContainer(); }
-  bool start_array(std::size_t) { return builder.StartContainer(json::array()); }
-  bool end_array() { return builder.EndContainer(); }
-  bool parse_error(std::size_t position, const std::string&,
-                   const nlohmann::detail::exception& ex) {
-    error = fmt::format("invalid JSON at column {}: {}", position,
-                        ParseErrorDetail(ex.what()));
-    return false;
-  }
-};
-
 }  // namespace
 
 void ReadLinesTrace(std::FILE* file, TraceStream& stream) {
   LineSource lines(file);
-  LineSax sax;
+  BoundedJsonSax<nlohmann::json> sax;
   std::string_view line;
   bool header = true;
   while (lines.Next(line, stream.path())) {
@@ -124,7 +98,8 @@ void ReadLinesTrace(std::FILE* file, TraceStream& stream) {
       std::string what = sax.builder.too_deep()
                              ? fmt::format("nesting deeper than the limit of {} levels",
                                            kMaxNestingDepth)
-                             : sax.error;
+                             : fmt::format("invalid JSON at column {}: {}", sax.error_position,
+                                           ParseErrorDetail(sax.error));
       throw InputError(fmt::format("{}:{}: {}", stream.path(), lines.number(), what));
     }
     if (header) {

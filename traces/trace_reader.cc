@@ -4,6 +4,7 @@
 #include <memory>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "sim/errors.h"
 #include "traces/trace_stream.h"
@@ -16,9 +17,7 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 }
 
 TraceEncoding Detect(const std::string& path) {
-  if (path == "-" || EndsWith(path, ".ndjson") || EndsWith(path, ".jsonl"))
-    return TraceEncoding::kLines;
-  if (EndsWith(path, ".json")) return TraceEncoding::kDocument;
+  if (std::optional<TraceEncoding> e = EncodingFromName(path)) return *e;
   throw UsageError(fmt::format(
       "{}: cannot tell the trace encoding from the file name (expected .json, "
       ".ndjson or .jsonl); say it with --trace-format document|lines",
@@ -32,6 +31,13 @@ struct FileCloser {
 };
 
 }  // namespace
+
+std::optional<TraceEncoding> EncodingFromName(std::string_view path) {
+  if (path == "-" || EndsWith(path, ".ndjson") || EndsWith(path, ".jsonl"))
+    return TraceEncoding::kLines;
+  if (EndsWith(path, ".json")) return TraceEncoding::kDocument;
+  return std::nullopt;
+}
 
 TraceEncoding ParseTraceEncoding(std::string_view text) {
   if (text == "auto") return TraceEncoding::kAuto;
@@ -52,6 +58,25 @@ TraceCounts ReadTrace(const std::string& path, TraceEncoding encoding,
                      encoding == TraceEncoding::kDocument, table, visitor);
   if (encoding == TraceEncoding::kDocument) ReadDocumentTrace(file.get(), stream);
   else ReadLinesTrace(file.get(), stream);
+  return stream.counts();
+}
+
+TraceCounts ReadTraceValue(const std::string& display_path,
+                           const nlohmann::json& document, InstanceTable& table,
+                           TraceVisitor& visitor) {
+  if (!document.is_object())
+    throw InputError(fmt::format(
+        "{}: expected a JSON object (a trace document), got {}", display_path,
+        document.type_name()));
+  auto events = document.find("events");
+  if (events == document.end() || !events->is_array())
+    throw InputError(fmt::format(
+        "{}: header: field \"events\": expected an array of events{}",
+        display_path, events == document.end() ? ", but it is missing" : ""));
+  TraceStream stream(display_path, /*document=*/true, table, visitor);
+  stream.Header(document, 0);  // a document header ignores "events"
+  std::uint64_t index = 0;
+  for (const nlohmann::json& event : *events) stream.Event(event, index++);
   return stream.counts();
 }
 

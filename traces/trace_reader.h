@@ -1,8 +1,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "traces/instance_table.h"
 #include "traces/trace_event.h"
@@ -15,6 +18,10 @@ enum class TraceEncoding { kAuto, kDocument, kLines };
 // Parses "auto", "document"/"json", "lines"/"jsonl"/"ndjson"; throws
 // UsageError otherwise.
 TraceEncoding ParseTraceEncoding(std::string_view text);
+
+// The encoding a trace file name implies: .json is a document; .ndjson,
+// .jsonl and "-" (standard input) are JSON Lines; nullopt otherwise.
+std::optional<TraceEncoding> EncodingFromName(std::string_view path);
 
 // An error about one field of one event or header, without its location;
 // the reader adds the file and line or index. Thrown by decoders and by
@@ -53,5 +60,12 @@ inline constexpr std::size_t kMaxNestingDepth = 512;     // JSON nesting levels
 // field and what was expected.
 TraceCounts ReadTrace(const std::string& path, TraceEncoding encoding,
                       InstanceTable& table, TraceVisitor& visitor);
+
+// Reads a trace that is already a parsed JSON document (the header keys and
+// "events"), such as one written inline in a scenario file, with exactly the
+// rules of a trace file. Errors name `display_path` and the event index.
+TraceCounts ReadTraceValue(const std::string& display_path,
+                           const nlohmann::json& document, InstanceTable& table,
+                           TraceVisitor& visitor);
 
 }  // namespace lbsim

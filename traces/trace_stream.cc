@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -70,6 +71,15 @@ std::string ParseErrorDetail(const std::string& what) {
   for (char& c : detail)
     if (static_cast<unsigned char>(c) < 0x20) c = ' ';
   return detail;
+}
+
+std::string ParseErrorWithPosition(const std::string& what, const std::string& location) {
+  unsigned long line = 0, column = 0;
+  std::size_t at = what.find("at line ");
+  if (at != std::string::npos &&
+      std::sscanf(what.c_str() + at, "at line %lu, column %lu", &line, &column) == 2)
+    return fmt::format("{}:{}: invalid JSON: {}", line, column, ParseErrorDetail(what));
+  return fmt::format("{}invalid JSON: {}", location, ParseErrorDetail(what));
 }
 
 std::FILE* OpenTraceFile(const std::string& path) {

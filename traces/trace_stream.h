@@ -47,6 +47,11 @@ class TraceStream {
 // Extracts the useful part of a nlohmann parse error message.
 std::string ParseErrorDetail(const std::string& what);
 
+// "LINE:COLUMN: invalid JSON: DETAIL" from a nlohmann parse error message;
+// errors without a line and column (number overflow) get `location` in
+// front of "invalid JSON: DETAIL" instead.
+std::string ParseErrorWithPosition(const std::string& what, const std::string& location = "");
+
 // Opens `path` for reading, or throws InputError saying why not.
 std::FILE* OpenTraceFile(const std::string& path);
 

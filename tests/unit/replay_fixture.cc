@@ -43,7 +43,7 @@ ReplayRun ReplayText(std::string_view text, const std::vector<std::string>& spec
   };
   std::vector<std::unique_ptr<std::FILE, Closer>> files;
   std::vector<std::unique_ptr<DecisionLogWriter>> writers;
-  std::vector<DecisionLogWriter*> logs;
+  std::vector<DecisionSink*> logs;
   for (std::size_t i = 0; i < requests.size(); ++i) {
     files.emplace_back(std::tmpfile());
     writers.push_back(std::make_unique<DecisionLogWriter>(files.back().get()));

@@ -1,0 +1,44 @@
+#include "cli/check_command.h"
+
+#include <cstdio>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "sim/errors.h"
+#include "sim/output_file.h"
+#include "sim/scenario.h"
+#include "sim/scenario_check.h"
+#include "sim/scenario_files.h"
+
+namespace lbsim {
+
+int RunCheck(const CheckCommand& command) {
+  const std::vector<std::string> files = FindScenarioFiles(command.paths);
+  std::optional<OutputFile> junit;
+  if (!command.junit.empty()) {
+    for (const std::string& file : files)
+      if (command.junit == file || SameFile(command.junit, file))
+        throw UsageError(fmt::format(
+            "--junit {}: refusing to overwrite a scenario file", command.junit));
+    junit.emplace(command.junit);  // fails now, before any work, if it cannot be written
+  }
+
+  // Everything is computed before anything is printed: bad input leaves
+  // no partial output.
+  std::vector<ScenarioResult> results;
+  for (const std::string& file : files) results.push_back(CheckScenario(LoadScenario(file)));
+
+  const std::string text =
+      command.format == "json" ? RenderCheckJson(results) : RenderCheckText(results);
+  if (junit) {
+    const std::string xml = RenderCheckJUnit(results);
+    std::fwrite(xml.data(), 1, xml.size(), junit->stream());
+    junit->Commit();
+  }
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+  return Summarize(results).failed > 0 ? 1 : 0;
+}
+
+}  // namespace lbsim

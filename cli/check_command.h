@@ -1,0 +1,21 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace lbsim {
+
+// What `lbsim check PATH... [--junit FILE] [--format text|json]` was asked
+// to do.
+struct CheckCommand {
+  std::vector<std::string> paths;  // scenario files or folders
+  std::string junit;               // JUnit XML path, empty: none
+  std::string format = "text";     // text | json
+};
+
+// Runs every scenario and prints one line per expectation and a summary.
+// Returns 0 when every expectation holds and 1 when one fails; throws
+// InputError/UsageError (exit 2) before printing or writing anything.
+int RunCheck(const CheckCommand& command);
+
+}  // namespace lbsim

@@ -1,0 +1,62 @@
+// Renderings of check results: text lines, JSON and JUnit XML.
+
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/scenario_check.h"
+
+namespace lbsim {
+namespace {
+
+std::vector<ScenarioResult> Results() {
+  ScenarioResult s;
+  s.path = "dir/a&b.json";
+  s.name = "quotes \"and\" <tags>";
+  s.expectations.push_back({"expect[0]", "least_load.share.x<y", ">= 0.5", "0.25", "why & \x01", false});
+  s.expectations.push_back({"expect[1]", "least_load.decisions", "== 2", "2", "", true});
+  return {s};
+}
+
+TEST_CASE("text: one line per expectation, a failure's why, and the summary") {
+  CHECK(RenderCheckText(Results()) ==
+        "FAIL dir/a&b.json: expect[0]: least_load.share.x<y: expected >= 0.5, actual 0.25 "
+        "(why: why & \x01)\n"
+        "PASS dir/a&b.json: expect[1]: least_load.decisions: expected == 2, actual 2\n"
+        "lbsim check: 1 scenario, 2 expectations: 1 passed, 1 failed\n");
+  CHECK(RenderCheckText({}) == "lbsim check: 0 scenarios, 0 expectations: 0 passed, 0 failed\n");
+}
+
+TEST_CASE("json: every expectation and the summary") {
+  auto j = nlohmann::json::parse(RenderCheckJson(Results()));
+  CHECK(j["lbsim_check"] == 1);
+  CHECK(j["summary"]["failed"] == 1);
+  CHECK(j["summary"]["passed"] == 1);
+  CHECK(j["scenarios"][0]["file"] == "dir/a&b.json");
+  CHECK(j["scenarios"][0]["expectations"][0]["passed"] == false);
+  CHECK(j["scenarios"][0]["expectations"][0]["expected"] == ">= 0.5");
+  CHECK(j["scenarios"][0]["expectations"][0]["actual"] == "0.25");
+}
+
+TEST_CASE("junit: escaped, deterministic, one testcase per expectation") {
+  std::string xml = RenderCheckJUnit(Results());
+  CHECK(xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"lbsim check\" "
+                  "tests=\"2\" failures=\"1\" errors=\"0\">\n",
+                  0) == 0);
+  CHECK(xml.find("<testsuite name=\"dir/a&amp;b.json\" tests=\"2\" failures=\"1\"") !=
+        std::string::npos);
+  CHECK(xml.find("<property name=\"scenario\" value=\"quotes &quot;and&quot; &lt;tags&gt;\"/>") !=
+        std::string::npos);
+  CHECK(xml.find("<testcase name=\"expect[0]: least_load.share.x&lt;y\" classname=\"dir.a&amp;b\"") !=
+        std::string::npos);
+  CHECK(xml.find("message=\"expected &gt;= 0.5, actual 0.25\"") != std::string::npos);
+  // A control character XML cannot carry becomes '?'.
+  CHECK(xml.find("why: why &amp; ?\n</failure>") != std::string::npos);
+  CHECK(xml.find('\x01') == std::string::npos);
+  CHECK(xml.find("<testcase name=\"expect[1]: least_load.decisions\" classname=\"dir.a&amp;b\" "
+                 "file=\"dir/a&amp;b.json\"/>") != std::string::npos);
+  CHECK(xml == RenderCheckJUnit(Results()));
+}
+
+}  // namespace
+}  // namespace lbsim
