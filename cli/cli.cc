@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/gen_command.h"
+#include "cli/import_command.h"
 #include "cli/replay_command.h"
 #include "gen/gen_flags.h"
 #include "sim/errors.h"
@@ -32,6 +33,7 @@ Examples:
   lbsim strategies
   lbsim gen --instances 4 --rate 20 --arrivals 1000 --durations exponential:0.5 > t.ndjson
   lbsim -s rr,ll --slots 8 --stale-interval 2 --window 10 t.ndjson
+  lbsim import --from mooncake --instances 8 mooncake_trace.jsonl -o trace.ndjson
 
 Strategy parameters: NAME:KEY=VALUE[:KEY=VALUE...] inline, or --set NAME.KEY=VALUE
 for every run of that strategy. `lbsim strategies` lists names, aliases and
@@ -158,6 +160,49 @@ int RunCli(int argc, char** argv) {
     opt->type_name(std::string(f.type_name))->allow_extra_args(false);
     if (!f.repeatable) opt->expected(1);
   }
+  ImportCommand import;
+  CLI::App* import_cmd = app.add_subcommand(
+      "import", "Convert a public LLM serving trace into a v1 JSON Lines trace");
+  import_cmd->footer(R"(
+Formats (field mappings in README, "Importing public traces"):
+  mooncake  JSON Lines: timestamp (ms), input_length, output_length, hash_ids
+  azure     CSV: TIMESTAMP (date-time), ContextTokens, GeneratedTokens
+  burstgpt  CSV: Timestamp (s), Model, Request tokens, Response tokens, ...
+Every request becomes an arrival: t in ms, duration from the token-time
+model, prefix_blocks from hash_ids. A malformed row stops the import with
+exit status 2 and no output file, unless --skip-bad.)");
+  import_cmd->add_option("--from", import.format, "Input format: mooncake, azure or burstgpt")
+      ->required()
+      ->type_name("FORMAT");
+  import_cmd->add_option("input", import.input, "The public trace file, or - for standard input")
+      ->required()
+      ->type_name("IN");
+  import_cmd->add_option("-o,--output", import.output,
+                         "Write the trace to FILE (atomically) instead of standard output")
+      ->type_name("OUT");
+  import_cmd->add_option("--instances", import.instances,
+                         "The pool: a count N (inst-1 .. inst-N) or comma-separated ids; "
+                         "each starts alive with inflight 0")
+      ->required()
+      ->type_name("N|IDS");
+  import_cmd->add_option("--prefill-ms-per-token", import.prefill_ms_per_token,
+                         "Token-time model: milliseconds per input token")
+      ->default_str("0.1");
+  import_cmd->add_option("--decode-ms-per-token", import.decode_ms_per_token,
+                         "Token-time model: milliseconds per output token")
+      ->default_str("20");
+  import_cmd->add_option("--rate-scale", import.rate_scale,
+                         "Divide arrival times by X (2 = twice the request rate)")
+      ->default_str("1")
+      ->type_name("X");
+  import_cmd->add_option("--limit", import.limit, "Write only the first N requests")
+      ->type_name("N");
+  import_cmd->add_flag("--skip-bad", import.skip_bad,
+                       "Skip malformed rows and report how many on stderr");
+  import_cmd->add_option("--failed", import.failed,
+                         "burstgpt: keep (default) or drop failed requests (0 response tokens)")
+      ->check(CLI::IsMember({"keep", "drop"}));
+  import_cmd->add_option("--name", import.name, "Trace name (default: the input's file name)");
 
   try {
     app.parse(argc, argv);
@@ -169,6 +214,7 @@ int RunCli(int argc, char** argv) {
   try {
     if (list_strategies || strategies_cmd->parsed()) return RunListStrategies();
     if (gen_cmd->parsed()) return RunGen(gen);
+    if (import_cmd->parsed()) return RunImport(import);
     if (replay.trace.empty())
       return Fail("no trace given: lbsim [OPTIONS] TRACE (see lbsim --help)");
     return RunReplay(replay);

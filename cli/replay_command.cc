@@ -28,14 +28,6 @@ void AppendFile(std::FILE* from, std::FILE* to) {
     if (std::fwrite(buffer, 1, n, to) != n) break;
 }
 
-void RefuseOverwrite(const std::string& out, const std::string& trace,
-                     std::string_view flag) {
-  if (out.empty() || out == "-") return;
-  if (out == trace || SameFile(out, trace))
-    throw UsageError(fmt::format(
-        "{} {}: refusing to overwrite the input trace", flag, out));
-}
-
 }  // namespace
 
 int RunReplay(const ReplayCommand& command) {
