@@ -29,6 +29,7 @@ Examples:
   lbsim -s rr,ll traces/examples/mixed_known_unknown.json
   lbsim -s ll -s ll:qps_1m=0 --format json trace.ndjson
   lbsim -s ll --set ll.inflight=2 --decisions decisions.jsonl trace.json
+  lbsim -s ll -s 'exec:python3 strategies/external/proxy_strategies.py ll' trace.json
   zcat big.ndjson.gz | lbsim -s rr,ll -
   lbsim strategies
   lbsim gen --instances 4 --rate 20 --arrivals 1000 --durations exponential:0.5 > t.ndjson
@@ -77,10 +78,15 @@ int RunCli(int argc, char** argv) {
                  "Trace to replay: .json (document), .ndjson/.jsonl (JSON Lines), - (stdin)");
   app.add_option("-s,--strategy", replay.strategies,
                  "Strategy to run, by name or alias, with optional :KEY=VALUE parameters; "
-                 "repeat or separate with commas to compare (default: round_robin)")
-      ->delimiter(',')
+                 "repeat or separate with commas to compare (default: round_robin). "
+                 "exec:COMMAND runs an external strategy program (see README); it takes "
+                 "the rest of the value, commas included")
       ->allow_extra_args(false)
       ->type_name("SPEC");
+  app.add_option("--exec-timeout", replay.exec_timeout,
+                 "Seconds an exec:COMMAND strategy may take to answer one decision "
+                 "(default 10)")
+      ->type_name("SECONDS");
   app.add_option("--set", replay.settings,
                  "Set a strategy parameter for every run of it, e.g. ll.qps_1m=0")
       ->allow_extra_args(false)

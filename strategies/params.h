@@ -8,7 +8,8 @@
 
 namespace lbsim {
 
-enum class ParamKind { kNumber, kInteger, kChoice };
+// kText: any text, e.g. the command of an external strategy.
+enum class ParamKind { kNumber, kInteger, kChoice, kText };
 
 // One tunable parameter of a strategy, with its default as text.
 struct ParamSpec {
@@ -40,7 +41,7 @@ class ParamValues {
 
   // The number for a declared kNumber/kInteger parameter.
   double Number(std::string_view name) const;
-  // The word for a declared kChoice parameter.
+  // The word for a declared kChoice parameter, the text of a kText one.
   std::string_view Text(std::string_view name) const;
 
   const std::vector<Value>& All() const { return values_; }

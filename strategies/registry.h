@@ -24,6 +24,13 @@ struct StrategyInfo {
   std::string_view description;           // one line
   std::vector<ParamSpec> params;          // tunable parameters with defaults
   std::vector<std::string_view> reasons;  // reason words its picks carry
+  // When set, "NAME:TEXT" gives TEXT whole (colons and commas included) to
+  // this kText parameter instead of KEY=VALUE pairs, and it is required:
+  // exec:COMMAND.
+  std::string_view tail_param;
+  // Whether Select reads Hint::raw_json. Serializing every hint costs time,
+  // so the trace reader fills it only when some strategy of the run asks.
+  bool wants_raw_hint = false;
   // Builds a fresh instance; nullptr for planned (unimplemented) strategies.
   std::unique_ptr<Strategy> (*make)(const ParamValues&) = nullptr;
 };
@@ -62,7 +69,14 @@ struct StrategyRequest {
   std::unique_ptr<Strategy> Make() const { return info->make(params); }
 };
 
-// Parses "NAME[:KEY=VALUE[:KEY=VALUE...]]". `settings` are "NAME.KEY=VALUE"
+// Splits one --strategy value at commas into specs. A spec of a strategy
+// with a tail parameter ("exec:COMMAND") takes the rest of the value,
+// commas included, so it must come last in its value.
+std::vector<std::string> SplitStrategyList(const StrategyRegistry& registry,
+                                           std::string_view list);
+
+// Parses "NAME[:KEY=VALUE[:KEY=VALUE...]]", or "NAME:TEXT" for a strategy
+// with a tail parameter. `settings` are "NAME.KEY=VALUE"
 // assignments (from --set) applied to every request of that strategy before
 // the inline ones. Throws UsageError on any unknown name, key or bad value.
 StrategyRequest ParseStrategyRequest(
