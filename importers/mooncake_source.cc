@@ -24,9 +24,8 @@ constexpr std::uint64_t kMaxCount = std::uint64_t{1} << 53;
   if (!got)
     throw FieldError(fmt::format("field \"{}\": expected {}, but it is missing", field,
                                  expected));
-  std::string text = got->dump(-1, ' ', false, json::error_handler_t::replace);
-  if (text.size() > 40) text = text.substr(0, 37) + "...";
-  throw FieldError(fmt::format("field \"{}\": expected {}, got {}", field, expected, text));
+  throw FieldError(
+      fmt::format("field \"{}\": expected {}, got {}", field, expected, ShortJson(*got)));
 }
 
 const json* Member(const json& object, std::string_view key) {

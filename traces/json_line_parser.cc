@@ -6,6 +6,12 @@
 
 namespace lbsim {
 
+std::string ShortJson(const nlohmann::json& value) {
+  std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  return text;
+}
+
 bool JsonLineParser::Parse(std::string_view line) {
   builder_.Reset();
   error_.clear();

@@ -14,6 +14,9 @@
 
 namespace lbsim {
 
+// `value` as compact JSON for an error message, cut to about 40 characters.
+std::string ShortJson(const nlohmann::json& value);
+
 class JsonLineParser {
  public:
   // Parses `line`. On failure returns false and error() says why in one
