@@ -20,7 +20,7 @@ class Replayer final : public TraceVisitor {
     for (std::size_t i = 0; i < requests.size(); ++i) {
       worlds_.push_back(std::make_unique<World>(requests[i], options));
       if (i < logs.size()) worlds_.back()->set_log(logs[i]);
-      wants_raw_hint_ = wants_raw_hint_ || requests[i].info->wants_raw_hint;
+      wants_raw_hint_ = wants_raw_hint_ || worlds_.back()->strategy().WantsRawHint();
     }
   }
 

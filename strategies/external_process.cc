@@ -40,6 +40,7 @@ class ExternalProcess final : public Strategy {
         child_(command, std::chrono::ceil<std::chrono::milliseconds>(timeout_)) {}
 
   std::string_view Name() const override { return "exec"; }
+  bool WantsRawHint() const override { return true; }
 
   void BeforeSelect(const ArrivalInfo& arrival) override { arrival_ = arrival; }
 
@@ -115,6 +116,7 @@ StrategyInfo ExternalProcessInfo() {
   command.name = "command";
   command.kind = ParamKind::kText;
   command.description = "the program to run through /bin/sh -c (exec:COMMAND)";
+  command.tail = true;
   ParamSpec timeout;
   timeout.name = "timeout";
   timeout.kind = ParamKind::kNumber;
@@ -130,8 +132,6 @@ StrategyInfo ExternalProcessInfo() {
           "Lines protocol (see README).",
       .params = {command, timeout},
       .reasons = {},
-      .tail_param = "command",
-      .wants_raw_hint = true,
       .make = [](const ParamValues& p) -> std::unique_ptr<Strategy> {
         if (p.Number("timeout") > kMaxTimeoutSeconds)
           throw UsageError(fmt::format(

@@ -42,9 +42,9 @@ struct Hint {
   };
   std::vector<Entry> queues;
   // The arrival's `hint` as compact JSON text, for strategies that forward
-  // it whole (exec); filled only when a strategy of the run declares
-  // StrategyInfo::wants_raw_hint, otherwise empty. Empty also when the
-  // arrival has no hint.
+  // it whole (exec); filled only when a strategy of the run says
+  // WantsRawHint(), otherwise empty. Empty also when the arrival has no
+  // hint.
   std::string raw_json;
 
   // The queue values for `instance`, or nullptr when the hint names none.

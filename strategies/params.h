@@ -19,6 +19,10 @@ struct ParamSpec {
   std::string_view description;
   std::vector<std::string_view> choices;  // allowed words for kChoice
   double min = 0.0;                       // inclusive lower bound for numbers
+  // A kText parameter that takes the whole text after "NAME:" in a strategy
+  // spec (colons and commas included) instead of KEY=VALUE pairs, e.g.
+  // exec:COMMAND. It is then required (not empty).
+  bool tail = false;
 };
 
 // The values in force for one strategy run: every declared parameter, in

@@ -52,6 +52,12 @@ std::string_view StatusName(StrategyStatus status) {
   return "?";
 }
 
+const ParamSpec* StrategyInfo::TailParam() const {
+  for (const ParamSpec& p : params)
+    if (p.tail) return &p;
+  return nullptr;
+}
+
 StrategyRegistry::StrategyRegistry(std::vector<StrategyInfo> strategies)
     : strategies_(std::move(strategies)) {}
 
@@ -121,7 +127,7 @@ std::vector<std::string> SplitStrategyList(const StrategyRegistry& registry,
     std::size_t colon = spec.find(':');
     const StrategyInfo* info =
         colon == std::string_view::npos ? nullptr : registry.Find(spec.substr(0, colon));
-    if (info && !info->tail_param.empty()) {
+    if (info && info->TailParam()) {
       specs.emplace_back(list);  // the tail runs to the end, commas included
       return specs;
     }
@@ -142,10 +148,10 @@ StrategyRequest ParseStrategyRequest(const StrategyRegistry& registry,
     if (registry.Find(name) == &info)
       overrides.push_back(SplitAssignment(assignment, "--set"));
   }
-  if (!info.tail_param.empty()) {
+  const ParamSpec* tail = info.TailParam();
+  if (tail) {
     if (colon != std::string_view::npos)
-      overrides.emplace_back(std::string(info.tail_param),
-                             std::string(spec.substr(colon + 1)));
+      overrides.emplace_back(std::string(tail->name), std::string(spec.substr(colon + 1)));
     colon = std::string_view::npos;
   }
   while (colon != std::string_view::npos) {
@@ -161,10 +167,9 @@ StrategyRequest ParseStrategyRequest(const StrategyRegistry& registry,
   request.info = &info;
   request.requested_as = std::string(spec);
   request.params = ParamValues::Resolve(info.name, info.params, overrides);
-  if (!info.tail_param.empty() && request.params.Text(info.tail_param).empty())
+  if (tail && request.params.Text(tail->name).empty())
     throw UsageError(fmt::format("strategy {}: expected {}:{} (the {} is missing or empty)",
-                                 info.name, info.name, ToUpper(info.tail_param),
-                                 info.tail_param));
+                                 info.name, info.name, ToUpper(tail->name), tail->name));
   return request;
 }
 

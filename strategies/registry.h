@@ -24,15 +24,11 @@ struct StrategyInfo {
   std::string_view description;           // one line
   std::vector<ParamSpec> params;          // tunable parameters with defaults
   std::vector<std::string_view> reasons;  // reason words its picks carry
-  // When set, "NAME:TEXT" gives TEXT whole (colons and commas included) to
-  // this kText parameter instead of KEY=VALUE pairs, and it is required:
-  // exec:COMMAND.
-  std::string_view tail_param;
-  // Whether Select reads Hint::raw_json. Serializing every hint costs time,
-  // so the trace reader fills it only when some strategy of the run asks.
-  bool wants_raw_hint = false;
   // Builds a fresh instance; nullptr for planned (unimplemented) strategies.
   std::unique_ptr<Strategy> (*make)(const ParamValues&) = nullptr;
+
+  // The parameter marked `tail`, or nullptr.
+  const ParamSpec* TailParam() const;
 };
 
 // The set of known strategies, looked up by canonical name or alias.

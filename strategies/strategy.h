@@ -46,6 +46,11 @@ class Strategy {
   // strategies that look beyond candidates and hint (exec forwards it to
   // its program). Most strategies ignore it.
   virtual void BeforeSelect(const ArrivalInfo&) {}
+
+  // Whether Select reads Hint::raw_json. Serializing every hint costs
+  // time, so the trace reader fills it only when a strategy of the run
+  // asks.
+  virtual bool WantsRawHint() const { return false; }
 };
 
 }  // namespace lbsim

@@ -29,8 +29,9 @@ std::vector<Candidate> Pool() {
 TEST_CASE("exec is registered with a command tail and a timeout, and wants raw hints") {
   const StrategyInfo& info = StrategyRegistry::Builtin().Require("EXEC");
   CHECK(info.name == "exec");
-  CHECK(info.tail_param == "command");
-  CHECK(info.wants_raw_hint);
+  REQUIRE(info.TailParam());
+  CHECK(info.TailParam()->name == "command");
+  CHECK(ParseStrategyRequest(StrategyRegistry::Builtin(), "exec:cat").Make()->WantsRawHint());
   CHECK(ParseStrategyRequest(StrategyRegistry::Builtin(), "exec:x").params.Number("timeout") ==
         10.0);
   CHECK_THROWS_WITH_AS(Exec("cat", "2e6"),

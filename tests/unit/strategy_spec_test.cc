@@ -17,13 +17,12 @@ StrategyRegistry TestRegistry() {
   StrategyInfo plain;
   plain.name = "plain";
   plain.aliases = {"p"};
-  plain.params = {ParamSpec{"k", ParamKind::kNumber, "1", "a number", {}, 0.0}};
+  plain.params = {ParamSpec{"k", ParamKind::kNumber, "1", "a number", {}, 0.0, false}};
   plain.make = [](const ParamValues&) -> std::unique_ptr<Strategy> { return nullptr; };
   StrategyInfo tail;
   tail.name = "exec";
-  tail.params = {ParamSpec{"command", ParamKind::kText, "", "the command", {}, 0.0},
-                 ParamSpec{"timeout", ParamKind::kNumber, "10", "seconds", {}, 0.001}};
-  tail.tail_param = "command";
+  tail.params = {ParamSpec{"command", ParamKind::kText, "", "the command", {}, 0.0, true},
+                 ParamSpec{"timeout", ParamKind::kNumber, "10", "seconds", {}, 0.001, false}};
   tail.make = plain.make;
   return StrategyRegistry({plain, tail});
 }
