@@ -184,7 +184,7 @@ exit status 2 and no output file, unless --skip-bad.)");
       ->required()
       ->type_name("IN");
   import_cmd->add_option("-o,--output", import.output,
-                         "Write the trace to FILE (atomically) instead of standard output")
+                         "Write the trace to OUT (atomically) instead of standard output")
       ->type_name("OUT");
   import_cmd->add_option("--instances", import.instances,
                          "The pool: a count N (inst-1 .. inst-N) or comma-separated ids; "

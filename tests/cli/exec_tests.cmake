@@ -56,3 +56,13 @@ lbsim_cli_test(NAME "exec command keeps its commas"
   ARGS -s "rr,exec:${PROXY} rr --weight a=1,b=2" ${STEADY}
   EXIT 2
   STDERR_MATCH "--weight applies to least_load only\nlbsim: error: exec strategy '[^']*proxy_strategies.py rr --weight a=1,b=2': seq 1 \\(request r1\\): the program closed the pipe without replying; it exited with status 2\n$")
+
+# proxy_strategies.py --factory serves a team's own module: here one that
+# always takes the last candidate (pool order: inst-c until inst-a
+# re-registers at the end) and reports its name as the reason.
+lbsim_cli_test(NAME "exec proxy_strategies with a team's factory"
+  ARGS -s "exec:${PROXY} --factory tests.bridge.team_strategies:build last"
+       --decisions ${OUT}/exec_factory_last.decisions.jsonl -o ${OUT}/exec_factory_last.txt
+       traces/examples/down_and_back.json
+  EXIT 0
+  FILE_GOLDEN ${OUT}/exec_factory_last.decisions.jsonl=${GOLDEN}/exec_factory_last.decisions.jsonl)
