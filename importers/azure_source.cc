@@ -23,14 +23,10 @@ class AzureSource final : public CsvRequestSource {
     if (!ns)
       BadValue("TIMESTAMP",
                "a date-time YYYY-MM-DD HH:MM:SS[.FRACTION] (years 1900 to 2200)", v[0]);
-    std::optional<std::uint64_t> input = ParseCount(v[1]);
-    if (!input) BadValue("ContextTokens", "an integer >= 0", v[1]);
-    std::optional<std::uint64_t> output = ParseCount(v[2]);
-    if (!output) BadValue("GeneratedTokens", "an integer >= 0", v[2]);
+    out.input_tokens = TokenCount("ContextTokens", v[1]);
+    out.output_tokens = TokenCount("GeneratedTokens", v[2]);
     if (!origin_ns_) origin_ns_ = *ns;  // only a row that parsed whole
     out.time_ms = static_cast<double>(*ns - *origin_ns_) / 1e6;
-    out.input_tokens = *input;
-    out.output_tokens = *output;
   }
 
   std::optional<std::int64_t> origin_ns_;  // the first row's TIMESTAMP
@@ -44,9 +40,7 @@ ImportFormat AzureFormat() {
       .description = "Azure LLM inference trace CSV: TIMESTAMP,ContextTokens,GeneratedTokens",
       .time_field = "TIMESTAMP",
       .marks_failures = false,
-      .open = [](std::FILE* file, std::string path) -> std::unique_ptr<RequestSource> {
-        return std::make_unique<AzureSource>(file, std::move(path));
-      },
+      .open = &OpenSource<AzureSource>,
   };
 }
 

@@ -21,14 +21,10 @@ class BurstGptSource final : public CsvRequestSource {
   void ParseRow(std::span<const std::string_view> v, SourceRequest& out) override {
     std::optional<double> ms = ParseSecondsAsMs(v[0]);
     if (!ms) BadValue("Timestamp", "a decimal number of seconds >= 0", v[0]);
-    std::optional<std::uint64_t> input = ParseCount(v[1]);
-    if (!input) BadValue("Request tokens", "an integer >= 0", v[1]);
-    std::optional<std::uint64_t> output = ParseCount(v[2]);
-    if (!output) BadValue("Response tokens", "an integer >= 0", v[2]);
     out.time_ms = *ms;
-    out.input_tokens = *input;
-    out.output_tokens = *output;
-    out.failed = *output == 0;
+    out.input_tokens = TokenCount("Request tokens", v[1]);
+    out.output_tokens = TokenCount("Response tokens", v[2]);
+    out.failed = out.output_tokens == 0;
   }
 };
 
@@ -40,9 +36,7 @@ ImportFormat BurstGptFormat() {
       .description = "BurstGPT CSV: Timestamp (s),Model,Request tokens,Response tokens,...",
       .time_field = "Timestamp",
       .marks_failures = true,
-      .open = [](std::FILE* file, std::string path) -> std::unique_ptr<RequestSource> {
-        return std::make_unique<BurstGptSource>(file, std::move(path));
-      },
+      .open = &OpenSource<BurstGptSource>,
   };
 }
 

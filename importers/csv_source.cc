@@ -1,6 +1,7 @@
 #include "importers/csv_source.h"
 
 #include <cctype>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -85,6 +86,12 @@ void CsvRequestSource::BadValue(std::string_view column, std::string_view expect
                                 std::string_view value) {
   throw FieldError(fmt::format("column \"{}\": expected {}, got \"{}\"", column,
                                expected, Shown(value)));
+}
+
+std::uint64_t CsvRequestSource::TokenCount(std::string_view column, std::string_view value) {
+  std::optional<std::uint64_t> n = ParseCount(value);
+  if (!n) BadValue(column, "an integer >= 0", value);
+  return *n;
 }
 
 void CsvRequestSource::ReadHeader() {

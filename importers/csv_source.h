@@ -35,6 +35,10 @@ class CsvRequestSource : public RequestSource {
   virtual void ParseRow(std::span<const std::string_view> values,
                         SourceRequest& out) = 0;
 
+  // The token count in `value` (an integer >= 0), or FieldError naming
+  // `column`.
+  static std::uint64_t TokenCount(std::string_view column, std::string_view value);
+
   // FieldError "column "NAME": expected WHAT, got "VALUE"".
   [[noreturn]] static void BadValue(std::string_view column, std::string_view expected,
                                     std::string_view value);

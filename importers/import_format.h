@@ -22,6 +22,12 @@ struct ImportFormat {
                                          std::string display_path) = nullptr;
 };
 
+// An ImportFormat::open for a Source constructed from (file, display_path).
+template <typename Source>
+std::unique_ptr<RequestSource> OpenSource(std::FILE* file, std::string display_path) {
+  return std::make_unique<Source>(file, std::move(display_path));
+}
+
 // Every format, in listing order.
 std::span<const ImportFormat> ImportFormats();
 

@@ -96,9 +96,7 @@ ImportFormat MooncakeFormat() {
           "Mooncake JSON Lines: timestamp (ms),input_length,output_length,hash_ids",
       .time_field = "timestamp",
       .marks_failures = false,
-      .open = [](std::FILE* file, std::string path) -> std::unique_ptr<RequestSource> {
-        return std::make_unique<MooncakeSource>(file, std::move(path));
-      },
+      .open = &OpenSource<MooncakeSource>,
   };
 }
 
