@@ -66,3 +66,12 @@ lbsim_cli_test(NAME "exec proxy_strategies with a team's factory"
        traces/examples/down_and_back.json
   EXIT 0
   FILE_GOLDEN ${OUT}/exec_factory_last.decisions.jsonl=${GOLDEN}/exec_factory_last.decisions.jsonl)
+
+# What the program receives, pinned on a trace with no_instances arrivals:
+# seq 1 and 3 find nothing alive and are not sent; an unknown inflight is
+# null; inst-a's own request completed at t=2, before it went down.
+lbsim_cli_test(NAME "exec requests skip no_instances arrivals"
+  ARGS -s "exec:tee ${OUT}/exec_empty_pool.requests.jsonl | ${PROXY} rr"
+       -o ${OUT}/exec_empty_pool.txt traces/examples/empty_pool.json
+  EXIT 0
+  FILE_GOLDEN ${OUT}/exec_empty_pool.requests.jsonl=${GOLDEN}/exec_empty_pool.requests.jsonl)
