@@ -4,8 +4,8 @@
 // non-candidate, a malformed line, an exit, a timeout -- stops the run with
 // an InputError, and the program is killed and reaped.
 
+#include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <memory>
 #include <string>
 
@@ -64,7 +64,7 @@ class ExternalProcess final : public Strategy {
       default: FailEnded();
     }
     if (child_.HasUnreadOutput())
-      Fail("wrote more than one line for one request (one reply line per request)");
+      Fail("the program wrote more than one line for one request");
     std::string error;
     if (!ParseExecReply(reply_line_, candidates, arrival_.seq, reply_, error))
       Fail(fmt::format("bad reply {}: {}", Excerpt(reply_line_), error));

@@ -13,7 +13,7 @@ foreach(case
     "not_object|bad reply \\[\"inst-a\"\\]: expected an object"
     "bad_reason|bad reply {[^\n]*}: field \"reason\": expected a word of a-z, 0-9 and _ starting with a letter \\(at most 32 characters, not no_instances\\), got \"Not A Word\""
     "wrong_seq|bad reply {[^\n]*}: field \"seq\": expected 2 \\(this decision's seq\\), got 3"
-    "two_lines|wrote more than one line for one request"
+    "two_lines|the program wrote more than one line for one request\n$"
     "crash|the program closed the pipe without replying; it exited with status 3"
     "hang|no reply within 2 s \\(--exec-timeout\\); the program was killed")
   string(REGEX REPLACE "\\|.*" "" mode "${case}")
