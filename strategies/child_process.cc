@@ -99,7 +99,17 @@ ChildProcess::ChildProcess(const std::string& command, std::chrono::milliseconds
     ::close(in[1]);
     throw UsageError(fmt::format("cannot create a pipe: {}", std::strerror(err)));
   }
-  for (int* fd : {&in[0], &in[1], &out[0], &out[1]}) *fd = AboveStandard(*fd);
+  bool moved = true;
+  for (int* fd : {&in[0], &in[1], &out[0], &out[1]}) {
+    *fd = AboveStandard(*fd);
+    moved = moved && *fd >= 0;
+  }
+  if (!moved) {
+    int err = errno;
+    for (int fd : {in[0], in[1], out[0], out[1]})
+      if (fd >= 0) ::close(fd);
+    throw UsageError(fmt::format("cannot create a pipe: {}", std::strerror(err)));
+  }
 
   pid_ = ::fork();
   if (pid_ == 0) {
