@@ -13,16 +13,27 @@
 namespace lbsim {
 namespace {
 
+ParamSpec Param(std::string_view name, ParamKind kind, std::string_view default_text,
+                double min, bool tail) {
+  ParamSpec p;
+  p.name = name;
+  p.kind = kind;
+  p.default_text = default_text;
+  p.min = min;
+  p.tail = tail;
+  return p;
+}
+
 StrategyRegistry TestRegistry() {
   StrategyInfo plain;
   plain.name = "plain";
   plain.aliases = {"p"};
-  plain.params = {ParamSpec{"k", ParamKind::kNumber, "1", "a number", {}, 0.0, false}};
+  plain.params = {Param("k", ParamKind::kNumber, "1", 0.0, false)};
   plain.make = [](const ParamValues&) -> std::unique_ptr<Strategy> { return nullptr; };
   StrategyInfo tail;
   tail.name = "exec";
-  tail.params = {ParamSpec{"command", ParamKind::kText, "", "the command", {}, 0.0, true},
-                 ParamSpec{"timeout", ParamKind::kNumber, "10", "seconds", {}, 0.001, false}};
+  tail.params = {Param("command", ParamKind::kText, "", 0.0, true),
+                 Param("timeout", ParamKind::kNumber, "10", 0.001, false)};
   tail.make = plain.make;
   return StrategyRegistry({plain, tail});
 }
