@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/decision_log.h"
+#include "gen/trace_line_writer.h"
 #include "sim/errors.h"
 #include "traces/trace_reader.h"
 
@@ -21,42 +21,17 @@ double RoundToNanosecond(double ms) {
   return std::nearbyint(scaled) / 1e6;
 }
 
-// Appends `x` as JSON: an integer literal when it is integral, otherwise
-// the shortest text that reads back as the same double.
-void AppendNumber(std::string& out, double x) {
-  TraceTime t{x, false, 0};
-  if (x >= 0 && x < kExactIntegers && std::floor(x) == x) {
-    t.integral = true;
-    t.integer = static_cast<std::uint64_t>(x);
-  }
-  AppendTraceTime(out, t);
-}
-
-void Write(const std::string& text, std::FILE* out) {
-  std::fwrite(text.data(), 1, text.size(), out);
-}
-
-std::string Header(const ImportFormat& format, const std::string& display_path,
-                   const std::string& name, const ImportOptions& o) {
-  std::string description = fmt::format(
+// The header's description: where the trace came from and the model used.
+std::string Description(const ImportFormat& format, const std::string& display_path,
+                        const ImportOptions& o) {
+  std::string text = fmt::format(
       "Imported by lbsim from the {} trace {}: duration = {} ms x input tokens + {} ms x "
       "output tokens; rate scale {}",
       format.name, display_path, o.prefill_ms_per_token, o.decode_ms_per_token,
       o.rate_scale);
-  if (o.limit) description += fmt::format("; first {} requests", o.limit);
-  if (format.marks_failures && !o.keep_failed) description += "; failed requests dropped";
-  std::string line = "{\"lbsim_trace\":1,\"name\":";
-  AppendJsonString(line, name);
-  line += ",\"description\":";
-  AppendJsonString(line, description);
-  line += ",\"time_unit\":\"ms\",\"instances\":[";
-  for (std::size_t i = 0; i < o.instances.size(); ++i) {
-    line += i ? ",{\"id\":" : "{\"id\":";
-    AppendJsonString(line, o.instances[i]);
-    line += ",\"inflight\":0}";
-  }
-  line += "]}\n";
-  return line;
+  if (o.limit) text += fmt::format("; first {} requests", o.limit);
+  if (format.marks_failures && !o.keep_failed) text += "; failed requests dropped";
+  return text;
 }
 
 }  // namespace
@@ -64,16 +39,21 @@ std::string Header(const ImportFormat& format, const std::string& display_path,
 ImportStats ImportTrace(const ImportFormat& format, RequestSource& source,
                         const std::string& display_path, const std::string& name,
                         const ImportOptions& o, std::FILE* out) {
+  TraceLineWriter writer(out);
   // The header goes out with the first arrival (or at the end), so that an
   // unreadable input writes nothing at all, not even to standard output.
   bool header_written = false;
   auto write_header = [&] {
-    if (!header_written) Write(Header(format, display_path, name, o), out);
+    if (header_written) return;
+    std::vector<GeneratedInstance> instances;
+    for (const std::string& id : o.instances)
+      instances.push_back(GeneratedInstance{id, std::nullopt, std::nullopt, 0, std::nullopt});
+    writer.Header(name, Description(format, display_path, o), "ms", std::nullopt, instances);
     header_written = true;
   };
+
   ImportStats stats;
   SourceRequest request;
-  std::string line;
   double previous = -std::numeric_limits<double>::infinity();  // last t written
   double previous_source = 0.0;  // its time as the source gave it
   for (;;) {
@@ -97,21 +77,8 @@ ImportStats ImportTrace(const ImportFormat& format, RequestSource& source,
         throw FieldError("the token counts give an infinite duration");
       previous = t;
       previous_source = request.time_ms;
-
-      line = "{\"t\":";
-      AppendNumber(line, t);
-      line += ",\"type\":\"arrival\",\"duration\":";
-      AppendNumber(line, duration);
-      if (!request.prefix_blocks.empty()) {
-        line += ",\"prefix_blocks\":[";
-        for (std::size_t i = 0; i < request.prefix_blocks.size(); ++i)
-          fmt::format_to(std::back_inserter(line), "{}{}", i ? "," : "",
-                         request.prefix_blocks[i]);
-        line += ']';
-      }
-      line += "}\n";
       write_header();
-      Write(line, out);
+      writer.Arrival(t, duration, request.prefix_blocks);
       ++stats.arrivals;
     } catch (const FieldError& e) {
       std::string what = fmt::format("{}:{}: {}", display_path, source.line(), e.what());
@@ -120,6 +87,7 @@ ImportStats ImportTrace(const ImportFormat& format, RequestSource& source,
     }
   }
   write_header();
+  writer.Flush();
   return stats;
 }
 
