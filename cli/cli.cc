@@ -12,6 +12,7 @@
 #include "cli/gen_command.h"
 #include "cli/check_command.h"
 #include "cli/diff_command.h"
+#include "cli/import_command.h"
 #include "cli/replay_command.h"
 #include "gen/gen_flags.h"
 #include "sim/errors.h"
@@ -30,12 +31,14 @@ Examples:
   lbsim -s rr,ll traces/examples/mixed_known_unknown.json
   lbsim -s ll -s ll:qps_1m=0 --format json trace.ndjson
   lbsim -s ll --set ll.inflight=2 --decisions decisions.jsonl trace.json
+  lbsim -s ll -s 'exec:python3 strategies/external/proxy_strategies.py ll' trace.json
   zcat big.ndjson.gz | lbsim -s rr,ll -
   lbsim strategies
   lbsim gen --instances 4 --rate 20 --arrivals 1000 --durations exponential:0.5 > t.ndjson
   lbsim -s rr,ll --slots 8 --stale-interval 2 --window 10 t.ndjson
   lbsim check scenarios/ --junit lbsim-check.xml
   lbsim diff today.json candidate.json --share-tol 0.05
+  lbsim import --from mooncake --instances 8 mooncake_trace.jsonl -o trace.ndjson
 
 Strategy parameters: NAME:KEY=VALUE[:KEY=VALUE...] inline, or --set NAME.KEY=VALUE
 for every run of that strategy. `lbsim strategies` lists names, aliases and
@@ -100,10 +103,15 @@ int RunCli(int argc, char** argv) {
                  "Trace to replay: .json (document), .ndjson/.jsonl (JSON Lines), - (stdin)");
   app.add_option("-s,--strategy", replay.strategies,
                  "Strategy to run, by name or alias, with optional :KEY=VALUE parameters; "
-                 "repeat or separate with commas to compare (default: round_robin)")
-      ->delimiter(',')
+                 "repeat or separate with commas to compare (default: round_robin). "
+                 "exec:COMMAND runs an external strategy program (see README); it takes "
+                 "the rest of the value, commas included")
       ->allow_extra_args(false)
       ->type_name("SPEC");
+  app.add_option("--exec-timeout", replay.exec_timeout,
+                 "Seconds an exec:COMMAND strategy may take to answer one decision "
+                 "(default 10)")
+      ->type_name("SECONDS");
   app.add_option("--set", replay.settings,
                  "Set a strategy parameter for every run of it, e.g. ll.qps_1m=0")
       ->allow_extra_args(false)
@@ -229,6 +237,49 @@ int RunCli(int argc, char** argv) {
                        "default: strategies with the same label")
       ->allow_extra_args(false)
       ->type_name("BASE_LABEL=NEW_LABEL");
+  ImportCommand import;
+  CLI::App* import_cmd = app.add_subcommand(
+      "import", "Convert a public LLM serving trace into a v1 JSON Lines trace");
+  import_cmd->footer(R"(
+Formats (field mappings in README, "Importing public traces"):
+  mooncake  JSON Lines: timestamp (ms), input_length, output_length, hash_ids
+  azure     CSV: TIMESTAMP (date-time), ContextTokens, GeneratedTokens
+  burstgpt  CSV: Timestamp (s), Model, Request tokens, Response tokens, ...
+Every request becomes an arrival: t in ms, duration from the token-time
+model, prefix_blocks from hash_ids. A malformed row stops the import with
+exit status 2 and no output file, unless --skip-bad.)");
+  import_cmd->add_option("--from", import.format, "Input format: mooncake, azure or burstgpt")
+      ->required()
+      ->type_name("FORMAT");
+  import_cmd->add_option("input", import.input, "The public trace file, or - for standard input")
+      ->required()
+      ->type_name("IN");
+  import_cmd->add_option("-o,--output", import.output,
+                         "Write the trace to OUT (atomically) instead of standard output")
+      ->type_name("OUT");
+  import_cmd->add_option("--instances", import.instances,
+                         "The pool: a count N (inst-1 .. inst-N) or comma-separated ids; "
+                         "each starts alive with inflight 0")
+      ->required()
+      ->type_name("N|IDS");
+  import_cmd->add_option("--prefill-ms-per-token", import.prefill_ms_per_token,
+                         "Token-time model: milliseconds per input token")
+      ->default_str("0.1");
+  import_cmd->add_option("--decode-ms-per-token", import.decode_ms_per_token,
+                         "Token-time model: milliseconds per output token")
+      ->default_str("20");
+  import_cmd->add_option("--rate-scale", import.rate_scale,
+                         "Divide arrival times by X (2 = twice the request rate)")
+      ->default_str("1")
+      ->type_name("X");
+  import_cmd->add_option("--limit", import.limit, "Write only the first N requests")
+      ->type_name("N");
+  import_cmd->add_flag("--skip-bad", import.skip_bad,
+                       "Skip malformed rows and report how many on stderr");
+  import_cmd->add_option("--failed", import.failed,
+                         "burstgpt: keep (default) or drop failed requests (0 response tokens)")
+      ->check(CLI::IsMember({"keep", "drop"}));
+  import_cmd->add_option("--name", import.name, "Trace name (default: the input's file name)");
 
   try {
     app.parse(argc, argv);
@@ -242,6 +293,7 @@ int RunCli(int argc, char** argv) {
     if (gen_cmd->parsed()) return RunGen(gen);
     if (check_cmd->parsed()) return RunCheck(check);
     if (diff_cmd->parsed()) return RunDiff(diff);
+    if (import_cmd->parsed()) return RunImport(import);
     if (replay.trace.empty())
       return Fail("no trace given: lbsim [OPTIONS] TRACE (see lbsim --help)");
     return RunReplay(replay);

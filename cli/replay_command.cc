@@ -1,5 +1,6 @@
 #include "cli/replay_command.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -28,25 +29,29 @@ void AppendFile(std::FILE* from, std::FILE* to) {
     if (std::fwrite(buffer, 1, n, to) != n) break;
 }
 
-void RefuseOverwrite(const std::string& out, const std::string& trace,
-                     std::string_view flag) {
-  if (out.empty() || out == "-") return;
-  if (out == trace || SameFile(out, trace))
-    throw UsageError(fmt::format(
-        "{} {}: refusing to overwrite the input trace", flag, out));
-}
-
 }  // namespace
 
 int RunReplay(const ReplayCommand& command) {
   const StrategyRegistry& registry = StrategyRegistry::Builtin();
+  std::vector<std::string> specs;
+  for (const std::string& value : command.strategies)
+    for (std::string& spec : SplitStrategyList(registry, value)) specs.push_back(std::move(spec));
+  std::vector<std::string> settings = command.settings;
+  if (!command.exec_timeout.empty()) {
+    const StrategyInfo& exec = registry.Require("exec");
+    bool used = std::any_of(specs.begin(), specs.end(), [&](const std::string& s) {
+      return registry.Find(std::string_view(s).substr(0, s.find(':'))) == &exec;
+    });
+    if (!used)
+      throw UsageError("--exec-timeout: no exec:COMMAND strategy in this run");
+    settings.push_back(fmt::format("{}.timeout={}", exec.name, command.exec_timeout));
+  }
   std::vector<StrategyRequest> requests;
-  for (const std::string& spec : command.strategies)
-    requests.push_back(ParseStrategyRequest(registry, spec, command.settings));
+  for (const std::string& spec : specs)
+    requests.push_back(ParseStrategyRequest(registry, spec, settings));
   if (requests.empty())
-    requests.push_back(ParseStrategyRequest(registry, registry.Default().name,
-                                            command.settings));
-  CheckSettingsUsed(registry, requests, command.settings);
+    requests.push_back(ParseStrategyRequest(registry, registry.Default().name, settings));
+  CheckSettingsUsed(registry, requests, settings);
   const TraceEncoding encoding = ParseTraceEncoding(command.trace_format);
 
   SimOptions sim = command.sim;

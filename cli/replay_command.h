@@ -10,7 +10,7 @@ namespace lbsim {
 // What `lbsim [OPTIONS] TRACE` was asked to do.
 struct ReplayCommand {
   std::string trace;
-  std::vector<std::string> strategies;  // specs; empty: the default strategy
+  std::vector<std::string> strategies;  // --strategy values; empty: the default
   std::vector<std::string> settings;    // NAME.KEY=VALUE
   std::string format = "table";         // table | json | csv
   std::string output;                   // empty or "-": standard output
@@ -20,6 +20,7 @@ struct ReplayCommand {
   SimOptions sim;
   std::vector<std::string> speeds;  // ID=SPEED
   std::string window_csv;           // per-window CSV path, empty: none
+  std::string exec_timeout;  // seconds for exec strategies; empty: their default
 };
 
 // Replays and writes the report and decision log. Every output file appears

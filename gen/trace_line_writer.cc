@@ -31,12 +31,12 @@ void TraceLineWriter::EndLine() {
 
 void TraceLineWriter::Flush() {
   if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), out_) != buffer_.size())
-    throw UsageError("cannot write the generated trace (disk full or closed pipe?)");
+    throw UsageError("cannot write the trace (disk full or closed pipe?)");
   buffer_.clear();
 }
 
 void TraceLineWriter::Header(std::string_view name, std::string_view description,
-                             std::string_view time_unit, std::uint64_t seed,
+                             std::string_view time_unit, std::optional<std::uint64_t> seed,
                              const std::vector<GeneratedInstance>& instances) {
   buffer_ += "{\"lbsim_trace\":1,\"name\":";
   AppendJsonString(buffer_, name);
@@ -46,8 +46,8 @@ void TraceLineWriter::Header(std::string_view name, std::string_view description
   }
   buffer_ += ",\"time_unit\":";
   AppendJsonString(buffer_, time_unit);
-  fmt::format_to(std::back_inserter(buffer_), ",\"lbsim_gen\":{{\"seed\":{}}},\"instances\":[",
-                 seed);
+  if (seed) fmt::format_to(std::back_inserter(buffer_), ",\"lbsim_gen\":{{\"seed\":{}}}", *seed);
+  buffer_ += ",\"instances\":[";
   for (std::size_t k = 0; k < instances.size(); ++k) {
     const GeneratedInstance& inst = instances[k];
     buffer_ += k ? ",{\"id\":" : "{\"id\":";
@@ -62,11 +62,18 @@ void TraceLineWriter::Header(std::string_view name, std::string_view description
   EndLine();
 }
 
-void TraceLineWriter::Arrival(double t, double duration) {
+void TraceLineWriter::Arrival(double t, double duration,
+                              std::span<const std::uint64_t> prefix_blocks) {
   buffer_ += "{\"t\":";
   Number(t);
   buffer_ += ",\"type\":\"arrival\",\"duration\":";
   Number(duration);
+  if (!prefix_blocks.empty()) {
+    buffer_ += ",\"prefix_blocks\":[";
+    for (std::size_t i = 0; i < prefix_blocks.size(); ++i)
+      fmt::format_to(std::back_inserter(buffer_), "{}{}", i ? "," : "", prefix_blocks[i]);
+    buffer_ += ']';
+  }
   ++events_;
   ++arrivals_;
   EndLine();

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -27,11 +28,13 @@ class TraceLineWriter {
   TraceLineWriter(const TraceLineWriter&) = delete;
   TraceLineWriter& operator=(const TraceLineWriter&) = delete;
 
-  // The header line; `seed` is echoed under the extra key "lbsim_gen".
+  // The header line; a `seed` is echoed under the extra key "lbsim_gen".
   void Header(std::string_view name, std::string_view description,
-              std::string_view time_unit, std::uint64_t seed,
+              std::string_view time_unit, std::optional<std::uint64_t> seed,
               const std::vector<GeneratedInstance>& instances);
-  void Arrival(double t, double duration);
+  // An arrival; `prefix_blocks`, when not empty, as the key of that name.
+  void Arrival(double t, double duration,
+               std::span<const std::uint64_t> prefix_blocks = {});
   void Change(const InstanceChange& change);
   void Load(double t, std::string_view id, std::optional<std::int64_t> inflight,
             std::optional<double> qps_1m);

@@ -93,4 +93,11 @@ bool SameFile(const std::string& a, const std::string& b) {
   return !error && pa == pb;
 }
 
+void RefuseOverwrite(const std::string& out, const std::string& input,
+                     std::string_view flag) {
+  if (out.empty() || out == "-") return;
+  if (out == input || SameFile(out, input))
+    throw UsageError(fmt::format("{} {}: refusing to overwrite the input trace", flag, out));
+}
+
 }  // namespace lbsim

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 namespace lbsim {
 
@@ -38,5 +39,10 @@ std::FILE* ScratchFileNear(const std::string& near_path);
 // neither exists yet, the same place once "." and ".." and symbolic links
 // in the existing part are resolved.
 bool SameFile(const std::string& a, const std::string& b);
+
+// Throws UsageError when the output `out` given with `flag` (empty or "-":
+// standard output) would overwrite the input trace `input`.
+void RefuseOverwrite(const std::string& out, const std::string& input,
+                     std::string_view flag);
 
 }  // namespace lbsim

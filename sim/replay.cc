@@ -20,8 +20,11 @@ class Replayer final : public TraceVisitor {
     for (std::size_t i = 0; i < requests.size(); ++i) {
       worlds_.push_back(std::make_unique<World>(requests[i], options));
       if (i < logs.size()) worlds_.back()->set_log(logs[i]);
+      wants_raw_hint_ = wants_raw_hint_ || worlds_.back()->strategy().WantsRawHint();
     }
   }
+
+  bool WantsRawHint() const override { return wants_raw_hint_; }
 
   void OnHeader(const TraceHeader& header, const InstanceTable& table) override {
     header_ = header;
@@ -120,6 +123,7 @@ class Replayer final : public TraceVisitor {
   std::vector<std::pair<std::string, double>> speeds_;  // --speed overrides
   Pool pool_;
   std::vector<std::unique_ptr<World>> worlds_;
+  bool wants_raw_hint_ = false;
   std::uint64_t trace_seq_ = 0;
   std::uint64_t arrivals_ = 0;
   std::string auto_id_;

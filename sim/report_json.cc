@@ -94,7 +94,8 @@ ojson StrategyJson(const StrategyReport& s) {
   j["requested_as"] = s.requested_as;
   ojson params = ojson::object();
   for (const ParamValues::Value& p : s.params) {
-    if (p.kind == ParamKind::kChoice) params[std::string(p.name)] = p.text;
+    if (p.kind == ParamKind::kChoice || p.kind == ParamKind::kText)
+      params[std::string(p.name)] = p.text;
     else params[std::string(p.name)] = p.number;
   }
   j["params"] = params;

@@ -32,7 +32,7 @@ std::size_t RunMetrics::ReasonSlot(std::string_view reason) {
   std::size_t i = ReasonIndex(reason);
   if (i != static_cast<std::size_t>(-1)) return i;
   // An undeclared word: keep it, before "no_instances".
-  reasons_.insert(reasons_.end() - 1, reason);
+  reasons_.insert(reasons_.end() - 1, std::string(reason));
   reason_counts_.insert(reason_counts_.end() - 1, 0);
   for (InstanceTally& t : instances_)
     if (!t.by_reason.empty()) t.by_reason.insert(t.by_reason.end() - 1, 0);

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -35,7 +36,8 @@ class RunMetrics {
   };
 
   // `reasons`: the strategy's declared reason words; "no_instances" is
-  // added at the end.
+  // added at the end. Words a strategy gives that it did not declare are
+  // added as they come (copied: they need not outlive the strategy).
   explicit RunMetrics(std::span<const std::string_view> reasons);
 
   void RecordNoInstances(std::uint64_t seq);
@@ -47,7 +49,7 @@ class RunMetrics {
   std::uint64_t decisions() const { return decisions_; }
   std::uint64_t no_instances() const { return reason_counts_.back(); }
   std::uint64_t unknown_excluded() const { return unknown_excluded_; }
-  const std::vector<std::string_view>& reasons() const { return reasons_; }
+  const std::vector<std::string>& reasons() const { return reasons_; }
   const std::vector<std::uint64_t>& reason_counts() const { return reason_counts_; }
   // The count for `reason`, 0 when the strategy never gives it.
   std::uint64_t ReasonCount(std::string_view reason) const;
@@ -64,7 +66,7 @@ class RunMetrics {
   InstanceTally& Tally(InstanceIndex i);
   void CloseRun();
 
-  std::vector<std::string_view> reasons_;
+  std::vector<std::string> reasons_;
   std::vector<std::uint64_t> reason_counts_;
   std::vector<InstanceTally> instances_;
   std::uint64_t decisions_ = 0;

@@ -95,6 +95,7 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
     const Pool::Entry& e = pool.at(i);
     candidates_.push_back(Candidate{i, table.Id(i), e.weight, SeenInflight(i), e.qps_1m});
   }
+  strategy_->BeforeSelect(ArrivalInfo{seq, arrival.t.value, request_id});
   Choice choice = strategy_->Select(candidates_, arrival.hint);
   if (choice.index >= candidates_.size())
     throw std::logic_error(fmt::format("strategy {} chose candidate {} of {}",

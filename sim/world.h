@@ -30,6 +30,7 @@ class World {
   explicit World(const StrategyRequest& request, const SimOptions& options = {});
 
   const StrategyRequest& request() const { return request_; }
+  const Strategy& strategy() const { return *strategy_; }
   RunMetrics& metrics() { return metrics_; }
 
   // Sends this world's decisions to `log` (not owned; may be nullptr).

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -40,6 +41,11 @@ struct Hint {
     QueueLoad load;
   };
   std::vector<Entry> queues;
+  // The arrival's `hint` as compact JSON text, for strategies that forward
+  // it whole (exec); filled only when a strategy of the run says
+  // WantsRawHint(), otherwise empty. Empty also when the arrival has no
+  // hint.
+  std::string raw_json;
 
   // The queue values for `instance`, or nullptr when the hint names none.
   const QueueLoad* QueueFor(InstanceIndex instance) const {
@@ -48,7 +54,10 @@ struct Hint {
     return nullptr;
   }
 
-  void Clear() { queues.clear(); }
+  void Clear() {
+    queues.clear();
+    raw_json.clear();
+  }
 };
 
 }  // namespace lbsim

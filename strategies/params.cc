@@ -49,6 +49,9 @@ void Assign(std::string_view strategy, const ParamSpec& spec,
       value.text = NumberText(x);
       return;
     }
+    case ParamKind::kText:
+      value.text = std::string(text);
+      return;
     case ParamKind::kChoice: {
       for (std::string_view c : spec.choices) {
         if (c == text) {

@@ -8,7 +8,8 @@
 
 namespace lbsim {
 
-enum class ParamKind { kNumber, kInteger, kChoice };
+// kText: any text, e.g. the command of an external strategy.
+enum class ParamKind { kNumber, kInteger, kChoice, kText };
 
 // One tunable parameter of a strategy, with its default as text.
 struct ParamSpec {
@@ -18,6 +19,10 @@ struct ParamSpec {
   std::string_view description;
   std::vector<std::string_view> choices;  // allowed words for kChoice
   double min = 0.0;                       // inclusive lower bound for numbers
+  // A kText parameter that takes the whole text after "NAME:" in a strategy
+  // spec (colons and commas included) instead of KEY=VALUE pairs, e.g.
+  // exec:COMMAND. It is then required (not empty).
+  bool tail = false;
 };
 
 // The values in force for one strategy run: every declared parameter, in
@@ -40,7 +45,7 @@ class ParamValues {
 
   // The number for a declared kNumber/kInteger parameter.
   double Number(std::string_view name) const;
-  // The word for a declared kChoice parameter.
+  // The word for a declared kChoice parameter, the text of a kText one.
   std::string_view Text(std::string_view name) const;
 
   const std::vector<Value>& All() const { return values_; }

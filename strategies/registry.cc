@@ -52,6 +52,12 @@ std::string_view StatusName(StrategyStatus status) {
   return "?";
 }
 
+const ParamSpec* StrategyInfo::TailParam() const {
+  for (const ParamSpec& p : params)
+    if (p.tail) return &p;
+  return nullptr;
+}
+
 StrategyRegistry::StrategyRegistry(std::vector<StrategyInfo> strategies)
     : strategies_(std::move(strategies)) {}
 
@@ -104,7 +110,32 @@ std::pair<std::string_view, std::string_view> SplitSetting(std::string_view sett
   return {setting.substr(0, dot), setting.substr(dot + 1)};
 }
 
+std::string ToUpper(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
 }  // namespace
+
+std::vector<std::string> SplitStrategyList(const StrategyRegistry& registry,
+                                           std::string_view list) {
+  std::vector<std::string> specs;
+  for (;;) {
+    std::size_t comma = list.find(',');
+    std::string_view spec = list.substr(0, comma);
+    std::size_t colon = spec.find(':');
+    const StrategyInfo* info =
+        colon == std::string_view::npos ? nullptr : registry.Find(spec.substr(0, colon));
+    if (info && info->TailParam()) {
+      specs.emplace_back(list);  // the tail runs to the end, commas included
+      return specs;
+    }
+    specs.emplace_back(spec);
+    if (comma == std::string_view::npos) return specs;
+    list.remove_prefix(comma + 1);
+  }
+}
 
 StrategyRequest ParseStrategyRequest(const StrategyRegistry& registry,
                                      std::string_view spec,
@@ -116,6 +147,12 @@ StrategyRequest ParseStrategyRequest(const StrategyRegistry& registry,
     auto [name, assignment] = SplitSetting(setting);
     if (registry.Find(name) == &info)
       overrides.push_back(SplitAssignment(assignment, "--set"));
+  }
+  const ParamSpec* tail = info.TailParam();
+  if (tail) {
+    if (colon != std::string_view::npos)
+      overrides.emplace_back(std::string(tail->name), std::string(spec.substr(colon + 1)));
+    colon = std::string_view::npos;
   }
   while (colon != std::string_view::npos) {
     std::size_t next = spec.find(':', colon + 1);
@@ -130,6 +167,9 @@ StrategyRequest ParseStrategyRequest(const StrategyRegistry& registry,
   request.info = &info;
   request.requested_as = std::string(spec);
   request.params = ParamValues::Resolve(info.name, info.params, overrides);
+  if (tail && request.params.Text(tail->name).empty())
+    throw UsageError(fmt::format("strategy {}: expected {}:{} (the {} is missing or empty)",
+                                 info.name, info.name, ToUpper(tail->name), tail->name));
   return request;
 }
 

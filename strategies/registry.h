@@ -26,6 +26,9 @@ struct StrategyInfo {
   std::vector<std::string_view> reasons;  // reason words its picks carry
   // Builds a fresh instance; nullptr for planned (unimplemented) strategies.
   std::unique_ptr<Strategy> (*make)(const ParamValues&) = nullptr;
+
+  // The parameter marked `tail`, or nullptr.
+  const ParamSpec* TailParam() const;
 };
 
 // The set of known strategies, looked up by canonical name or alias.
@@ -62,7 +65,14 @@ struct StrategyRequest {
   std::unique_ptr<Strategy> Make() const { return info->make(params); }
 };
 
-// Parses "NAME[:KEY=VALUE[:KEY=VALUE...]]". `settings` are "NAME.KEY=VALUE"
+// Splits one --strategy value at commas into specs. A spec of a strategy
+// with a tail parameter ("exec:COMMAND") takes the rest of the value,
+// commas included, so it must come last in its value.
+std::vector<std::string> SplitStrategyList(const StrategyRegistry& registry,
+                                           std::string_view list);
+
+// Parses "NAME[:KEY=VALUE[:KEY=VALUE...]]", or "NAME:TEXT" for a strategy
+// with a tail parameter. `settings` are "NAME.KEY=VALUE"
 // assignments (from --set) applied to every request of that strategy before
 // the inline ones. Throws UsageError on any unknown name, key or bad value.
 StrategyRequest ParseStrategyRequest(

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string_view>
 
@@ -19,6 +20,13 @@ struct Choice {
   bool passed_over_unknown = false;
 };
 
+// The arrival a decision is made for, beyond its hint.
+struct ArrivalInfo {
+  std::uint64_t seq = 0;     // 1-based arrival number
+  double t = 0.0;            // arrival time, in the trace's unit
+  std::string_view request;  // request id
+};
+
 // An Instance-selection strategy. Implementations keep their own state
 // (counters) and know nothing of the CLI, JSON or the simulator.
 class Strategy {
@@ -33,6 +41,16 @@ class Strategy {
   // state is unchanged by `no_instances` decisions.
   virtual Choice Select(std::span<const Candidate> candidates,
                         const Hint& hint) = 0;
+
+  // Called right before each Select with the arrival being decided, for
+  // strategies that look beyond candidates and hint (exec forwards it to
+  // its program). Most strategies ignore it.
+  virtual void BeforeSelect(const ArrivalInfo&) {}
+
+  // Whether Select reads Hint::raw_json. Serializing every hint costs
+  // time, so the trace reader fills it only when a strategy of the run
+  // asks.
+  virtual bool WantsRawHint() const { return false; }
 };
 
 }  // namespace lbsim

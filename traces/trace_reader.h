@@ -40,6 +40,9 @@ class TraceVisitor {
   // in header order.
   virtual void OnHeader(const TraceHeader& header, const InstanceTable& table) = 0;
   virtual void OnEvent(const TraceEvent& event) = 0;
+  // Whether arrivals must carry their hint as JSON text (Hint::raw_json).
+  // Asked once, before the header.
+  virtual bool WantsRawHint() const { return false; }
 };
 
 // Totals of what ReadTrace read.

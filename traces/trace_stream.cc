@@ -49,6 +49,10 @@ void TraceStream::Event(const nlohmann::json& object, std::uint64_t position) {
           "non-decreasing t), got {}",
           last_t_, event_.t.value));
     last_t_ = event_.t.value;
+    if (raw_hint_ && event_.type == EventType::kArrival) {
+      auto hint = object.find("hint");
+      if (hint != object.end()) event_.hint.raw_json = hint->dump();
+    }
     event_.position = position;
     ++counts_.events;
     if (event_.type == EventType::kArrival) ++counts_.arrivals;

@@ -17,7 +17,7 @@ class TraceStream {
   TraceStream(std::string display_path, bool document, InstanceTable& table,
               TraceVisitor& visitor)
       : path_(std::move(display_path)), document_(document), table_(table),
-        visitor_(visitor) {}
+        visitor_(visitor), raw_hint_(visitor.WantsRawHint()) {}
 
   // Validates the header object found at `position` and hands it on.
   void Header(const nlohmann::json& header, std::uint64_t position);
@@ -40,6 +40,7 @@ class TraceStream {
   TraceVisitor& visitor_;
   TraceEvent event_;
   TraceCounts counts_;
+  bool raw_hint_;  // fill Hint::raw_json of arrivals
   double last_t_ = 0.0;
   bool header_seen_ = false;
 };

@@ -23,9 +23,19 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
   std::uint64_t t = 0;  // ms
   for (std::uint64_t a = 1; a <= shape.arrivals; ++a) {
     t += uniform(3);
-    out += fmt::format(R"({{"t": {}, "type": "arrival", "duration": {}}})"
-                       "\n",
-                       t, 20 + uniform(400));
+    if (shape.arrivals_per_hint && a % shape.arrivals_per_hint == 0) {
+      out += fmt::format(
+          R"({{"t": {}, "type": "arrival", "duration": {}, "hint": {{"queue_depths": )"
+          R"({{"per_instance": {{"inst-{:05}": {{"queue_depth": {}, "active_decode_count": {}}}, )"
+          R"("inst-{:05}": {{"pending_prefill_count": {}}}}}}}}}}})"
+          "\n",
+          t, 20 + uniform(400), uniform(shape.instances), uniform(8), uniform(4),
+          uniform(shape.instances), uniform(3));
+    } else {
+      out += fmt::format(R"({{"t": {}, "type": "arrival", "duration": {}}})"
+                         "\n",
+                         t, 20 + uniform(400));
+    }
     ++events;
     if (a % shape.arrivals_per_snapshot == 0) {
       out += fmt::format(R"({{"t": {}, "type": "load", "instance": "inst-{:05}", "inflight": {}, "qps_1m": {}}})"

@@ -10,6 +10,9 @@ struct BenchTraceShape {
   std::uint64_t arrivals = 1'000'000;
   std::uint32_t instances = 16;
   std::uint32_t arrivals_per_snapshot = 10;  // one load event per this many arrivals
+  // One arrival in this many carries a queue-depth hint for two Instances;
+  // 0: no hints.
+  std::uint32_t arrivals_per_hint = 0;
   std::uint64_t seed = 42;
 };
 

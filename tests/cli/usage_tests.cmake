@@ -2,7 +2,7 @@
 # parameters, standard input, output files, and the two trace encodings.
 
 set(steady traces/examples/steady_pool.json)
-set(all_names "round_robin \\(rr, round-robin\\), least_load \\(ll, least-load\\), kv_aware \\[planned\\]")
+set(all_names "round_robin \\(rr, round-robin\\), least_load \\(ll, least-load\\), kv_aware \\[planned\\], exec")
 
 # Every name and alias, in any case and with surrounding spaces, runs the
 # strategy under its canonical name and echoes the text as requested.

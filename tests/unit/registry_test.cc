@@ -28,11 +28,11 @@ std::string RequireError(std::string_view name) {
 // Every name and alias, each of which an error message must list.
 const std::vector<std::string> kAllNames = {"round_robin", "rr",         "round-robin",
                                             "least_load",  "ll",         "least-load",
-                                            "kv_aware"};
+                                            "kv_aware",    "exec"};
 
 TEST_CASE("registry: the built-in strategies, statuses and aliases are the spec's table") {
   const auto& all = Builtin().All();
-  REQUIRE(all.size() == 3);
+  REQUIRE(all.size() == 4);
   CHECK(all[0].name == "round_robin");
   CHECK(all[0].aliases == std::vector<std::string_view>{"rr", "round-robin"});
   CHECK(all[0].status == StrategyStatus::kDefault);
@@ -44,6 +44,9 @@ TEST_CASE("registry: the built-in strategies, statuses and aliases are the spec'
   CHECK(all[2].status == StrategyStatus::kPlanned);
   const bool planned_can_be_made = all[2].make != nullptr;
   CHECK_FALSE(planned_can_be_made);
+  CHECK(all[3].name == "exec");  // external strategy programs, exec:COMMAND
+  CHECK(all[3].aliases.empty());
+  CHECK(all[3].status == StrategyStatus::kExperimental);
   for (const StrategyInfo& s : all) {
     CAPTURE(s.name);
     CHECK_FALSE(s.description.empty());
@@ -109,7 +112,7 @@ TEST_CASE("registry: an unknown name is a usage error listing every name and ali
   }
   CHECK(message.find('\n') == std::string::npos);
   CHECK(message == "unknown strategy 'fastest'; registered: round_robin (rr, round-robin), "
-                   "least_load (ll, least-load), kv_aware [planned]");
+                   "least_load (ll, least-load), kv_aware [planned], exec");
 }
 
 TEST_CASE("registry: a planned strategy cannot be selected") {
@@ -129,7 +132,9 @@ TEST_CASE("registry: each implemented strategy makes an instance with its canoni
   for (const StrategyInfo& s : Builtin().All()) {
     if (!s.make) continue;
     CAPTURE(s.name);
-    StrategyRequest request = ParseStrategyRequest(Builtin(), s.name);
+    std::string spec(s.name);
+    if (s.TailParam()) spec += ":cat";  // exec:COMMAND needs its command
+    StrategyRequest request = ParseStrategyRequest(Builtin(), spec);
     CHECK(request.Make()->Name() == s.name);
   }
 }

@@ -1,0 +1,141 @@
+#include "importers/csv_source.h"
+
+#include <cctype>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "importers/field_text.h"
+#include "sim/errors.h"
+#include "traces/trace_reader.h"
+
+namespace lbsim {
+namespace {
+
+bool SameName(std::string_view a, std::string_view b) {
+  a = TrimBlanks(a);
+  b = TrimBlanks(b);
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  return true;
+}
+
+std::string Joined(const std::vector<std::string_view>& names) {
+  std::string out;
+  for (std::string_view n : names) {
+    if (!out.empty()) out += ',';
+    out += n;
+  }
+  return out;
+}
+
+// A value shortened for an error message.
+std::string Shown(std::string_view value) {
+  std::string text(value.substr(0, 40));
+  if (value.size() > 40) text.replace(37, 3, "...");
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+  return text;
+}
+
+}  // namespace
+
+void SplitCsvLine(std::string_view line, std::vector<std::string>& fields) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  fields.clear();
+  fields.emplace_back();
+  bool quoted = false;     // inside a quoted field
+  bool was_quoted = false; // the current field was quoted and has closed
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (quoted) {
+      if (c != '"') {
+        fields.back() += c;
+      } else if (i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else {
+        quoted = false;
+        was_quoted = true;
+      }
+    } else if (c == ',') {
+      fields.emplace_back();
+      was_quoted = false;
+    } else if (c == '"' && fields.back().empty() && !was_quoted) {
+      quoted = true;
+    } else if (was_quoted || c == '"') {
+      throw FieldError(fmt::format(
+          "field {}: a quote may only enclose a whole field", fields.size()));
+    } else {
+      fields.back() += c;
+    }
+  }
+  if (quoted)
+    throw FieldError(fmt::format("field {}: quoted field is not closed on this line",
+                                 fields.size()));
+}
+
+CsvRequestSource::CsvRequestSource(std::FILE* file, std::string display_path,
+                                   std::vector<std::string_view> columns)
+    : lines_(file, std::move(display_path)), columns_(std::move(columns)) {}
+
+void CsvRequestSource::BadValue(std::string_view column, std::string_view expected,
+                                std::string_view value) {
+  throw FieldError(fmt::format("column \"{}\": expected {}, got \"{}\"", column,
+                               expected, Shown(value)));
+}
+
+std::uint64_t CsvRequestSource::TokenCount(std::string_view column, std::string_view value) {
+  std::optional<std::uint64_t> n = ParseCount(value);
+  if (!n) BadValue(column, "an integer >= 0", value);
+  return *n;
+}
+
+void CsvRequestSource::ReadHeader() {
+  const std::string& path = lines_.display_path();
+  std::string_view line;
+  do {
+    if (!lines_.Next(line))
+      throw InputError(fmt::format("{}: empty file: expected a CSV header line with the "
+                                   "columns {}", path, Joined(columns_)));
+  } while (IsBlank(line));
+  if (lines_.number() == 1 && line.substr(0, 3) == "\xEF\xBB\xBF")
+    line.remove_prefix(3);  // a UTF-8 byte order mark
+  try {
+    SplitCsvLine(line, fields_);
+  } catch (const FieldError& e) {
+    throw InputError(fmt::format("{}:{}: header: {}", path, lines_.number(), e.what()));
+  }
+  header_size_ = fields_.size();
+  for (std::string_view name : columns_) {
+    std::size_t i = 0;
+    while (i < fields_.size() && !SameName(fields_[i], name)) ++i;
+    if (i == fields_.size())
+      throw InputError(fmt::format(
+          "{}:{}: header: expected a column \"{}\" (needed: {}), got \"{}\"", path,
+          lines_.number(), name, Joined(columns_), Shown(line)));
+    positions_.push_back(i);
+  }
+}
+
+bool CsvRequestSource::Next(SourceRequest& out) {
+  if (positions_.empty()) ReadHeader();
+  std::string_view line;
+  do {
+    if (!lines_.Next(line)) return false;
+  } while (IsBlank(line));
+  SplitCsvLine(line, fields_);
+  if (fields_.size() != header_size_)
+    throw FieldError(fmt::format("expected {} fields as in the header, got {}",
+                                 header_size_, fields_.size()));
+  values_.clear();
+  for (std::size_t p : positions_) values_.push_back(fields_[p]);
+  out = SourceRequest{};
+  ParseRow(values_, out);
+  return true;
+}
+
+}  // namespace lbsim

@@ -1,0 +1,43 @@
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "importers/request_source.h"
+
+namespace lbsim {
+
+// A public trace format `lbsim import` reads.
+struct ImportFormat {
+  std::string_view name;         // as given to --from, e.g. "mooncake"
+  std::string_view description;  // one line
+  std::string_view time_field;   // the key or column holding arrival times
+  bool marks_failures = false;   // rows may be failed requests (see --failed)
+  // Opens a source over `file` (not owned); `display_path` names it in
+  // messages.
+  std::unique_ptr<RequestSource> (*open)(std::FILE* file,
+                                         std::string display_path) = nullptr;
+};
+
+// An ImportFormat::open for a Source constructed from (file, display_path).
+template <typename Source>
+std::unique_ptr<RequestSource> OpenSource(std::FILE* file, std::string display_path) {
+  return std::make_unique<Source>(file, std::move(display_path));
+}
+
+// Every format, in listing order.
+std::span<const ImportFormat> ImportFormats();
+
+// The format called `name` (case-insensitive); throws UsageError listing
+// the formats when there is none.
+const ImportFormat& RequireImportFormat(std::string_view name);
+
+// Defined in each format's own file.
+ImportFormat MooncakeFormat();
+ImportFormat AzureFormat();
+ImportFormat BurstGptFormat();
+
+}  // namespace lbsim

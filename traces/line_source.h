@@ -1,0 +1,41 @@
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lbsim {
+
+// Yields the lines of a file (without their '\n') through one buffer that
+// grows only to the longest line, so memory does not grow with the file.
+class LineSource {
+ public:
+  // Reads `file` (not owned); `display_path` names it in error messages.
+  LineSource(std::FILE* file, std::string display_path);
+
+  // Sets `line` to the next line, valid until the next call; false at end
+  // of input. Throws InputError for a line longer than kMaxLineBytes or a
+  // read error.
+  bool Next(std::string_view& line);
+
+  // The 1-based number of the line Next returned last.
+  std::uint64_t number() const { return number_; }
+  const std::string& display_path() const { return path_; }
+
+ private:
+  void Fill();
+
+  std::FILE* file_;
+  std::string path_;
+  std::vector<char> buffer_;
+  std::size_t begin_ = 0, end_ = 0;
+  std::uint64_t number_ = 0;
+  bool eof_ = false;
+};
+
+// Whether `line` holds only spaces, tabs and carriage returns.
+bool IsBlank(std::string_view line);
+
+}  // namespace lbsim
