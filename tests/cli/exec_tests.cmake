@@ -1,7 +1,7 @@
 # --strategy exec:COMMAND from the command line: protocol failures are one
 # error line naming the trace event, the command, the decision and what was
-# wrong (exit 2, no report file); usage errors; the exec strategy beside
-# built-in ones.
+# wrong (exit 2, no report file, then a line naming the files not written);
+# usage errors; the exec strategy beside built-in ones.
 
 set(FAKE "${LBSIM_PYTHON} tests/bridge/fake_strategy.py")
 set(PROXY "${LBSIM_PYTHON} strategies/external/proxy_strategies.py")
@@ -14,7 +14,7 @@ foreach(case
     "not_object|bad reply \\[\"inst-a\"\\]: expected an object"
     "bad_reason|bad reply {[^\n]*}: field \"reason\": expected a word of a-z, 0-9 and _ starting with a letter \\(at most 32 characters, not no_instances\\), got \"Not A Word\""
     "wrong_seq|bad reply {[^\n]*}: field \"seq\": expected 2 \\(this decision's seq\\), got 3"
-    "two_lines|the program wrote more than one line for one request\n$"
+    "two_lines|the program wrote more than one line for one request"
     "crash|the program closed the pipe without replying; it exited with status 3"
     "hang|no reply within 2 s \\(--exec-timeout\\); the program was killed")
   string(REGEX REPLACE "\\|.*" "" mode "${case}")
@@ -22,7 +22,8 @@ foreach(case
   lbsim_cli_test(NAME "exec ${mode}"
     ARGS -s "exec:${FAKE} ${mode}" --exec-timeout 2 --format json -o ${OUT}/exec_${mode}.json
          --decisions ${OUT}/exec_${mode}.jsonl ${STEADY}
-    EXIT 2 STDERR_LINES 1 STDERR_MATCH "${EXEC_PREFIX}${message}"
+    EXIT 2 STDERR_LINES 2
+    STDERR_MATCH "${EXEC_PREFIX}${message}[^\n]*\nlbsim: no output written \\(--output ${OUT}/exec_${mode}.json, --decisions ${OUT}/exec_${mode}.jsonl\\)\n$"
     ABSENT ${OUT}/exec_${mode}.json ${OUT}/exec_${mode}.jsonl)
 endforeach()
 
