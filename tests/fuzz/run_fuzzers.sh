@@ -24,7 +24,8 @@ shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_trace_lines fuzz_trace_document fuzz_strategy_params)
+[[ ${#targets[@]} -gt 0 ]] ||
+  targets=(fuzz_trace_lines fuzz_trace_document fuzz_strategy_params fuzz_scenario)
 
 work=$build/fuzz-work
 mkdir -p "$work"
@@ -61,6 +62,9 @@ for target in "${targets[@]}"; do
     fuzz_strategy_params)
       seeds=("$here/seeds/strategy_params")
       opts=(-dict="$here/strategy_params.dict" -max_len=512) ;;
+    fuzz_scenario)
+      seeds=("$root/scenarios" "$root/tests/check")
+      opts=(-dict="$here/scenario.dict" -max_len=8192) ;;
     *)
       seeds=()
       opts=() ;;
