@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -17,6 +20,7 @@
 #include "gen/gen_flags.h"
 #include "sim/errors.h"
 #include "sim/number_text.h"
+#include "sim/printable.h"
 
 #ifndef LBSIM_VERSION
 #define LBSIM_VERSION "0.0.0"
@@ -81,9 +85,19 @@ Examples:
 Exit status: 0 nothing moved beyond its tolerance; 1 something did (marked
 FLAGGED); 2 usage error or a file that is not a report of the same trace.)";
 
-int Fail(const std::string& message) {
-  std::fprintf(stderr, "lbsim: error: %s\n", message.c_str());
-  return 2;
+// Prints the error as one line (text from the input is escaped, so it cannot
+// break the line or drive the terminal) and, when the run named output
+// files, a second line saying that none was written. Returns `status`.
+int Fail(const std::string& message, const std::vector<std::string>& unwritten = {},
+         std::string_view kind = "error", int status = 2) {
+  std::string text = fmt::format("lbsim: {}: {}\n", kind, Printable(message));
+  if (!unwritten.empty()) {
+    std::string files;
+    for (const std::string& f : unwritten) files += (files.empty() ? "" : ", ") + f;
+    text += fmt::format("lbsim: no output written ({})\n", Printable(files));
+  }
+  std::fputs(text.c_str(), stderr);
+  return status;
 }
 
 }  // namespace
@@ -288,24 +302,31 @@ exit status 2 and no output file, unless --skip-bad.)");
     return Fail(fmt::format("{} (see lbsim --help)", e.what()));
   }
 
+  std::vector<std::string> unwritten;  // output files a failure leaves unwritten
   try {
     if (list_strategies || strategies_cmd->parsed()) return RunListStrategies();
-    if (gen_cmd->parsed()) return RunGen(gen);
-    if (check_cmd->parsed()) return RunCheck(check);
+    if (gen_cmd->parsed()) {
+      if (!gen.output.empty() && gen.output != "-") unwritten = {"--output " + gen.output};
+      return RunGen(gen);
+    }
+    if (check_cmd->parsed()) {
+      if (!check.junit.empty()) unwritten = {"--junit " + check.junit};
+      return RunCheck(check);
+    }
     if (diff_cmd->parsed()) return RunDiff(diff);
     if (import_cmd->parsed()) return RunImport(import);
     if (replay.trace.empty())
       return Fail("no trace given: lbsim [OPTIONS] TRACE (see lbsim --help)");
+    unwritten = NamedOutputFiles(replay);
     return RunReplay(replay);
   } catch (const InputError& e) {
-    return Fail(e.what());
+    return Fail(e.what(), unwritten);
   } catch (const UsageError& e) {
-    return Fail(e.what());
+    return Fail(e.what(), unwritten);
   } catch (const std::bad_alloc&) {
-    return Fail("out of memory");
+    return Fail("out of memory", unwritten);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "lbsim: internal error: %s\n", e.what());
-    return 3;
+    return Fail(e.what(), unwritten, "internal error", 3);
   }
 }
 

@@ -1,6 +1,8 @@
 #include "cli/gen_command.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 
 #include <fmt/format.h>
@@ -30,8 +32,12 @@ int RunGen(const GenCommand& command) {
   std::optional<OutputFile> file;
   if (!to_stdout) file.emplace(command.output);
   GenerateTrace(spec, to_stdout ? stdout : file->stream());
-  if (file) file->Commit();
-  else std::fflush(stdout);
+  if (file) {
+    file->Commit();
+  } else if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    throw UsageError(fmt::format("standard output: cannot write the trace: {}",
+                                 std::strerror(errno ? errno : EIO)));
+  }
   return 0;
 }
 

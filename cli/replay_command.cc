@@ -1,7 +1,9 @@
 #include "cli/replay_command.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <optional>
 
@@ -21,12 +23,30 @@ struct FileCloser {
 };
 using ScratchFile = std::unique_ptr<std::FILE, FileCloser>;
 
-void AppendFile(std::FILE* from, std::FILE* to) {
+// Appends the scratch decision log `from` to `to`. A write error on either
+// shows when `to` is finished; one on `from` (a full disk while the replay
+// wrote it) would silently drop decisions, so it throws UsageError.
+void AppendFile(std::FILE* from, std::FILE* to, const std::string& path) {
+  errno = 0;
+  bool ok = std::fflush(from) == 0 && !std::ferror(from);
   std::rewind(from);
   char buffer[1 << 16];
   std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, from)) > 0)
-    if (std::fwrite(buffer, 1, n, to) != n) break;
+  while (ok && (n = std::fread(buffer, 1, sizeof buffer, from)) > 0)
+    if (std::fwrite(buffer, 1, n, to) != n) break;  // Finish() reports it
+  if (!ok || std::ferror(from))
+    throw UsageError(fmt::format("{}: cannot write output: {}", path,
+                                 errno ? std::strerror(errno) : "scratch file error"));
+}
+
+// Writes the whole report to `out`; when that fails (a full disk), throws
+// UsageError "FAILURE: REASON".
+void WriteReport(const std::string& text, std::FILE* out, std::string_view failure) {
+  errno = 0;
+  bool ok = std::fwrite(text.data(), 1, text.size(), out) == text.size();
+  ok = std::fflush(out) == 0 && ok && !std::ferror(out);
+  if (!ok)
+    throw UsageError(fmt::format("{}: {}", failure, std::strerror(errno ? errno : EIO)));
 }
 
 }  // namespace
@@ -46,6 +66,7 @@ int RunReplay(const ReplayCommand& command) {
       throw UsageError("--exec-timeout: no exec:COMMAND strategy in this run");
     settings.push_back(fmt::format("{}.timeout={}", exec.name, command.exec_timeout));
   }
+  CheckStrategyRunCount(specs.size());
   std::vector<StrategyRequest> requests;
   for (const std::string& spec : specs)
     requests.push_back(ParseStrategyRequest(registry, spec, settings));
@@ -100,23 +121,35 @@ int RunReplay(const ReplayCommand& command) {
   std::string text = command.format == "json"  ? RenderJson(report)
                      : command.format == "csv" ? RenderCsv(report)
                                                : RenderTable(report);
+  // Every output is complete on disk before any is put in place.
   if (decisions_file) {
-    for (ScratchFile& f : scratch) AppendFile(f.get(), decisions_file->stream());
-    decisions_file->Commit();
+    for (ScratchFile& f : scratch)
+      AppendFile(f.get(), decisions_file->stream(), command.decisions);
+    decisions_file->Finish();
   }
   if (window_file) {
-    const std::string csv = RenderWindowCsv(report);
-    std::fwrite(csv.data(), 1, csv.size(), window_file->stream());
-    window_file->Commit();
+    WriteReport(RenderWindowCsv(report), window_file->stream(),
+                command.window_csv + ": cannot write output");
+    window_file->Finish();
   }
   if (report_file) {
-    std::fwrite(text.data(), 1, text.size(), report_file->stream());
-    report_file->Commit();
-  } else {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
+    WriteReport(text, report_file->stream(), command.output + ": cannot write output");
+    report_file->Finish();
   }
+  if (decisions_file) decisions_file->Commit();
+  if (window_file) window_file->Commit();
+  if (report_file) report_file->Commit();
+  else WriteReport(text, stdout, "standard output: cannot write the report");
   return 0;
+}
+
+std::vector<std::string> NamedOutputFiles(const ReplayCommand& command) {
+  std::vector<std::string> named;
+  if (!command.output.empty() && command.output != "-")
+    named.push_back("--output " + command.output);
+  if (!command.decisions.empty()) named.push_back("--decisions " + command.decisions);
+  if (!command.window_csv.empty()) named.push_back("--window-csv " + command.window_csv);
+  return named;
 }
 
 int RunListStrategies() {

@@ -24,8 +24,14 @@ struct ReplayCommand {
 };
 
 // Replays and writes the report and decision log. Every output file appears
-// only complete. Returns the exit status; throws UsageError/InputError.
+// only complete, and only when the whole run succeeds: when this throws,
+// no output file was written. Returns the exit status; throws
+// UsageError/InputError.
 int RunReplay(const ReplayCommand& command);
+
+// The output files `command` names, as "--output FILE", "--decisions FILE"
+// and "--window-csv FILE", for the note that a failed run wrote none of them.
+std::vector<std::string> NamedOutputFiles(const ReplayCommand& command);
 
 // Prints the strategy registry as a table to standard output.
 int RunListStrategies();

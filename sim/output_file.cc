@@ -1,5 +1,6 @@
 #include "sim/output_file.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -7,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -15,6 +17,8 @@
 namespace lbsim {
 namespace {
 
+namespace fs = std::filesystem;
+
 std::string DirectoryOf(const std::string& path) {
   std::size_t slash = path.rfind('/');
   if (slash == std::string::npos) return ".";
@@ -22,54 +26,146 @@ std::string DirectoryOf(const std::string& path) {
   return path.substr(0, slash);
 }
 
+// Whether output to `path` is written into the file as it is, never
+// replaced: an existing file that is neither regular nor a directory (a
+// device, a FIFO, a socket), and anything under /dev or /proc, whose
+// names (/dev/stdout, /proc/self/fd/1) stand for open files.
+bool IsSpecialFile(const std::string& path) {
+  std::error_code ec;
+  fs::path absolute = fs::absolute(path, ec).lexically_normal();
+  for (const char* root : {"/dev/", "/proc/"})
+    if (!ec && absolute.string().starts_with(root)) return true;
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+// `path`, or for a symbolic link the path it leads to (links followed one
+// after another, also when the last one dangles).
+std::string FollowLinks(const std::string& path) {
+  if (IsSpecialFile(path)) return path;
+  fs::path p(path);
+  std::error_code ec;
+  for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(p, ec)); ++hops) {
+    fs::path target = fs::read_symlink(p, ec);
+    if (ec) break;
+    p = target.is_absolute() ? target : p.parent_path() / target;
+  }
+  return p.string();
+}
+
+// Whether `path` is the regular file standard input reads.
+bool IsStandardInput(const std::string& path) {
+  struct stat in {}, out {};
+  return ::fstat(STDIN_FILENO, &in) == 0 && ::stat(path.c_str(), &out) == 0 &&
+         S_ISREG(in.st_mode) && in.st_dev == out.st_dev && in.st_ino == out.st_ino;
+}
+
+[[noreturn]] void FailWrite(const std::string& path, int err) {
+  throw UsageError(fmt::format("{}: cannot write output: {}", path, std::strerror(err)));
+}
+
 }  // namespace
 
-OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
+OutputFile::OutputFile(std::string path)
+    : path_(std::move(path)), destination_(FollowLinks(path_)) {
   struct stat st {};
-  if (::stat(path_.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+  if (::stat(destination_.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
     throw UsageError(fmt::format("{}: cannot write output: is a directory", path_));
-  // ".NAME.tmp.XXXXXX" in the destination's directory, so rename() stays
-  // within one file system.
-  const std::size_t slash = path_.rfind('/');
-  const std::size_t base = slash == std::string::npos ? 0 : slash + 1;
-  temp_path_ = path_.substr(0, base) + "." + path_.substr(base) + ".tmp.XXXXXX";
+  if (IsSpecialFile(destination_)) {
+    stream_ = std::tmpfile();
+    if (!stream_) FailWrite(path_, errno);
+    return;
+  }
+  // ".NAME.tmp.XXXXXX" beside the destination: same file system, so the
+  // rename is atomic.
+  std::size_t slash = destination_.rfind('/');
+  std::size_t base = slash == std::string::npos ? 0 : slash + 1;
+  temp_path_ = fmt::format("{}.{}.tmp.XXXXXX", std::string_view(destination_).substr(0, base),
+                           std::string_view(destination_).substr(base));
   int fd = ::mkstemp(temp_path_.data());
-  if (fd < 0)
-    throw UsageError(fmt::format("{}: cannot write output: {}", path_, std::strerror(errno)));
+  if (fd < 0) FailWrite(path_, errno);
   ::fchmod(fd, 0644);
   stream_ = ::fdopen(fd, "wb");
   if (!stream_) {
+    int err = errno;
     ::close(fd);
     ::unlink(temp_path_.c_str());
-    throw UsageError(fmt::format("{}: cannot write output: {}", path_, std::strerror(errno)));
+    FailWrite(path_, err);
   }
+  // Larger than any one decision log line, so that every write goes through
+  // the buffer and a failing write is retried, with its errno, by Finish().
+  std::setvbuf(stream_, nullptr, _IOFBF, 1 << 16);
 }
 
 OutputFile::~OutputFile() {
   if (committed_) return;
   if (stream_) std::fclose(stream_);
-  ::unlink(temp_path_.c_str());
+  if (!temp_path_.empty()) ::unlink(temp_path_.c_str());
+}
+
+void OutputFile::Finish() {
+  if (finished_) return;
+  finished_ = true;
+  errno = 0;
+  bool ok = std::fflush(stream_) == 0 && !std::ferror(stream_);
+  int err = errno;
+  if (!temp_path_.empty()) {
+    bool closed = std::fclose(stream_) == 0;
+    if (ok && !closed) err = errno;
+    ok = ok && closed;
+    stream_ = nullptr;
+  }
+  if (!ok) FailWrite(path_, err ? err : EIO);
 }
 
 void OutputFile::Commit() {
-  bool ok = std::fflush(stream_) == 0 && !std::ferror(stream_);
-  ok = (std::fclose(stream_) == 0) && ok;
-  stream_ = nullptr;
-  if (!ok || std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
-    int err = errno;
-    ::unlink(temp_path_.c_str());
-    committed_ = true;  // nothing left to clean up
-    throw UsageError(fmt::format("{}: cannot write output: {}", path_, std::strerror(err)));
+  Finish();
+  if (temp_path_.empty()) {
+    CopyIntoSpecialFile();
+  } else if (std::rename(temp_path_.c_str(), destination_.c_str()) != 0) {
+    FailWrite(path_, errno);  // the destructor removes the temporary file
   }
   committed_ = true;
 }
 
+void OutputFile::CopyIntoSpecialFile() {
+  int fd = ::open(destination_.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) FailWrite(path_, errno);
+  std::rewind(stream_);
+  char buffer[1 << 16];
+  std::size_t n;
+  int err = 0;
+  while (err == 0 && (n = std::fread(buffer, 1, sizeof buffer, stream_)) > 0) {
+    for (std::size_t done = 0; done < n;) {
+      ssize_t w = ::write(fd, buffer + done, n - done);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) {
+        err = w < 0 ? errno : EIO;
+        break;
+      }
+      done += static_cast<std::size_t>(w);
+    }
+  }
+  if (err == 0 && std::ferror(stream_)) err = EIO;
+  if (::close(fd) != 0 && err == 0) err = errno;
+  std::fclose(stream_);
+  stream_ = nullptr;
+  if (err != 0) FailWrite(path_, err);
+}
+
 std::FILE* ScratchFileNear(const std::string& near_path) {
-  std::string temp = DirectoryOf(near_path) + "/.lbsim-scratch.XXXXXX";
+  std::string destination = FollowLinks(near_path);
+  if (IsSpecialFile(destination)) {
+    std::FILE* f = std::tmpfile();
+    if (!f)
+      throw UsageError(fmt::format("cannot create a scratch file: {}", std::strerror(errno)));
+    return f;
+  }
+  std::string temp = DirectoryOf(destination) + "/.lbsim-scratch.XXXXXX";
   int fd = ::mkstemp(temp.data());
   if (fd < 0)
     throw UsageError(fmt::format("{}: cannot create a scratch file: {}",
-                                 DirectoryOf(near_path), std::strerror(errno)));
+                                 DirectoryOf(destination), std::strerror(errno)));
   ::unlink(temp.c_str());
   std::FILE* f = ::fdopen(fd, "w+b");
   if (!f) {
@@ -96,8 +192,9 @@ bool SameFile(const std::string& a, const std::string& b) {
 void RefuseOverwrite(const std::string& out, const std::string& input,
                      std::string_view flag) {
   if (out.empty() || out == "-") return;
-  if (out == input || SameFile(out, input))
-    throw UsageError(fmt::format("{} {}: refusing to overwrite the input trace", flag, out));
+  if (input == "-" ? IsStandardInput(out) : out == input || SameFile(out, input))
+    throw UsageError(fmt::format("{} {}: refusing to overwrite the input trace{}", flag, out,
+                                 input == "-" ? " (standard input reads it)" : ""));
 }
 
 }  // namespace lbsim

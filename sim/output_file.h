@@ -9,7 +9,13 @@ namespace lbsim {
 // A file that appears at its path only when complete: it is written to a
 // temporary file in the same directory and renamed into place by Commit().
 // Destroyed uncommitted, it removes the temporary file, so a failed run
-// leaves nothing behind.
+// leaves nothing behind and an existing file at the path is untouched.
+//
+// A symbolic link is followed: the file it names is replaced and the link
+// kept. A path naming an existing file that is not a regular file (a
+// device such as /dev/null, a FIFO), or any path under /dev or /proc
+// (/dev/stdout), is never renamed over: the contents wait in an unnamed
+// temporary file and Commit() copies them into it.
 class OutputFile {
  public:
   // Creates the temporary file; throws UsageError when it cannot.
@@ -21,18 +27,27 @@ class OutputFile {
   std::FILE* stream() { return stream_; }
   const std::string& path() const { return path_; }
 
-  // Flushes, closes and renames into place; throws UsageError on failure.
+  // Flushes and closes the temporary file, so that every write error
+  // (a full disk) shows before anything is put in place; throws UsageError.
+  // Call it for every output of a run before committing any of them.
+  void Finish();
+  // Finishes if needed and puts the file in place; throws UsageError.
   void Commit();
 
  private:
-  std::string path_;
-  std::string temp_path_;
+  void CopyIntoSpecialFile();
+
+  std::string path_;         // as given, for messages
+  std::string destination_;  // path_ with symbolic links followed
+  std::string temp_path_;    // empty when writing to a special file
   std::FILE* stream_ = nullptr;
+  bool finished_ = false;
   bool committed_ = false;
 };
 
-// An unnamed scratch file in the directory of `near_path` (removed when
-// closed); throws UsageError when it cannot be created.
+// An unnamed scratch file (removed when closed), in the directory of
+// `near_path` when that is where an OutputFile would write, else in the
+// system's temporary directory; throws UsageError when it cannot be created.
 std::FILE* ScratchFileNear(const std::string& near_path);
 
 // Whether two paths name the same file: the same existing file, or, when
@@ -41,7 +56,8 @@ std::FILE* ScratchFileNear(const std::string& near_path);
 bool SameFile(const std::string& a, const std::string& b);
 
 // Throws UsageError when the output `out` given with `flag` (empty or "-":
-// standard output) would overwrite the input trace `input`.
+// standard output) would overwrite the input trace `input`; for `input` "-",
+// when `out` is the file standard input reads.
 void RefuseOverwrite(const std::string& out, const std::string& input,
                      std::string_view flag);
 

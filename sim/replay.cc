@@ -131,10 +131,18 @@ class Replayer final : public TraceVisitor {
 
 }  // namespace
 
+void CheckStrategyRunCount(std::size_t count) {
+  if (count > kMaxStrategyRuns)
+    throw UsageError(fmt::format(
+        "{} strategy runs requested; one replay takes at most {} (the limit)", count,
+        kMaxStrategyRuns));
+}
+
 ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
                     const std::vector<StrategyRequest>& requests,
                     const std::vector<DecisionSink*>& logs,
                     const SimOptions& options) {
+  CheckStrategyRunCount(requests.size());
   ReplayResult result;
   result.trace_path = display_path;
   result.requests = requests;

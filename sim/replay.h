@@ -16,6 +16,13 @@
 
 namespace lbsim {
 
+// Most strategy runs in one replay: each keeps its own World (and, with a
+// decision log, its own scratch file).
+inline constexpr std::size_t kMaxStrategyRuns = 64;
+
+// Throws UsageError when `count` strategy runs are more than one replay takes.
+void CheckStrategyRunCount(std::size_t count);
+
 // What one strategy run produced beyond its RunMetrics when what-if options
 // are on.
 struct WhatIfOutcome {
@@ -45,7 +52,8 @@ using TraceFeed = std::function<TraceCounts(InstanceTable& table, TraceVisitor& 
 // trace in the report and errors. `logs`, when not empty, is parallel to
 // `requests` and receives each strategy's decisions (entries may be
 // nullptr). `options` turns on what-if parts; by default none, and the
-// replay follows trace format v1 exactly. Throws InputError for bad input.
+// replay follows trace format v1 exactly. Throws InputError for bad input,
+// UsageError for more than kMaxStrategyRuns requests.
 ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
                     const std::vector<StrategyRequest>& requests,
                     const std::vector<DecisionSink*>& logs = {},

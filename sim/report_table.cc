@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/printable.h"
 #include "sim/report.h"
 #include "sim/text_table.h"
 
@@ -100,6 +101,24 @@ void WhatIfRows(TextTable& t, const Report& report, Row row) {
   }
 }
 
+// `report` with every text that comes from the trace or the command line
+// through Printable: ids, names and descriptions must not reach a terminal
+// as control sequences, nor break the table's lines.
+Report PrintableCopy(const Report& report) {
+  Report out = report;
+  out.trace_path = Printable(out.trace_path);
+  out.trace_name = Printable(out.trace_name);
+  out.trace_description = Printable(out.trace_description);
+  for (std::string& id : out.instances) id = Printable(id);
+  for (StrategyReport& s : out.strategies) {
+    s.label = Printable(s.label);
+    s.requested_as = Printable(s.requested_as);
+    if (s.longest_run_instance) s.longest_run_instance = Printable(*s.longest_run_instance);
+    for (std::string& w : s.warnings) w = Printable(w);
+  }
+  return out;
+}
+
 bool HasReason(const StrategyReport& s, std::string_view word) {
   return std::any_of(s.reasons.begin(), s.reasons.end(),
                      [&](const auto& r) { return r.first == word; });
@@ -107,7 +126,8 @@ bool HasReason(const StrategyReport& s, std::string_view word) {
 
 }  // namespace
 
-std::string RenderTable(const Report& report) {
+std::string RenderTable(const Report& raw) {
+  const Report report = PrintableCopy(raw);
   std::string out;
   out += fmt::format("trace     {}\n", report.trace_path);
   if (!report.trace_name.empty()) out += fmt::format("name      {}\n", report.trace_name);

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/errors.h"
+
 namespace lbsim {
 
 World::World(const StrategyRequest& request, const SimOptions& options)
@@ -33,6 +35,7 @@ void World::ScheduleCompletion(double time, const Completion& c) {
 
 void World::Complete(const Completion& c, double time, const Pool& pool) {
   last_time_ = time;
+  --in_flight_;
   if (timeline_) timeline_->Completed(c.instance, time);
   if (service_) {
     if (auto next = service_->Release(c.instance, time, pool.at(c.instance).speed))
@@ -109,6 +112,12 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
   if (timeline_) timeline_->Decision(arrival.t.value, &chosen, choice.reason == "fallback");
 
   if (arrival.duration) {
+    if (in_flight_ >= kMaxInFlight)
+      throw InputError(fmt::format(
+          "field \"duration\": more than the limit of {} requests in flight at once "
+          "(routed, not yet completed) in strategy run {}",
+          kMaxInFlight, request_.requested_as));
+    ++in_flight_;
     if (inflight_.size() <= chosen) inflight_.resize(chosen + 1, -1);
     if (inflight_[chosen] >= 0) ++inflight_[chosen];
     const double t = arrival.t.value;

@@ -20,6 +20,12 @@
 
 namespace lbsim {
 
+// Most requests one strategy run keeps in flight: routed with a duration
+// and not yet completed, whether running or (with the service model)
+// waiting for a slot. Each costs memory until it completes; the limit keeps
+// a trace of endless durations from growing memory without bound.
+inline constexpr std::size_t kMaxInFlight = 1'000'000;
+
 // One strategy's own view of a run: its strategy state, the inflight
 // counters its own decisions move, its pending completions and its
 // metrics. Registration state comes from the shared Pool. The what-if parts
@@ -51,7 +57,8 @@ class World {
   void SetInflight(InstanceIndex i, std::optional<std::int64_t> value);
   std::optional<std::int64_t> Inflight(InstanceIndex i) const;
 
-  // Makes the decision for arrival number `seq`.
+  // Makes the decision for arrival number `seq`. Throws InputError when it
+  // would put more than kMaxInFlight requests in flight.
   void Decide(const TraceEvent& arrival, std::uint64_t seq,
               std::string_view request_id, const Pool& pool,
               const InstanceTable& table);
@@ -76,6 +83,7 @@ class World {
   std::vector<std::int64_t> inflight_;  // -1: unknown
   EventQueue<Completion> completions_;
   std::uint64_t completion_seq_ = 0;
+  std::size_t in_flight_ = 0;  // routed with a duration, not yet completed
   std::vector<Candidate> candidates_;  // reused per decision
 
   // What-if parts; null when their options are off.

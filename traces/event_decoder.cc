@@ -49,9 +49,12 @@ double NumberAtLeast(const json& v, std::string_view field, double min,
   return x;
 }
 
-std::string NonEmptyString(const json* v, std::string_view field) {
+// An Instance id: a non-empty string of at most kMaxIdBytes bytes.
+std::string InstanceId(const json* v, std::string_view field) {
   if (!v || !v->is_string() || v->get_ref<const std::string&>().empty())
     Fail(field, "a non-empty string (an Instance id)", v);
+  if (v->get_ref<const std::string&>().size() > kMaxIdBytes)
+    Fail(field, fmt::format("an Instance id of at most {} bytes (the limit)", kMaxIdBytes), v);
   return v->get<std::string>();
 }
 
@@ -165,6 +168,8 @@ TraceHeader DecodeHeader(const json& header, bool document) {
   }
   if (const json* v = Member(header, "instances")) {
     if (!v->is_array()) Fail("instances", "an array of Instance objects", v);
+    if (v->size() > kMaxInstances)
+      Fail("instances", fmt::format("at most {} Instances (the limit)", kMaxInstances), v);
     std::unordered_set<std::string> seen;
     for (std::size_t i = 0; i < v->size(); ++i) {
       const json& item = (*v)[i];
@@ -173,7 +178,7 @@ TraceHeader DecodeHeader(const json& header, bool document) {
         if (!item.is_object())
           throw FieldError(fmt::format("expected an Instance object, got {}", Show(item)));
         HeaderInstance inst;
-        inst.id = NonEmptyString(Member(item, "id"), "id");
+        inst.id = InstanceId(Member(item, "id"), "id");
         if (!seen.insert(inst.id).second)
           throw FieldError(fmt::format(
               "field \"id\": expected a unique Instance id, got {} again",
@@ -224,6 +229,9 @@ void DecodeEvent(const json& object, InstanceTable& table, TraceEvent& e) {
   if (e.type == EventType::kArrival) {
     if (const json* r = Member(object, "request")) {
       if (!r->is_string()) Fail("request", "a string (request id)", r);
+      if (r->get_ref<const std::string&>().size() > kMaxIdBytes)
+        Fail("request", fmt::format("a request id of at most {} bytes (the limit)", kMaxIdBytes),
+             r);
       e.request = r->get<std::string>();
     }
     if (const json* d = Member(object, "duration"))
@@ -232,7 +240,7 @@ void DecodeEvent(const json& object, InstanceTable& table, TraceEvent& e) {
     return;
   }
 
-  e.instance = NonEmptyString(Member(object, "instance"), "instance");
+  e.instance = InstanceId(Member(object, "instance"), "instance");
   if (e.type == EventType::kUp) {
     if (const json* w = Member(object, "weight")) e.weight = Weight(*w);
     if (const json* s = Member(object, "speed")) e.speed = Speed(*s);
@@ -242,8 +250,15 @@ void DecodeEvent(const json& object, InstanceTable& table, TraceEvent& e) {
     e.qps_1m = Qps(Member(object, "qps_1m"));
   }
   // Validate every field before registering anything.
-  if (e.type == EventType::kUp) e.index = table.Intern(e.instance);
-  else e.index = table.Find(e.instance);
+  e.index = table.Find(e.instance);
+  if (e.type == EventType::kUp && !e.index) {
+    if (table.size() >= kMaxInstances)
+      throw FieldError(fmt::format(
+          "field \"instance\": expected at most {} distinct Instance ids in a trace (the "
+          "limit), got a new one, {}",
+          kMaxInstances, Show(*Member(object, "instance"))));
+    e.index = table.Intern(e.instance);
+  }
 }
 
 }  // namespace lbsim

@@ -12,12 +12,14 @@ std::string ShortJson(const nlohmann::json& value) {
   return text;
 }
 
+JsonLineParser::JsonLineParser() { sax_.builder.set_max_values(kMaxEventValues); }
+
 bool JsonLineParser::Parse(std::string_view line) {
   sax_.builder.Reset();
   sax_.error.clear();
   if (nlohmann::json::sax_parse(line.begin(), line.end(), &sax_)) return true;
-  if (sax_.error.empty())  // a builder callback refused: the nesting limit
-    error_ = fmt::format("nesting deeper than the limit of {} levels", kMaxNestingDepth);
+  if (!sax_.builder.limit_error().empty())  // a builder callback refused: a limit
+    error_ = sax_.builder.limit_error();
   else
     error_ = fmt::format("invalid JSON at column {}: {}", sax_.error_position,
                          ParseErrorDetail(sax_.error));

@@ -1,8 +1,8 @@
 #pragma once
 
 // Parses one line of JSON into a nlohmann value through a SAX builder that
-// refuses nesting deeper than kMaxNestingDepth, so that a hostile line can
-// exhaust neither the stack nor memory. Only files that parse JSON lines
+// refuses nesting deeper than kMaxNestingDepth and more than kMaxEventValues
+// values, so that a hostile line can exhaust neither the stack nor memory. Only files that parse JSON lines
 // include this header (it pulls in nlohmann/json.hpp).
 
 #include <string>
@@ -19,8 +19,10 @@ std::string ShortJson(const nlohmann::json& value);
 
 class JsonLineParser {
  public:
+  JsonLineParser();
+
   // Parses `line`. On failure returns false and error() says why in one
-  // phrase: "invalid JSON at column N: ..." or the nesting limit.
+  // phrase: "invalid JSON at column N: ..." or the limit it went past.
   bool Parse(std::string_view line);
 
   // The value of the last successful Parse.

@@ -1,12 +1,18 @@
 #pragma once
 
 // Builds one nlohmann::json value from SAX events, refusing nesting deeper
-// than kMaxNestingDepth. Used by the trace readers and for scenario and
-// report files, so that a hostile input cannot exhaust the stack or memory
-// through nesting.
+// than kMaxNestingDepth and, when asked, more than a number of values. Used
+// by the trace readers and for scenario and report files, so that a hostile
+// input cannot exhaust the stack or memory through nesting, nor through
+// many small values (a DOM node costs far more than the text "0," that
+// makes it).
 
+#include <cstddef>
+#include <limits>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
@@ -26,21 +32,31 @@ class BasicJsonValueBuilder {
     stack_.clear();
     has_key_ = false;
     done_ = false;
+    values_ = 0;
+    too_deep_ = false;
+    limit_error_.clear();
   }
+  // Refuses values with more than `n` JSON values (unlimited by default).
+  void set_max_values(std::size_t n) { max_values_ = n; }
   bool done() const { return done_; }
   json& value() { return root_; }
   int depth() const { return static_cast<int>(stack_.size()); }
   bool too_deep() const { return too_deep_; }
+  // Why the builder refused the value (a limit), or empty.
+  const std::string& limit_error() const { return limit_error_; }
 
   bool Scalar(json v) {
+    if (!Count()) return false;
     Place(std::move(v));
     return true;
   }
   bool StartContainer(json empty) {
     if (stack_.size() >= kMaxNestingDepth) {
       too_deep_ = true;
+      limit_error_ = fmt::format("nesting deeper than the limit of {} levels", kMaxNestingDepth);
       return false;
     }
+    if (!Count()) return false;
     json* slot = Place(std::move(empty));
     stack_.push_back(slot);
     done_ = false;
@@ -58,6 +74,12 @@ class BasicJsonValueBuilder {
   }
 
  private:
+  bool Count() {
+    if (++values_ <= max_values_) return true;
+    limit_error_ = fmt::format("more than the limit of {} JSON values", max_values_);
+    return false;
+  }
+
   // Puts `v` where the parser is: the root, the end of an array, or under
   // the pending key of an object (a repeated key keeps the last value).
   json* Place(json v) {
@@ -83,6 +105,9 @@ class BasicJsonValueBuilder {
   bool has_key_ = false;
   bool done_ = false;
   bool too_deep_ = false;
+  std::size_t values_ = 0;
+  std::size_t max_values_ = std::numeric_limits<std::size_t>::max();
+  std::string limit_error_;
 };
 
 using JsonValueBuilder = BasicJsonValueBuilder<nlohmann::json>;

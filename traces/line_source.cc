@@ -1,5 +1,7 @@
 #include "traces/line_source.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -9,8 +11,10 @@
 
 namespace lbsim {
 
+// The buffer starts small (most traces have short lines) and grows by
+// doubling, up to one byte past the line limit.
 LineSource::LineSource(std::FILE* file, std::string display_path)
-    : file_(file), path_(std::move(display_path)), buffer_(1u << 20) {}
+    : file_(file), path_(std::move(display_path)), buffer_(64u << 10) {}
 
 bool LineSource::Next(std::string_view& line) {
   for (;;) {
@@ -22,6 +26,9 @@ bool LineSource::Next(std::string_view& line) {
       ++number_;
       return true;
     }
+    if (end_ - begin_ > kMaxLineBytes)
+      throw InputError(fmt::format("{}:{}: line is longer than the limit of {} MiB", path_,
+                                   number_ + 1, kMaxLineBytes >> 20));
     if (eof_) {
       if (begin_ == end_) return false;
       line = std::string_view(start, end_ - begin_);
@@ -39,17 +46,16 @@ void LineSource::Fill() {
     end_ -= begin_;
     begin_ = 0;
   }
-  if (end_ == buffer_.size()) {
-    if (buffer_.size() > kMaxLineBytes)
-      throw InputError(fmt::format("{}:{}: line is longer than the limit of {} MiB",
-                                   path_, number_ + 1, kMaxLineBytes >> 20));
-    buffer_.resize(buffer_.size() * 2);
-  }
+  // Room for one byte past the limit, so that a line one byte too long is
+  // seen as such.
+  if (end_ == buffer_.size()) buffer_.resize(std::min(buffer_.size() * 2, kMaxLineBytes + 1));
+  errno = 0;
   std::size_t n = std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_);
   end_ += n;
   if (n == 0) {
     if (std::ferror(file_))
-      throw InputError(fmt::format("{}: read error after line {}", path_, number_));
+      throw InputError(fmt::format("{}: cannot read trace: {} (after line {})", path_,
+                                   std::strerror(errno ? errno : EIO), number_));
     eof_ = true;
   }
 }

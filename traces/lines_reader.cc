@@ -13,6 +13,11 @@
 #include "traces/trace_stream.h"
 
 namespace lbsim {
+namespace {
+
+constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+
+}  // namespace
 
 void ReadLinesTrace(std::FILE* file, TraceStream& stream) {
   LineSource lines(file, stream.path());
@@ -21,6 +26,13 @@ void ReadLinesTrace(std::FILE* file, TraceStream& stream) {
   bool header = true;
   while (lines.Next(line)) {
     if (IsBlank(line)) continue;
+    // The parser skips a byte order mark at the start of its input, which
+    // here is every line; only the file's first line may carry one.
+    if (lines.number() > 1 && line.starts_with(kByteOrderMark))
+      throw InputError(fmt::format(
+          "{}:{}: invalid JSON: a byte order mark (U+FEFF) is allowed only at the "
+          "start of the file",
+          stream.path(), lines.number()));
     if (!parser.Parse(line))
       throw InputError(fmt::format("{}:{}: {}", stream.path(), lines.number(), parser.error()));
     if (header) {

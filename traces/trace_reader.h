@@ -32,7 +32,8 @@ class FieldError : public std::runtime_error {
 };
 
 // Receives a trace while it is read, header first, then each event in file
-// order. Either may throw FieldError to reject the event.
+// order. OnEvent may throw FieldError or InputError to reject the event; the
+// reader adds the file and line or index to the message.
 class TraceVisitor {
  public:
   virtual ~TraceVisitor() = default;
@@ -51,9 +52,21 @@ struct TraceCounts {
   std::uint64_t arrivals = 0;
 };
 
-// Limits that keep a hostile trace from taking the machine down.
-inline constexpr std::size_t kMaxLineBytes = 64u << 20;  // one JSON Lines line
-inline constexpr std::size_t kMaxNestingDepth = 512;     // JSON nesting levels
+// Limits that keep a hostile trace from taking the machine down: memory
+// stays bounded and every step is cheap. Going past one is an input error
+// naming the limit, also where the format would otherwise accept the input.
+// Bytes of one JSON Lines line (without its newline).
+inline constexpr std::size_t kMaxLineBytes = 64u << 20;
+// Bytes of JSON text of one event, or of one header value, in a JSON document.
+inline constexpr std::size_t kMaxValueBytes = 64u << 20;
+// Levels of nesting inside one event or header (the object itself is 1).
+inline constexpr std::size_t kMaxNestingDepth = 512;
+// JSON values (scalars, arrays, objects) in one event or header.
+inline constexpr std::size_t kMaxEventValues = 1'000'000;
+// Distinct Instance ids in one trace.
+inline constexpr std::size_t kMaxInstances = 10'000;
+// Bytes of one Instance id or request id.
+inline constexpr std::size_t kMaxIdBytes = 4096;
 
 // Reads the trace at `path` ("-" reads JSON Lines from standard input),
 // validating every rule of trace format v1, and feeds it to `visitor` in

@@ -59,6 +59,8 @@ void TraceStream::Event(const nlohmann::json& object, std::uint64_t position) {
     visitor_.OnEvent(event_);
   } catch (const FieldError& e) {
     Fail(position, e.what());
+  } catch (const InputError& e) {  // from the visitor, about this event
+    Fail(position, e.what());
   }
 }
 

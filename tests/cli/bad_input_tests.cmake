@@ -1,18 +1,20 @@
-# Bad input: exit status 2, exactly one line on stderr naming the file, the
-# line or events[i], the field and what was expected, nothing on stdout, and
-# no output file (nor any temporary file) left behind.
+# Bad input: exit status 2, one line on stderr naming the file, the line or
+# events[i], the field and what was expected (then, when output files were
+# named, a line saying none was written), nothing on stdout, and no output
+# file (nor any temporary file) left behind.
 
 set(BAD ${CLI_DIR}/bad)
 
 # lbsim_bad_input(FILE MESSAGE): replays tests/cli/bad/FILE with both
-# strategies, a report file and a decision log, and expects the one line
-# "lbsim: error: tests/cli/bad/FILE" followed by MESSAGE (a regex).
+# strategies, a report file and a decision log, and expects the error line
+# "lbsim: error: tests/cli/bad/FILE" followed by MESSAGE (a regex), then the
+# line naming the two files not written.
 function(lbsim_bad_input file message)
   set(dir ${OUT}/bad-${file})
   lbsim_cli_test(NAME "bad input ${file}"
     ARGS -s rr,ll --output ${dir}/report.txt --decisions ${dir}/decisions.jsonl tests/cli/bad/${file}
-    EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1
-    STDERR_MATCH "^lbsim: error: tests/cli/bad/${file}${message}\n$"
+    EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 2
+    STDERR_MATCH "^lbsim: error: tests/cli/bad/${file}${message}\nlbsim: no output written \\(--output ${dir}/report.txt, --decisions ${dir}/decisions.jsonl\\)\n$"
     ABSENT ${dir}/report.txt ${dir}/decisions.jsonl
     EMPTY_DIRS ${dir})
 endfunction()
@@ -56,7 +58,7 @@ lbsim_bad_input(empty.ndjson
   ": empty trace: expected a header line {\"lbsim_trace\": 1, \\.\\.\\.}")
 # (A lone bracket would upset CMake's list handling: '.' stands for '['.)
 lbsim_bad_input(empty.json
-  ":1:1: invalid JSON: syntax error while parsing value - unexpected end of input; expected '.', '{', or a literal")
+  ": empty trace: expected a JSON object {\"lbsim_trace\": 1, ..., \"events\": .....}")
 lbsim_bad_input(too_deep.json
   ": events\\[1\\]: nesting deeper than the limit of 512 levels")
 
@@ -75,7 +77,7 @@ lbsim_cli_test(NAME "bad input prints no report"
 lbsim_cli_test(NAME "bad input on stdin"
   ARGS -s ll --output ${OUT}/bad-stdin/report.txt -
   STDIN_FILE ${BAD}/out_of_order.ndjson
-  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1
+  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 2
   STDERR_MATCH "^lbsim: error: <stdin>:4: field \"t\": expected a time >= 2"
   ABSENT ${OUT}/bad-stdin/report.txt
   EMPTY_DIRS ${OUT}/bad-stdin)
@@ -83,8 +85,8 @@ lbsim_cli_test(NAME "bad input on stdin"
 # A trace that does not exist or is a directory.
 lbsim_cli_test(NAME "bad input missing file"
   ARGS --output ${OUT}/bad-missing/report.txt tests/cli/bad/no_such_trace.json
-  EXIT 2 STDERR_LINES 1
-  STDERR_MATCH "^lbsim: error: tests/cli/bad/no_such_trace.json: cannot read trace: No such file or directory\n$"
+  EXIT 2 STDERR_LINES 2
+  STDERR_MATCH "^lbsim: error: tests/cli/bad/no_such_trace.json: cannot read trace: No such file or directory\nlbsim: no output written \\(--output ${OUT}/bad-missing/report.txt\\)\n$"
   EMPTY_DIRS ${OUT}/bad-missing)
 lbsim_cli_test(NAME "bad input directory"
   ARGS --trace-format lines tests/cli/bad

@@ -48,12 +48,13 @@ add_test(NAME "cli: check junit library parses"
 set_tests_properties("cli: check junit library parses" PROPERTIES FIXTURES_REQUIRED scenarios_junit)
 
 # Malformed scenarios: exit 2, one line naming the file and the offending
-# key, nothing on stdout, no JUnit file.
+# key, then one saying the JUnit file was not written, nothing on stdout, no
+# JUnit file.
 function(malformed_scenario name key)
   lbsim_cli_test(NAME "check malformed ${name}"
     ARGS check ${MALFORMED}/${name}.json --junit ${OUT}/malformed.junit.xml
-    EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1
-    STDERR_MATCH "^lbsim: error: ${MALFORMED}/${name}\\.json: ${key}"
+    EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 2
+    STDERR_MATCH "^lbsim: error: ${MALFORMED}/${name}\\.json: ${key}[^\n]*\nlbsim: no output written \\(--junit ${OUT}/malformed.junit.xml\\)\n$"
     ABSENT ${OUT}/malformed.junit.xml)
 endfunction()
 malformed_scenario(unknown_path "expect\\[1\\]\\.path: \"least_load\\.fallbak\\.decisions\": the report has no key \"fallbak\"")
@@ -77,7 +78,8 @@ lbsim_cli_test(NAME "check malformed not_json"
 # One bad scenario among good ones: nothing is printed or written.
 lbsim_cli_test(NAME "check no partial output"
   ARGS check ${RESULTS} ${MALFORMED}/bad_operator.json --junit ${OUT}/partial.junit.xml
-  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1 ABSENT ${OUT}/partial.junit.xml)
+  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 2 ABSENT ${OUT}/partial.junit.xml
+  STDERR_MATCH "\nlbsim: no output written \\(--junit ${OUT}/partial.junit.xml\\)\n$")
 
 # Usage errors.
 lbsim_cli_test(NAME "check without paths"
@@ -90,7 +92,8 @@ lbsim_cli_test(NAME "check folder without scenarios"
   EXIT 2 STDERR_MATCH "no scenario files \\(\\*\\.json\\) found in" STDERR_LINES 1)
 lbsim_cli_test(NAME "check junit over a scenario"
   ARGS check ${RESULTS}/a_passing.json --junit ${RESULTS}/a_passing.json
-  EXIT 2 STDERR_MATCH "refusing to overwrite a scenario file" STDERR_LINES 1)
+  EXIT 2 STDERR_MATCH "refusing to overwrite a scenario file\nlbsim: no output written \\(--junit ${RESULTS}/a_passing.json\\)\n$"
+  STDERR_LINES 2)
 
 # lbsim diff: two reports of the queue_hints trace, least_load with default
 # weights and with qps_1m=0 (decisions b,c,a,a,b,c and a,c,a,a,b,c).

@@ -1,11 +1,12 @@
 # --strategy exec:COMMAND from the command line: protocol failures are one
-# error line naming the command, the decision and what was wrong (exit 2,
-# no report file); usage errors; the exec strategy beside built-in ones.
+# error line naming the trace event, the command, the decision and what was
+# wrong (exit 2, no report file, then a line naming the files not written);
+# usage errors; the exec strategy beside built-in ones.
 
 set(FAKE "${LBSIM_PYTHON} tests/bridge/fake_strategy.py")
 set(PROXY "${LBSIM_PYTHON} strategies/external/proxy_strategies.py")
 set(STEADY traces/examples/steady_pool.json)
-set(EXEC_PREFIX "^lbsim: error: exec strategy '[^']*fake_strategy.py [a-z_]*': seq 2 \\(request r2\\): ")
+set(EXEC_PREFIX "^lbsim: error: ${STEADY}: events.1.: exec strategy '[^']*fake_strategy.py [a-z_]*': seq 2 \\(request r2\\): ")
 
 foreach(case
     "not_candidate|bad reply {\"instance\": \"ghost\", \"reason\": \"first\"}: field \"instance\": expected the id of a candidate \\(inst-a, inst-b, inst-c\\), got \"ghost\""
@@ -13,7 +14,7 @@ foreach(case
     "not_object|bad reply \\[\"inst-a\"\\]: expected an object"
     "bad_reason|bad reply {[^\n]*}: field \"reason\": expected a word of a-z, 0-9 and _ starting with a letter \\(at most 32 characters, not no_instances\\), got \"Not A Word\""
     "wrong_seq|bad reply {[^\n]*}: field \"seq\": expected 2 \\(this decision's seq\\), got 3"
-    "two_lines|the program wrote more than one line for one request\n$"
+    "two_lines|the program wrote more than one line for one request"
     "crash|the program closed the pipe without replying; it exited with status 3"
     "hang|no reply within 2 s \\(--exec-timeout\\); the program was killed")
   string(REGEX REPLACE "\\|.*" "" mode "${case}")
@@ -21,14 +22,15 @@ foreach(case
   lbsim_cli_test(NAME "exec ${mode}"
     ARGS -s "exec:${FAKE} ${mode}" --exec-timeout 2 --format json -o ${OUT}/exec_${mode}.json
          --decisions ${OUT}/exec_${mode}.jsonl ${STEADY}
-    EXIT 2 STDERR_LINES 1 STDERR_MATCH "${EXEC_PREFIX}${message}"
+    EXIT 2 STDERR_LINES 2
+    STDERR_MATCH "${EXEC_PREFIX}${message}[^\n]*\nlbsim: no output written \\(--output ${OUT}/exec_${mode}.json, --decisions ${OUT}/exec_${mode}.jsonl\\)\n$"
     ABSENT ${OUT}/exec_${mode}.json ${OUT}/exec_${mode}.jsonl)
 endforeach()
 
 lbsim_cli_test(NAME "exec command not found"
   ARGS -s "exec:lbsim-no-such-strategy-program" ${STEADY}
   EXIT 2
-  STDERR_MATCH "lbsim: error: exec strategy 'lbsim-no-such-strategy-program': seq 1 \\(request r1\\): the program closed the pipe without replying; it exited with status 127\n$")
+  STDERR_MATCH "lbsim: error: ${STEADY}: events.0.: exec strategy 'lbsim-no-such-strategy-program': seq 1 \\(request r1\\): the program closed the pipe without replying; it exited with status 127\n$")
 
 # Usage.
 lbsim_cli_test(NAME "exec needs a command"
@@ -55,7 +57,7 @@ lbsim_cli_test(NAME "exec in a comma list"
 lbsim_cli_test(NAME "exec command keeps its commas"
   ARGS -s "rr,exec:${PROXY} rr --weight a=1,b=2" ${STEADY}
   EXIT 2
-  STDERR_MATCH "--weight applies to least_load only\nlbsim: error: exec strategy '[^']*proxy_strategies.py rr --weight a=1,b=2': seq 1 \\(request r1\\): the program closed the pipe without replying; it exited with status 2\n$")
+  STDERR_MATCH "--weight applies to least_load only\nlbsim: error: ${STEADY}: events.0.: exec strategy '[^']*proxy_strategies.py rr --weight a=1,b=2': seq 1 \\(request r1\\): the program closed the pipe without replying; it exited with status 2\n$")
 
 # proxy_strategies.py --factory serves a team's own module: here one that
 # always takes the last candidate (pool order: inst-c until inst-a

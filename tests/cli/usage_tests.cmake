@@ -43,13 +43,13 @@ lbsim_cli_test(NAME "default strategy in the report"
 # An unknown or planned strategy: one line listing every name and alias.
 lbsim_cli_test(NAME "unknown strategy"
   ARGS -s fastest --output ${OUT}/unknown.report.txt ${steady}
-  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1
-  STDERR_MATCH "^lbsim: error: unknown strategy 'fastest'; registered: ${all_names}\n$"
+  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 2
+  STDERR_MATCH "^lbsim: error: unknown strategy 'fastest'; registered: ${all_names}\nlbsim: no output written \\(--output ${OUT}/unknown.report.txt\\)\n$"
   ABSENT ${OUT}/unknown.report.txt)
 lbsim_cli_test(NAME "unknown strategy in a list"
   ARGS -s rr,least --decisions ${OUT}/unknown.decisions.jsonl ${steady}
-  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1
-  STDERR_MATCH "^lbsim: error: unknown strategy 'least'; registered: ${all_names}\n$"
+  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 2
+  STDERR_MATCH "^lbsim: error: unknown strategy 'least'; registered: ${all_names}\nlbsim: no output written \\(--decisions ${OUT}/unknown.decisions.jsonl\\)\n$"
   ABSENT ${OUT}/unknown.decisions.jsonl)
 lbsim_cli_test(NAME "planned strategy"
   ARGS -s kv_aware ${steady}
@@ -96,8 +96,8 @@ lbsim_cli_test(NAME "parameter inline beats --set"
   EXIT 0 STDOUT_MATCH "\"qps_1m\": 0.5\n      }")
 lbsim_cli_test(NAME "bad parameter unknown key"
   ARGS -s ll:qps=0 --output ${OUT}/badparam.report.txt ${steady}
-  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1
-  STDERR_MATCH "^lbsim: error: strategy least_load: unknown parameter 'qps'; expected one of: inflight queue_depth .* qps_1m\n$"
+  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 2
+  STDERR_MATCH "^lbsim: error: strategy least_load: unknown parameter 'qps'; expected one of: inflight queue_depth .* qps_1m\nlbsim: no output written \\(--output ${OUT}/badparam.report.txt\\)\n$"
   ABSENT ${OUT}/badparam.report.txt)
 lbsim_cli_test(NAME "bad parameter value"
   ARGS -s ll:qps_1m=-1 ${steady}
@@ -152,30 +152,30 @@ file(COPY ${PROJECT_SOURCE_DIR}/${steady} DESTINATION ${copy_dir})
 set(copy ${copy_dir}/steady_pool.json)
 lbsim_cli_test(NAME "refuse --output over the trace"
   ARGS --output ${copy} ${copy}
-  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1
-  STDERR_MATCH "^lbsim: error: --output ${copy}: refusing to overwrite the input trace\n$")
+  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 2
+  STDERR_MATCH "^lbsim: error: --output ${copy}: refusing to overwrite the input trace\nlbsim: no output written \\(--output ${copy}\\)\n$")
 lbsim_cli_test(NAME "refuse --output over the trace by another path"
   ARGS --output ${copy_dir}/../refuse/./steady_pool.json ${copy}
-  EXIT 2 STDERR_LINES 1
-  STDERR_MATCH "^lbsim: error: --output .*: refusing to overwrite the input trace\n$")
+  EXIT 2 STDERR_LINES 2
+  STDERR_MATCH "^lbsim: error: --output .*: refusing to overwrite the input trace\nlbsim: no output written \\(--output .*\\)\n$")
 lbsim_cli_test(NAME "refuse --decisions over the trace"
   ARGS --decisions ${copy} ${copy}
-  EXIT 2 STDERR_LINES 1
-  STDERR_MATCH "^lbsim: error: --decisions ${copy}: refusing to overwrite the input trace\n$")
+  EXIT 2 STDERR_LINES 2
+  STDERR_MATCH "^lbsim: error: --decisions ${copy}: refusing to overwrite the input trace\nlbsim: no output written \\(--decisions ${copy}\\)\n$")
 lbsim_cli_test(NAME "refuse one file for --decisions and --output"
   ARGS --decisions ${OUT}/same.txt --output ${OUT}/same.txt ${steady}
-  EXIT 2 STDERR_LINES 1
-  STDERR_MATCH "^lbsim: error: --decisions and --output name the same file\n$"
+  EXIT 2 STDERR_LINES 2
+  STDERR_MATCH "^lbsim: error: --decisions and --output name the same file\nlbsim: no output written \\(--output ${OUT}/same.txt, --decisions ${OUT}/same.txt\\)\n$"
   ABSENT ${OUT}/same.txt)
 lbsim_cli_test(NAME "refuse one file for --decisions and --output, spelled differently"
   ARGS --decisions ${OUT}/./same.txt --output ${OUT}/same.txt ${steady}
-  EXIT 2 STDERR_LINES 1
-  STDERR_MATCH "^lbsim: error: --decisions and --output name the same file\n$"
+  EXIT 2 STDERR_LINES 2
+  STDERR_MATCH "^lbsim: error: --decisions and --output name the same file\nlbsim: no output written \\(--output ${OUT}/same.txt, --decisions ${OUT}/./same.txt\\)\n$"
   ABSENT ${OUT}/same.txt)
 lbsim_cli_test(NAME "--output into a missing directory"
   ARGS --output ${OUT}/no/such/dir/report.txt ${steady}
-  EXIT 2 STDERR_LINES 1
-  STDERR_MATCH "^lbsim: error: ${OUT}/no/such/dir/report.txt: cannot write output: No such file or directory\n$")
+  EXIT 2 STDERR_LINES 2
+  STDERR_MATCH "^lbsim: error: ${OUT}/no/such/dir/report.txt: cannot write output: No such file or directory\nlbsim: no output written \\(--output ${OUT}/no/such/dir/report.txt\\)\n$")
 
 # The JSON document and JSON Lines encodings of one trace give the same
 # decisions: each twin under tests/cli/encodings/ is the other encoding of

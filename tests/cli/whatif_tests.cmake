@@ -57,7 +57,7 @@ lbsim_cli_test(NAME "whatif speed needs slots"
   EXIT 2 STDERR_MATCH "--speed needs the service model" STDERR_LINES 1)
 lbsim_cli_test(NAME "whatif speed of an unknown Instance"
   ARGS --slots 1 --speed inst-x=2 --output ${OUT}/unknown_speed.txt tests/cli/whatif/two_instances_k1.json
-  EXIT 2 STDERR_MATCH "--speed inst-x=2: no Instance \"inst-x\"" STDERR_LINES 1
+  EXIT 2 STDERR_MATCH "--speed inst-x=2: no Instance \"inst-x\".*\nlbsim: no output written \\(--output ${OUT}/unknown_speed.txt\\)\n$" STDERR_LINES 2
   ABSENT ${OUT}/unknown_speed.txt)
 lbsim_cli_test(NAME "whatif bad speed assignment"
   ARGS --slots 1 --speed inst-a=0 tests/cli/whatif/two_instances_k1.json
@@ -70,10 +70,11 @@ lbsim_cli_test(NAME "whatif stale delay needs interval"
   EXIT 2 STDERR_MATCH "--stale-delay and --stale-jitter need --stale-interval" STDERR_LINES 1)
 lbsim_cli_test(NAME "whatif window csv needs window"
   ARGS --window-csv ${OUT}/w.csv tests/cli/whatif/two_instances_k1.json
-  EXIT 2 STDERR_MATCH "--window-csv needs --window" STDERR_LINES 1 ABSENT ${OUT}/w.csv)
+  EXIT 2 STDERR_MATCH "--window-csv needs --window.*\nlbsim: no output written \\(--window-csv ${OUT}/w.csv\\)\n$" STDERR_LINES 2
+  ABSENT ${OUT}/w.csv)
 lbsim_cli_test(NAME "whatif too many windows"
   ARGS --window 0.000001 --output ${OUT}/many.txt tests/cli/whatif/two_instances_k1.json
-  EXIT 2 STDERR_MATCH "--window 1e-06: the run needs more than 1000000 windows" STDERR_LINES 1
+  EXIT 2 STDERR_MATCH "--window 1e-06: the run needs more than 1000000 windows.*\nlbsim: no output written \\(--output ${OUT}/many.txt\\)\n$" STDERR_LINES 2
   ABSENT ${OUT}/many.txt)
 lbsim_cli_test(NAME "whatif bad speed key in a trace"
   ARGS --slots 1 tests/cli/whatif/bad_speed.ndjson
@@ -105,22 +106,23 @@ lbsim_cli_test(NAME "gen output replays"
 
 lbsim_cli_test(NAME "gen unknown spec key"
   ARGS gen tests/cli/whatif/gen_bad_key.json -o ${OUT}/gen_bad.ndjson
-  EXIT 2 STDERR_MATCH "gen_bad_key.json: field \"arrivals.rat\": expected one of the keys rate, count, until, on_off, diurnal, bursts, got 3"
-  STDERR_LINES 1 ABSENT ${OUT}/gen_bad.ndjson)
+  EXIT 2 STDERR_MATCH "gen_bad_key.json: field \"arrivals.rat\": expected one of the keys rate, count, until, on_off, diurnal, bursts, got 3\nlbsim: no output written \\(--output ${OUT}/gen_bad.ndjson\\)\n$"
+  STDERR_LINES 2 ABSENT ${OUT}/gen_bad.ndjson)
 lbsim_cli_test(NAME "gen bad flag value"
   ARGS gen --arrivals 5 --durations gamma:1
   EXIT 2 STDERR_MATCH "--durations gamma:1: expected fixed:V\\|exponential:MEAN\\|lognormal:MEAN:SIGMA"
   STDERR_LINES 1)
 lbsim_cli_test(NAME "gen down of an unknown Instance"
   ARGS gen --instances 2 --arrivals 5 --down inst-7@1 -o ${OUT}/gen_unknown.ndjson
-  EXIT 2 STDERR_MATCH "command line: field \"events\\[0\\].instance\": down at t=1: \"inst-7\" is not registered then"
-  STDERR_LINES 1 ABSENT ${OUT}/gen_unknown.ndjson)
+  EXIT 2 STDERR_MATCH "command line: field \"events\\[0\\].instance\": down at t=1: \"inst-7\" is not registered then.*\nlbsim: no output written \\(--output ${OUT}/gen_unknown.ndjson\\)\n$"
+  STDERR_LINES 2 ABSENT ${OUT}/gen_unknown.ndjson)
 lbsim_cli_test(NAME "gen needs an end"
   ARGS gen --rate 3
   EXIT 2 STDERR_MATCH "expected a \"count\" or an \"until\"" STDERR_LINES 1)
 lbsim_cli_test(NAME "gen refuses to overwrite its spec"
   ARGS gen tests/cli/whatif/gen_small.json -o tests/cli/whatif/gen_small.json
-  EXIT 2 STDERR_MATCH "refusing to overwrite the spec" STDERR_LINES 1)
+  EXIT 2 STDERR_MATCH "refusing to overwrite the spec\nlbsim: no output written \\(--output tests/cli/whatif/gen_small.json\\)\n$"
+  STDERR_LINES 2)
 lbsim_cli_test(NAME "whatif negative window"
   ARGS --window -1 tests/cli/whatif/two_instances_k1.json
   EXIT 2 STDERR_MATCH "--window: expected a number > 0, got -1" STDERR_LINES 1)

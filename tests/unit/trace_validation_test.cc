@@ -333,8 +333,9 @@ TEST_CASE("validation: an empty trace") {
   CHECK(ReadError("\n  \n\t\n") ==
         R"(FILE: empty trace: expected a header line {"lbsim_trace": 1, ...})");
   CHECK(ReadError("", "trace.json") ==
-        "FILE:1:1: invalid JSON: syntax error while parsing value - unexpected end of input; "
-        "expected '[', '{', or a literal");
+        R"(FILE: empty trace: expected a JSON object {"lbsim_trace": 1, ..., "events": [...]})");
+  CHECK(ReadError(" \r\n\t\n", "trace.json") ==
+        R"(FILE: empty trace: expected a JSON object {"lbsim_trace": 1, ..., "events": [...]})");
 }
 
 TEST_CASE("validation: nesting deeper than the limit") {

@@ -1,0 +1,43 @@
+# Fixture of the output-safety tests: a scratch copy of two example traces,
+# names that lead to them (a symbolic and a hard link), an output reached
+# through a symbolic link, and an existing report a failed run must keep.
+#   cmake -DDIR=<dir> -DEXAMPLES=<traces/examples> -DMODE=setup|check -P output_safety_files.cmake
+# MODE=check (the fixture's cleanup) fails when a trace or the existing
+# report changed.
+cmake_minimum_required(VERSION 3.25)
+
+set(previous "a report from an earlier run\n")
+if(MODE STREQUAL "setup")
+  file(REMOVE_RECURSE "${DIR}")
+  file(MAKE_DIRECTORY "${DIR}")
+  file(COPY_FILE "${EXAMPLES}/ties.json" "${DIR}/trace.json")
+  file(COPY_FILE "${EXAMPLES}/stale_snapshot.ndjson" "${DIR}/trace.ndjson")
+  file(CREATE_LINK trace.json "${DIR}/link.json" SYMBOLIC)
+  file(CREATE_LINK "${DIR}/trace.json" "${DIR}/hard.json")
+  file(CREATE_LINK report-target.csv "${DIR}/report-link.csv" SYMBOLIC)
+  file(WRITE "${DIR}/existing-report.txt" "${previous}")
+elseif(MODE STREQUAL "check")
+  set(failures "")
+  foreach(pair "trace.json=ties.json" "trace.ndjson=stale_snapshot.ndjson")
+    string(REPLACE "=" ";" pair "${pair}")
+    list(GET pair 0 copy)
+    list(GET pair 1 original)
+    file(READ "${DIR}/${copy}" got)
+    file(READ "${EXAMPLES}/${original}" want)
+    if(NOT got STREQUAL want)
+      string(APPEND failures "${DIR}/${copy} changed\n")
+    endif()
+  endforeach()
+  file(READ "${DIR}/existing-report.txt" got)
+  if(NOT got STREQUAL previous)
+    string(APPEND failures "${DIR}/existing-report.txt changed\n")
+  endif()
+  if(NOT IS_SYMLINK "${DIR}/report-link.csv")
+    string(APPEND failures "${DIR}/report-link.csv is no longer a symbolic link\n")
+  endif()
+  if(failures)
+    message(FATAL_ERROR "${failures}")
+  endif()
+else()
+  message(FATAL_ERROR "MODE must be setup or check")
+endif()

@@ -1,0 +1,117 @@
+# Safe outputs: a report or decision log appears only complete and only when
+# the whole run succeeds; a run never overwrites its input, however the
+# output is spelled; a failed run leaves nothing (and an existing file
+# untouched) and names what it did not write, on a second stderr line after
+# the one error line.
+#
+# The traces here are scratch copies (fixture "output_safety"); the fixture's
+# cleanup fails when any of them, or an existing report, has changed.
+
+set(SAFE ${OUT}/safety)
+foreach(mode setup check)
+  set(safety_${mode} ${CMAKE_COMMAND} -DDIR=${SAFE} -DEXAMPLES=${EXAMPLES} -DMODE=${mode}
+      -P ${CLI_DIR}/output_safety_files.cmake)
+endforeach()
+add_test(NAME "cli: output safety: set up" COMMAND ${safety_setup})
+add_test(NAME "cli: output safety: traces and existing files untouched" COMMAND ${safety_check})
+set_tests_properties("cli: output safety: set up" PROPERTIES FIXTURES_SETUP output_safety)
+set_tests_properties("cli: output safety: traces and existing files untouched"
+  PROPERTIES FIXTURES_CLEANUP output_safety)
+
+# lbsim_output_test(NAME <name> ARGS <arg>... EXIT <status> ...): an
+# lbsim_cli_test that needs the fixture.
+function(lbsim_output_test)
+  cmake_parse_arguments(PARSE_ARGV 0 O "" "NAME" "")
+  lbsim_cli_test(NAME "output safety: ${O_NAME}" ${O_UNPARSED_ARGUMENTS})
+  set_tests_properties("cli: output safety: ${O_NAME}" PROPERTIES FIXTURES_REQUIRED output_safety)
+endfunction()
+
+# lbsim_refuses_output(NAME <name> FLAG <--output|--decisions> PATH <output> [TRACE <trace>])
+# The output names the trace: refused before anything is read or written.
+function(lbsim_refuses_output)
+  cmake_parse_arguments(PARSE_ARGV 0 R "" "NAME;FLAG;PATH;TRACE;STDIN_FILE;NOTE" "")
+  if(NOT DEFINED R_TRACE)
+    set(R_TRACE ${SAFE}/trace.json)
+  endif()
+  set(stdin)
+  if(DEFINED R_STDIN_FILE)
+    set(stdin STDIN_FILE ${R_STDIN_FILE})
+  endif()
+  lbsim_regex_literal(line "${R_FLAG} ${R_PATH}: refusing to overwrite the input trace${R_NOTE}")
+  lbsim_regex_literal(named "${R_FLAG} ${R_PATH}")
+  lbsim_output_test(NAME "${R_NAME}" ARGS ${R_FLAG} ${R_PATH} ${R_TRACE} EXIT 2 STDERR_LINES 2
+    STDERR_MATCH "^lbsim: error: ${line}\nlbsim: no output written \\(${named}\\)\n$" ${stdin})
+endfunction()
+
+lbsim_refuses_output(NAME "--output is the trace" FLAG --output PATH ${SAFE}/trace.json)
+lbsim_refuses_output(NAME "--decisions is the trace" FLAG --decisions PATH ${SAFE}/trace.json)
+lbsim_refuses_output(NAME "--output is the trace, spelled with .."
+  FLAG --output PATH ${SAFE}/../safety/./trace.json)
+lbsim_refuses_output(NAME "--output is a symbolic link to the trace"
+  FLAG --output PATH ${SAFE}/link.json)
+lbsim_refuses_output(NAME "--decisions is a hard link of the trace"
+  FLAG --decisions PATH ${SAFE}/hard.json)
+lbsim_refuses_output(NAME "--output is the file standard input reads"
+  FLAG --output PATH ${SAFE}/trace.ndjson TRACE - STDIN_FILE ${SAFE}/trace.ndjson
+  NOTE " (standard input reads it)")
+
+set(dir ${SAFE}/same)
+lbsim_output_test(NAME "--output and --decisions spelled differently"
+  ARGS --decisions ${dir}/x.jsonl --output ${dir}/./x.jsonl ${SAFE}/trace.json
+  EXIT 2 STDERR_LINES 2 EMPTY_DIRS ${dir}
+  STDERR_MATCH "^lbsim: error: --decisions and --output name the same file\nlbsim: no output written")
+
+set(dir ${SAFE}/is-a-directory)
+lbsim_output_test(NAME "--output is a directory"
+  ARGS --output ${dir} ${SAFE}/trace.json EXIT 2 STDERR_LINES 2 EMPTY_DIRS ${dir}
+  STDERR_MATCH "^lbsim: error: ${dir}: cannot write output: is a directory\n")
+set(dir ${SAFE}/missing-directory)
+lbsim_output_test(NAME "--decisions in a directory that does not exist"
+  ARGS --decisions ${dir}/no/such/dir/d.jsonl ${SAFE}/trace.json EXIT 2 STDERR_LINES 2
+  EMPTY_DIRS ${dir}
+  STDERR_MATCH "^lbsim: error: ${dir}/no/such/dir/d.jsonl: cannot write output: No such file or directory\n")
+
+# A failed run leaves an existing file as it was (the fixture checks it).
+lbsim_output_test(NAME "a failed run keeps the existing report"
+  ARGS --output ${SAFE}/existing-report.txt tests/corpus/bad/t_out_of_order.json
+  EXIT 2 STDERR_LINES 2
+  STDERR_MATCH "\nlbsim: no output written \\(--output ${SAFE}/existing-report.txt\\)\n$")
+
+# A symbolic link is followed: the file it names gets the report, the link stays.
+lbsim_output_test(NAME "--output through a symbolic link"
+  ARGS -s rr,ll --format csv --output ${SAFE}/report-link.csv ${SAFE}/trace.json
+  EXIT 0 STDERR_LINES 0 FILE_GOLDEN ${SAFE}/report-target.csv=${GOLDEN}/ties.csv)
+
+# Names under /dev are written to, not replaced: /dev/stdout is standard output.
+lbsim_output_test(NAME "--decisions /dev/stdout"
+  ARGS -s rr,ll --decisions /dev/stdout --output ${SAFE}/dev-stdout-report.txt ${SAFE}/trace.json
+  EXIT 0 STDERR_LINES 0 STDOUT_GOLDEN ${GOLDEN}/ties.decisions.jsonl
+  CLEAN ${SAFE}/dev-stdout-report.txt)
+add_test(NAME "cli: output safety: a device is written to, not replaced"
+  COMMAND ${CMAKE_COMMAND} -DLBSIM=$<TARGET_FILE:lbsim> -DTRACE=${EXAMPLES}/ties.json
+          -DDIR=${OUT}/device-output -P ${CLI_DIR}/run_device_output_test.cmake)
+set_tests_properties("cli: output safety: a device is written to, not replaced"
+  PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED:")
+
+# Write failures (a full disk): nothing is put in place, not even the output
+# that was written in full, and standard output's failure is an error too.
+function(lbsim_write_failure name how match)
+  cmake_parse_arguments(PARSE_ARGV 3 W "" "DIR" "ARGS")
+  add_test(NAME "cli: output safety: ${name}"
+    COMMAND ${CMAKE_COMMAND} -DLBSIM=$<TARGET_FILE:lbsim> -DWORKDIR=${PROJECT_SOURCE_DIR}
+            -DHOW=${how} -DDIR=${W_DIR} "-DARGS=${W_ARGS}" "-DSTDERR_MATCH=${match}"
+            -P ${CLI_DIR}/run_output_failure_test.cmake)
+endfunction()
+set(dir ${OUT}/write-failure/decisions)
+lbsim_write_failure("decision log too large for the disk" file_size_limit
+  "^lbsim: error: ${dir}/decisions.jsonl: cannot write output: File too large\nlbsim: no output written \\(--output ${dir}/report.csv, --decisions ${dir}/decisions.jsonl\\)\n$"
+  DIR ${dir}
+  ARGS -s rr,ll --format csv --output ${dir}/report.csv --decisions ${dir}/decisions.jsonl
+       traces/examples/ties.json)
+set(dir ${OUT}/write-failure/report)
+lbsim_write_failure("report too large for the disk" file_size_limit
+  "^lbsim: error: ${dir}/report.json: cannot write output: File too large\nlbsim: no output written \\(--output ${dir}/report.json\\)\n$"
+  DIR ${dir} ARGS -s rr,ll --format json --output ${dir}/report.json traces/examples/ties.json)
+lbsim_write_failure("standard output is full" stdout_full
+  "^lbsim: error: standard output: cannot write the report: No space left on device\n$"
+  DIR ${OUT}/write-failure/stdout ARGS traces/examples/ties.json)
