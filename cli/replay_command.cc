@@ -173,11 +173,14 @@ int RunListStrategies() {
   for (const StrategyInfo& s : registry.All()) {
     if (s.params.empty()) continue;
     out += fmt::format("{}\n", s.name);
-    std::size_t w = 0;
-    for (const ParamSpec& p : s.params) w = std::max(w, p.name.size());
+    std::size_t w = 0, dw = 6;
+    for (const ParamSpec& p : s.params) {
+      w = std::max(w, p.name.size());
+      dw = std::max(dw, p.default_text.size());
+    }
     for (const ParamSpec& p : s.params)
-      out += fmt::format("  {:<{}}  default {:<6}  {}\n", p.name, w, p.default_text,
-                         p.description);
+      out += fmt::format("  {:<{}}  default {:<{}}  {}\n", p.name, w, p.default_text,
+                         dw, p.description);
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;

@@ -72,7 +72,7 @@ Report BuildReport(const ReplayResult& result) {
       if (result.requests[k].info == request.info) ++earlier;
     s.label = earlier ? fmt::format("{}#{}", s.strategy, earlier + 1) : s.strategy;
     s.status = StatusName(request.info->status);
-    s.params = request.params.All();
+    s.params = request.params.Echoed();
     s.decisions = m.decisions();
     s.no_instances = m.no_instances();
     s.fallback_decisions = m.ReasonCount("fallback");

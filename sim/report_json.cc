@@ -96,6 +96,8 @@ ojson StrategyJson(const StrategyReport& s) {
   for (const ParamValues::Value& p : s.params) {
     if (p.kind == ParamKind::kChoice || p.kind == ParamKind::kText)
       params[std::string(p.name)] = p.text;
+    else if (p.kind == ParamKind::kInteger)  // exact: integers are capped at 2^53
+      params[std::string(p.name)] = static_cast<std::int64_t>(p.number);
     else params[std::string(p.name)] = p.number;
   }
   j["params"] = params;

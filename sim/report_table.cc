@@ -212,15 +212,21 @@ std::string RenderTable(const Report& raw) {
   if (report.simulation) WhatIfRows(t, report, row);
   out += t.Render();
 
-  // Parameters that differ from their defaults (the JSON report lists all).
+  // Parameters that differ from their defaults, and those always echoed
+  // (a seed); the JSON report lists all.
   std::string params;
   for (const StrategyReport& s : runs) {
     if (s.params.empty()) continue;
-    std::string changed;
-    for (const ParamValues::Value& p : s.params)
-      if (!p.is_default) changed += fmt::format(" {}={}", p.name, p.text);
+    std::string shown;
+    std::size_t omitted = 0;
+    for (const ParamValues::Value& p : s.params) {
+      if (!p.is_default || p.echo == ParamEcho::kAlways) shown += fmt::format(" {}={}", p.name, p.text);
+      else ++omitted;
+    }
     params += fmt::format("  {}:{}\n", s.label,
-                          changed.empty() ? " all defaults" : changed + " (others default)");
+                          shown.empty()  ? " all defaults"
+                          : omitted == 0 ? shown
+                                         : shown + " (others default)");
   }
   if (!params.empty()) out += "\nparameters\n" + params;
 

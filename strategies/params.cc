@@ -1,5 +1,6 @@
 #include "strategies/params.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
@@ -28,25 +29,40 @@ bool ParseNumber(std::string_view text, double& out) {
          std::isfinite(out);
 }
 
+// The largest integer parameter: every integer up to it is exact in a double.
+constexpr double kMaxInteger = 9007199254740992.0;  // 2^53
+
 // Shortest text that reads back as `x`.
 std::string NumberText(double x) { return fmt::format("{}", x); }
+
+// Integers in plain digits (no exponent), however large.
+std::string IntegerText(double x) { return fmt::format("{:.0f}", x); }
+
+// "a finite number >= 0", "an integer >= 1 and <= 1024".
+std::string Expected(const ParamSpec& spec) {
+  const bool integer = spec.kind == ParamKind::kInteger;
+  const double max = spec.max;  // the implicit 2^53 cap of integers is not shown
+  std::string text = fmt::format("{} >= {}", integer ? "an integer" : "a finite number",
+                                 integer ? IntegerText(spec.min) : NumberText(spec.min));
+  if (std::isfinite(max))
+    text += fmt::format(" and <= {}", integer ? IntegerText(max) : NumberText(max));
+  return text;
+}
 
 void Assign(std::string_view strategy, const ParamSpec& spec,
             std::string_view text, ParamValues::Value& value) {
   switch (spec.kind) {
     case ParamKind::kNumber:
     case ParamKind::kInteger: {
+      const bool integer = spec.kind == ParamKind::kInteger;
       double x = 0;
-      bool ok = ParseNumber(text, x) && x >= spec.min;
-      if (ok && spec.kind == ParamKind::kInteger) ok = std::floor(x) == x;
+      bool ok = ParseNumber(text, x) && x >= spec.min && x <= spec.max;
+      if (ok && integer) ok = std::floor(x) == x && x <= kMaxInteger;
       if (!ok)
-        throw UsageError(fmt::format(
-            "strategy {}: parameter {}: expected {} >= {}, got '{}'", strategy,
-            spec.name,
-            spec.kind == ParamKind::kInteger ? "an integer" : "a finite number",
-            NumberText(spec.min), text));
+        throw UsageError(fmt::format("strategy {}: parameter {}: expected {}, got '{}'",
+                                     strategy, spec.name, Expected(spec), text));
       value.number = x;
-      value.text = NumberText(x);
+      value.text = integer ? IntegerText(x) : NumberText(x);
       return;
     }
     case ParamKind::kText:
@@ -76,7 +92,7 @@ ParamValues ParamValues::Resolve(
     std::span<const std::pair<std::string, std::string>> overrides) {
   ParamValues pv;
   for (const ParamSpec& spec : specs) {
-    Value v{spec.name, spec.kind, 0.0, {}};
+    Value v{spec.name, spec.kind, 0.0, {}, true, spec.echo};
     Assign(strategy, spec, spec.default_text, v);
     pv.values_.push_back(std::move(v));
   }
@@ -92,6 +108,13 @@ ParamValues ParamValues::Resolve(
     pv.values_[i].is_default = defaults.text == pv.values_[i].text;
   }
   return pv;
+}
+
+std::vector<ParamValues::Value> ParamValues::Echoed() const {
+  std::vector<Value> out;
+  for (const Value& v : values_)
+    if (v.echo != ParamEcho::kWhenChanged || !v.is_default) out.push_back(v);
+  return out;
 }
 
 const ParamValues::Value& ParamValues::Get(std::string_view name) const {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -10,6 +11,14 @@ namespace lbsim {
 
 // kText: any text, e.g. the command of an external strategy.
 enum class ParamKind { kNumber, kInteger, kChoice, kText };
+
+// Where reports show a parameter's value.
+enum class ParamEcho {
+  kStandard,     // the JSON report always; the table when it is not the default
+  kAlways,       // both, always (a seed: a run cannot be reproduced without it)
+  kWhenChanged,  // both, only when it is not the default: a parameter added
+                 // after reports existed, so default runs report as before
+};
 
 // One tunable parameter of a strategy, with its default as text.
 struct ParamSpec {
@@ -23,6 +32,10 @@ struct ParamSpec {
   // spec (colons and commas included) instead of KEY=VALUE pairs, e.g.
   // exec:COMMAND. It is then required (not empty).
   bool tail = false;
+  // Inclusive upper bound for numbers; integers are also capped at 2^53 so
+  // that they stay exact (error messages state only an explicit bound).
+  double max = std::numeric_limits<double>::infinity();
+  ParamEcho echo = ParamEcho::kStandard;
 };
 
 // The values in force for one strategy run: every declared parameter, in
@@ -34,7 +47,8 @@ class ParamValues {
     ParamKind kind;
     double number = 0.0;  // kNumber and kInteger
     std::string text;     // canonical text, also for numbers
-    bool is_default = true;
+    bool is_default = true;  // holds the declared default
+    ParamEcho echo = ParamEcho::kStandard;
   };
 
   // Defaults for `specs`, then each "key=value" of `overrides` in order.
@@ -49,6 +63,8 @@ class ParamValues {
   std::string_view Text(std::string_view name) const;
 
   const std::vector<Value>& All() const { return values_; }
+  // The values reports show: All() minus kWhenChanged ones at their default.
+  std::vector<Value> Echoed() const;
 
  private:
   const Value& Get(std::string_view name) const;

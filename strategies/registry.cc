@@ -139,10 +139,16 @@ std::vector<std::string> SplitStrategyList(const StrategyRegistry& registry,
 
 StrategyRequest ParseStrategyRequest(const StrategyRegistry& registry,
                                      std::string_view spec,
-                                     const std::vector<std::string>& settings) {
+                                     const std::vector<std::string>& settings,
+                                     const std::vector<RunWideParam>& run_wide) {
   std::size_t colon = spec.find(':');
   const StrategyInfo& info = registry.Require(spec.substr(0, colon));
   std::vector<std::pair<std::string, std::string>> overrides;
+  for (const RunWideParam& param : run_wide) {
+    bool declared = std::any_of(info.params.begin(), info.params.end(),
+                                [&](const ParamSpec& p) { return p.name == param.first; });
+    if (declared) overrides.push_back(param);
+  }
   for (const std::string& setting : settings) {
     auto [name, assignment] = SplitSetting(setting);
     if (registry.Find(name) == &info)

@@ -71,13 +71,19 @@ struct StrategyRequest {
 std::vector<std::string> SplitStrategyList(const StrategyRegistry& registry,
                                            std::string_view list);
 
+// A KEY=VALUE that applies to every strategy of a run declaring KEY (e.g.
+// --seed sets `seed` of every randomized strategy) and to no other.
+using RunWideParam = std::pair<std::string, std::string>;
+
 // Parses "NAME[:KEY=VALUE[:KEY=VALUE...]]", or "NAME:TEXT" for a strategy
-// with a tail parameter. `settings` are "NAME.KEY=VALUE"
-// assignments (from --set) applied to every request of that strategy before
-// the inline ones. Throws UsageError on any unknown name, key or bad value.
+// with a tail parameter. `run_wide` values come first, then `settings`,
+// "NAME.KEY=VALUE" assignments (from --set) applied to every request of that
+// strategy, then the inline ones: the most specific wins. Throws UsageError
+// on any unknown name, key or bad value.
 StrategyRequest ParseStrategyRequest(
     const StrategyRegistry& registry, std::string_view spec,
-    const std::vector<std::string>& settings = {});
+    const std::vector<std::string>& settings = {},
+    const std::vector<RunWideParam>& run_wide = {});
 
 // Checks that every "NAME.KEY=VALUE" setting names a registered strategy
 // present in `requests`; throws UsageError otherwise.

@@ -97,7 +97,7 @@ lbsim_cli_test(NAME "parameter inline beats --set"
 lbsim_cli_test(NAME "bad parameter unknown key"
   ARGS -s ll:qps=0 --output ${OUT}/badparam.report.txt ${steady}
   EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 2
-  STDERR_MATCH "^lbsim: error: strategy least_load: unknown parameter 'qps'; expected one of: inflight queue_depth .* qps_1m\nlbsim: no output written \\(--output ${OUT}/badparam.report.txt\\)\n$"
+  STDERR_MATCH "^lbsim: error: strategy least_load: unknown parameter 'qps'; expected one of: inflight queue_depth .* qps_1m unknown\nlbsim: no output written \\(--output ${OUT}/badparam.report.txt\\)\n$"
   ABSENT ${OUT}/badparam.report.txt)
 lbsim_cli_test(NAME "bad parameter value"
   ARGS -s ll:qps_1m=-1 ${steady}

@@ -42,7 +42,7 @@ TEST_CASE("params: a request without parameters has every default, in declaratio
                      "inflight=1", "queue_depth=0.25", "active_prepare=1", "active_ready=1",
                      "prepare_queue_depth=0.25", "ready_queue_depth=0.25",
                      "pending_prefill_count=1", "active_decode_count=0.5",
-                     "predicted_total_backlog_ms=0.001", "qps_1m=0.01"});
+                     "predicted_total_backlog_ms=0.001", "qps_1m=0.01", "unknown=exclude"});
   CHECK(Parse("rr").params.All().empty());
 }
 

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "strategies/candidate.h"
+#include "strategies/hint.h"
+#include "strategies/load_score.h"
+#include "strategies/lowest_score.h"
+#include "strategies/strategy.h"
+#include "strategies/unknown_load.h"
+
+namespace lbsim {
+
+// least_load's decision rule as a part other strategies can hold: load
+// scores under an unknown-load policy; the lowest known score wins; ties,
+// and the fallback when no score is known, pick by ONE internal round-robin
+// counter that advances on every decision it makes.
+class LeastLoadRule {
+ public:
+  // `strategy` names the owner in error messages.
+  LeastLoadRule(std::string_view strategy, const LoadWeights& weights,
+                UnknownLoad unknown);
+
+  // Scores every candidate of a decision (the policy applied); indexed like
+  // `candidates`. Call once per decision before Pick or PickAmong.
+  std::span<const std::optional<double>> Score(std::span<const Candidate> candidates,
+                                               const Hint& hint);
+
+  // The decision among all candidates last scored: reason `least` (one
+  // lowest), `tie` (several; the counter picks among them in pool order) or
+  // `fallback` (none known; the counter picks among all).
+  Choice Pick();
+
+  // The same decision restricted to the candidate indices `subset`, which
+  // is non-empty and in pool order.
+  Choice PickAmong(std::span<const std::size_t> subset);
+
+ private:
+  std::string_view strategy_;
+  LoadWeights weights_;
+  UnknownLoad unknown_;
+  std::uint64_t counter_ = 0;
+  std::vector<std::optional<double>> scores_;  // reused buffers
+  std::vector<std::size_t> all_;
+  LowestScore lowest_;
+};
+
+}  // namespace lbsim
