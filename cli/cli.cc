@@ -36,6 +36,7 @@ Examples:
   lbsim -s ll -s ll:qps_1m=0 --format json trace.ndjson
   lbsim -s ll --set ll.inflight=2 --decisions decisions.jsonl trace.json
   lbsim -s ll -s 'exec:python3 strategies/external/proxy_strategies.py ll' trace.json
+  lbsim -s rand,p2c:replacement=with --seed 7 trace.json
   zcat big.ndjson.gz | lbsim -s rr,ll -
   lbsim strategies
   lbsim gen --instances 4 --rate 20 --arrivals 1000 --durations exponential:0.5 > t.ndjson
@@ -171,9 +172,10 @@ int RunCli(int argc, char** argv) {
       ->check(NonNegative(true))
       ->type_name("J")
       ->group(what_if);
-  app.add_option("--seed", replay.sim.seed, "Seed of the stale-metrics jitter (default 1)")
-      ->type_name("N")
-      ->group(what_if);
+  app.add_option("--seed", replay.sim.seed,
+                 "Seed of the randomized strategies (random, power_of_two) unless set per "
+                 "strategy, and of the stale-metrics jitter; reports echo it (default 1)")
+      ->type_name("N");
   app.add_option("--window", replay.sim.window,
                  "Per-window shares, mean inflight and fallback rate over windows of W")
       ->check(NonNegative(false))

@@ -67,11 +67,15 @@ int RunReplay(const ReplayCommand& command) {
     settings.push_back(fmt::format("{}.timeout={}", exec.name, command.exec_timeout));
   }
   CheckStrategyRunCount(specs.size());
+  std::vector<RunWideParam> run_wide;
+  // --seed also seeds every randomized strategy, unless set per strategy.
+  run_wide.emplace_back("seed", fmt::format("{}", command.sim.seed));
   std::vector<StrategyRequest> requests;
   for (const std::string& spec : specs)
-    requests.push_back(ParseStrategyRequest(registry, spec, settings));
+    requests.push_back(ParseStrategyRequest(registry, spec, settings, run_wide));
   if (requests.empty())
-    requests.push_back(ParseStrategyRequest(registry, registry.Default().name, settings));
+    requests.push_back(
+        ParseStrategyRequest(registry, registry.Default().name, settings, run_wide));
   CheckSettingsUsed(registry, requests, settings);
   const TraceEncoding encoding = ParseTraceEncoding(command.trace_format);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -32,10 +33,25 @@ bool ParseNumber(std::string_view text, double& out) {
 // The largest integer parameter: every integer up to it is exact in a double.
 constexpr double kMaxInteger = 9007199254740992.0;  // 2^53
 
+// Parses a whole decimal integer (optional sign, digits only) of magnitude
+// at most kMaxInteger, exactly.
+bool ParseInteger(std::string_view text, double& out) {
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  if (first != last && *first == '+') ++first;
+  std::int64_t v = 0;
+  auto [ptr, ec] = std::from_chars(first, last, v);
+  if (ec != std::errc() || ptr != last || first == last) return false;
+  const auto limit = static_cast<std::int64_t>(kMaxInteger);
+  if (v > limit || v < -limit) return false;
+  out = static_cast<double>(v);
+  return true;
+}
+
 // Shortest text that reads back as `x`.
 std::string NumberText(double x) { return fmt::format("{}", x); }
 
-// Integers in plain digits (no exponent), however large.
+// An integer parameter in plain digits (no exponent).
 std::string IntegerText(double x) { return fmt::format("{:.0f}", x); }
 
 // "a finite number >= 0", "an integer >= 1 and <= 1024".
@@ -56,8 +72,8 @@ void Assign(std::string_view strategy, const ParamSpec& spec,
     case ParamKind::kInteger: {
       const bool integer = spec.kind == ParamKind::kInteger;
       double x = 0;
-      bool ok = ParseNumber(text, x) && x >= spec.min && x <= spec.max;
-      if (ok && integer) ok = std::floor(x) == x && x <= kMaxInteger;
+      bool ok = (integer ? ParseInteger(text, x) : ParseNumber(text, x)) &&
+                x >= spec.min && x <= spec.max;
       if (!ok)
         throw UsageError(fmt::format("strategy {}: parameter {}: expected {}, got '{}'",
                                      strategy, spec.name, Expected(spec), text));

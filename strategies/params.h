@@ -22,11 +22,11 @@ enum class ParamEcho {
 
 // One tunable parameter of a strategy, with its default as text.
 struct ParamSpec {
-  std::string_view name;
+  std::string_view name{};
   ParamKind kind = ParamKind::kNumber;
-  std::string_view default_text;
-  std::string_view description;
-  std::vector<std::string_view> choices;  // allowed words for kChoice
+  std::string_view default_text{};
+  std::string_view description{};
+  std::vector<std::string_view> choices{};  // allowed words for kChoice
   double min = 0.0;                       // inclusive lower bound for numbers
   // A kText parameter that takes the whole text after "NAME:" in a strategy
   // spec (colons and commas included) instead of KEY=VALUE pairs, e.g.

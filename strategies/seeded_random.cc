@@ -3,14 +3,12 @@
 namespace lbsim {
 
 ParamSpec SeedParam() {
-  ParamSpec spec;
-  spec.name = "seed";
-  spec.kind = ParamKind::kInteger;
-  spec.default_text = "1";
-  spec.description = "seed of the random generator (std::mt19937_64); --seed sets it for the run";
-  spec.max = 9007199254740992.0;  // 2^53: every seed up to it is exact in a double
-  spec.echo = ParamEcho::kAlways;
-  return spec;
+  return {.name = "seed",
+          .kind = ParamKind::kInteger,
+          .default_text = "1",
+          .description = "seed of the random generator (std::mt19937_64); --seed sets it for the run",
+          .max = 9007199254740992.0,  // 2^53: every seed up to it is exact in a double
+          .echo = ParamEcho::kAlways};
 }
 
 std::size_t SeededRandom::Index(std::size_t n) {

@@ -3,16 +3,13 @@
 namespace lbsim {
 
 ParamSpec UnknownLoadParam() {
-  ParamSpec spec;
-  spec.name = "unknown";
-  spec.kind = ParamKind::kChoice;
-  spec.default_text = "exclude";
-  spec.description =
-      "an unknown load score: exclude (never picked while one is known), zero "
-      "(counts as 0), max (counts as the highest known score)";
-  spec.choices = {"exclude", "zero", "max"};
-  spec.echo = ParamEcho::kWhenChanged;
-  return spec;
+  return {.name = "unknown",
+          .kind = ParamKind::kChoice,
+          .default_text = "exclude",
+          .description = "an unknown load score: exclude (never picked while one is "
+                         "known), zero (counts as 0), max (counts as the highest known score)",
+          .choices = {"exclude", "zero", "max"},
+          .echo = ParamEcho::kWhenChanged};
 }
 
 UnknownLoad UnknownLoadFromParams(const ParamValues& params) {

@@ -2,14 +2,18 @@
 # parameters, standard input, output files, and the two trace encodings.
 
 set(steady traces/examples/steady_pool.json)
-set(all_names "round_robin \\(rr, round-robin\\), least_load \\(ll, least-load\\), kv_aware \\[planned\\], exec")
+set(all_names "round_robin \\(rr, round-robin\\), least_load \\(ll, least-load\\), random \\(rand\\), power_of_two \\(p2c, power-of-two\\), weighted_round_robin \\(wrr, weighted-round-robin\\), kv_aware \\[planned\\], exec")
 
 # Every name and alias, in any case and with surrounding spaces, runs the
 # strategy under its canonical name and echoes the text as requested.
 foreach(pair "rr>round_robin" "round-robin>round_robin" "round_robin>round_robin"
              "RR>round_robin" " Round-Robin >round_robin" "ll>least_load"
              "least-load>least_load" "least_load>least_load" "LL>least_load"
-             " Least-Load >least_load")
+             " Least-Load >least_load" "rand>random" "random>random" "RAND>random"
+             "p2c>power_of_two" "power-of-two>power_of_two" "power_of_two>power_of_two"
+             " P2C >power_of_two" "wrr>weighted_round_robin"
+             "weighted-round-robin>weighted_round_robin"
+             "weighted_round_robin>weighted_round_robin" "WRR>weighted_round_robin")
   string(REGEX REPLACE ">.*" "" alias "${pair}")
   string(REGEX REPLACE ".*>" "" canonical "${pair}")
   lbsim_cli_test(NAME "alias '${alias}'"
@@ -57,7 +61,7 @@ lbsim_cli_test(NAME "planned strategy"
   STDERR_MATCH "^lbsim: error: strategy kv_aware is planned but not implemented yet; registered: ${all_names}\n$")
 
 # The registry as a table, kv_aware shown as planned.
-set(listing "^STRATEGY +ALIASES +STATUS +DESCRIPTION\nround_robin +rr, round-robin +default +Rotates[^\n]*\nleast_load +ll, least-load +experimental +Chooses[^\n]*\nkv_aware +- +planned +Choose Instances by KV-cache locality.*\nleast_load\n.*  qps_1m +default 0.01 ")
+set(listing "^STRATEGY +ALIASES +STATUS +DESCRIPTION\nround_robin +rr, round-robin +default +Rotates[^\n]*\nleast_load +ll, least-load +experimental +Chooses[^\n]*\nrandom +rand +experimental +Picks[^\n]*\npower_of_two +p2c, power-of-two +experimental +Samples[^\n]*\nweighted_round_robin +wrr, weighted-round-robin +experimental +Smooth[^\n]*\nkv_aware +- +planned +Choose Instances by KV-cache locality.*\nleast_load\n.*  qps_1m +default 0.01 ")
 lbsim_cli_test(NAME "--list-strategies"
   ARGS --list-strategies EXIT 0 STDOUT_MATCH "${listing}")
 lbsim_cli_test(NAME "strategies subcommand"

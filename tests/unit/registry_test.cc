@@ -26,27 +26,39 @@ std::string RequireError(std::string_view name) {
 }
 
 // Every name and alias, each of which an error message must list.
-const std::vector<std::string> kAllNames = {"round_robin", "rr",         "round-robin",
-                                            "least_load",  "ll",         "least-load",
-                                            "kv_aware",    "exec"};
+const std::vector<std::string> kAllNames = {
+    "round_robin",          "rr",   "round-robin",  "least_load", "ll",
+    "least-load",           "random", "rand",       "power_of_two", "p2c",
+    "power-of-two",         "weighted_round_robin", "wrr",        "weighted-round-robin",
+    "kv_aware",             "exec"};
 
 TEST_CASE("registry: the built-in strategies, statuses and aliases are the spec's table") {
   const auto& all = Builtin().All();
-  REQUIRE(all.size() == 4);
+  REQUIRE(all.size() == 7);
   CHECK(all[0].name == "round_robin");
   CHECK(all[0].aliases == std::vector<std::string_view>{"rr", "round-robin"});
   CHECK(all[0].status == StrategyStatus::kDefault);
   CHECK(all[1].name == "least_load");
   CHECK(all[1].aliases == std::vector<std::string_view>{"ll", "least-load"});
   CHECK(all[1].status == StrategyStatus::kExperimental);
-  CHECK(all[2].name == "kv_aware");
-  CHECK(all[2].aliases.empty());
-  CHECK(all[2].status == StrategyStatus::kPlanned);
-  const bool planned_can_be_made = all[2].make != nullptr;
-  CHECK_FALSE(planned_can_be_made);
-  CHECK(all[3].name == "exec");  // external strategy programs, exec:COMMAND
-  CHECK(all[3].aliases.empty());
+  // Added after the spec's table (issue 5), all experimental.
+  CHECK(all[2].name == "random");
+  CHECK(all[2].aliases == std::vector<std::string_view>{"rand"});
+  CHECK(all[2].status == StrategyStatus::kExperimental);
+  CHECK(all[3].name == "power_of_two");
+  CHECK(all[3].aliases == std::vector<std::string_view>{"p2c", "power-of-two"});
   CHECK(all[3].status == StrategyStatus::kExperimental);
+  CHECK(all[4].name == "weighted_round_robin");
+  CHECK(all[4].aliases == std::vector<std::string_view>{"wrr", "weighted-round-robin"});
+  CHECK(all[4].status == StrategyStatus::kExperimental);
+  CHECK(all[5].name == "kv_aware");
+  CHECK(all[5].aliases.empty());
+  CHECK(all[5].status == StrategyStatus::kPlanned);
+  const bool planned_can_be_made = all[5].make != nullptr;
+  CHECK_FALSE(planned_can_be_made);
+  CHECK(all[6].name == "exec");  // external strategy programs, exec:COMMAND
+  CHECK(all[6].aliases.empty());
+  CHECK(all[6].status == StrategyStatus::kExperimental);
   for (const StrategyInfo& s : all) {
     CAPTURE(s.name);
     CHECK_FALSE(s.description.empty());
@@ -81,6 +93,14 @@ TEST_CASE("registry: every name and alias finds its strategy") {
   CheckLookup("least_load", "least_load");
   CheckLookup("ll", "least_load");
   CheckLookup("least-load", "least_load");
+  CheckLookup("random", "random");
+  CheckLookup("rand", "random");
+  CheckLookup("power_of_two", "power_of_two");
+  CheckLookup("p2c", "power_of_two");
+  CheckLookup("power-of-two", "power_of_two");
+  CheckLookup("weighted_round_robin", "weighted_round_robin");
+  CheckLookup("wrr", "weighted_round_robin");
+  CheckLookup("weighted-round-robin", "weighted_round_robin");
   CheckLookup("kv_aware", "kv_aware");
 }
 
@@ -112,7 +132,9 @@ TEST_CASE("registry: an unknown name is a usage error listing every name and ali
   }
   CHECK(message.find('\n') == std::string::npos);
   CHECK(message == "unknown strategy 'fastest'; registered: round_robin (rr, round-robin), "
-                   "least_load (ll, least-load), kv_aware [planned], exec");
+                   "least_load (ll, least-load), random (rand), power_of_two (p2c, "
+                   "power-of-two), weighted_round_robin (wrr, weighted-round-robin), "
+                   "kv_aware [planned], exec");
 }
 
 TEST_CASE("registry: a planned strategy cannot be selected") {
@@ -143,6 +165,11 @@ TEST_CASE("registry: the reason words each strategy declares") {
   CHECK(Builtin().Find("rr")->reasons == std::vector<std::string_view>{"round_robin"});
   CHECK(Builtin().Find("ll")->reasons ==
         std::vector<std::string_view>{"least", "tie", "fallback"});
+  CHECK(Builtin().Find("rand")->reasons == std::vector<std::string_view>{"random"});
+  CHECK(Builtin().Find("p2c")->reasons ==
+        std::vector<std::string_view>{"least", "tie", "fallback"});
+  CHECK(Builtin().Find("wrr")->reasons ==
+        std::vector<std::string_view>{"weighted_round_robin"});
 }
 
 }  // namespace
