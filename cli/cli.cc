@@ -36,6 +36,7 @@ Examples:
   lbsim -s ll -s ll:qps_1m=0 --format json trace.ndjson
   lbsim -s ll --set ll.inflight=2 --decisions decisions.jsonl trace.json
   lbsim -s ll -s 'exec:python3 strategies/external/proxy_strategies.py ll' trace.json
+  lbsim -s rr,ll,kv traces/examples/shared_prefixes.json
   lbsim -s rand,p2c:replacement=with --seed 7 trace.json
   zcat big.ndjson.gz | lbsim -s rr,ll -
   lbsim strategies
@@ -175,6 +176,11 @@ int RunCli(int argc, char** argv) {
   app.add_option("--seed", replay.sim.seed,
                  "Seed of the randomized strategies (random, power_of_two) unless set per "
                  "strategy, and of the stale-metrics jitter; reports echo it (default 1)")
+      ->type_name("N");
+  app.add_option("--cache-blocks", replay.sim.cache_blocks,
+                 "KV-cache capacity of each simulated Instance in blocks, for the prefix hit "
+                 "rate; also kv_aware's cache_blocks unless set per strategy (default 4096)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 53))
       ->type_name("N");
   app.add_option("--window", replay.sim.window,
                  "Per-window shares, mean inflight and fallback rate over windows of W")

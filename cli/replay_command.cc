@@ -68,8 +68,10 @@ int RunReplay(const ReplayCommand& command) {
   }
   CheckStrategyRunCount(specs.size());
   std::vector<RunWideParam> run_wide;
-  // --seed also seeds every randomized strategy, unless set per strategy.
+  // --seed also seeds every randomized strategy and --cache-blocks sizes
+  // kv_aware's cache, unless a strategy sets its own.
   run_wide.emplace_back("seed", fmt::format("{}", command.sim.seed));
+  run_wide.emplace_back("cache_blocks", fmt::format("{}", command.sim.cache_blocks));
   std::vector<StrategyRequest> requests;
   for (const std::string& spec : specs)
     requests.push_back(ParseStrategyRequest(registry, spec, settings, run_wide));

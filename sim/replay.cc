@@ -89,10 +89,7 @@ class Replayer final : public TraceVisitor {
   }
 
   void Finish() {
-    for (auto& w : worlds_) {
-      w->RunAllCompletions(pool_);
-      w->metrics().Finish();
-    }
+    for (auto& w : worlds_) w->Finish(pool_);
   }
 
   TraceHeader& header() { return header_; }

@@ -99,6 +99,7 @@ Report BuildReport(const ReplayResult& result) {
           if (tie < t.by_reason.size()) line.tie_selections = t.by_reason[tie];
         }
       }
+      if (i < m.cached_blocks().size()) line.cached_blocks = m.cached_blocks()[i];
       line.share = chose ? static_cast<double>(line.selections) / static_cast<double>(chose) : 0.0;
       if (line.candidate_decisions > 0) {
         counts.push_back(static_cast<double>(line.selections));
@@ -114,6 +115,10 @@ Report BuildReport(const ReplayResult& result) {
       s.longest_run_first_seq = m.longest_run().first_seq;
     }
     s.herded_decisions = m.herded_decisions();
+    if (m.requested_blocks() > 0)
+      s.prefix_cache = PrefixCacheReport{
+          result.options.cache_blocks, m.requested_blocks(), m.matched_blocks(),
+          static_cast<double>(m.matched_blocks()) / static_cast<double>(m.requested_blocks())};
     AddWarnings(s);
     if (!result.what_if.empty()) s.what_if = BuildWhatIfReport(result, r);
     report.strategies.push_back(std::move(s));

@@ -25,6 +25,16 @@ struct InstanceReport {
   // known, and how many of them chose it.
   std::uint64_t unknown_while_others_known = 0;
   std::uint64_t chosen_while_unknown = 0;
+  // Blocks its simulated KV cache holds at the end of the run.
+  std::uint64_t cached_blocks = 0;
+};
+
+// How well a strategy's routing reused the simulated Instances' KV caches.
+struct PrefixCacheReport {
+  std::uint64_t capacity_blocks = 0;  // per Instance
+  std::uint64_t requested_blocks = 0;
+  std::uint64_t matched_blocks = 0;   // leading blocks already cached
+  double hit_rate = 0.0;              // matched / requested
 };
 
 // The service model's figures for one Instance or a whole run.
@@ -81,6 +91,8 @@ struct StrategyReport {
   std::uint64_t longest_run = 0;
   std::uint64_t longest_run_first_seq = 0;
   std::uint64_t herded_decisions = 0;
+  // Present when the trace's arrivals carried prefix_blocks.
+  std::optional<PrefixCacheReport> prefix_cache;
   std::vector<std::string> warnings;  // plain-language hazards
   std::optional<WhatIfReport> what_if;  // when a what-if option is on
 };

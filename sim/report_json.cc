@@ -135,6 +135,12 @@ ojson StrategyJson(const StrategyReport& s) {
            {"first_seq", s.longest_run_first_seq}};
   j["longest_run"] = run;
   j["herded_decisions"] = s.herded_decisions;
+  if (s.prefix_cache)
+    j["prefix_cache"] = {{"capacity_blocks", s.prefix_cache->capacity_blocks},
+                         {"requested_blocks", s.prefix_cache->requested_blocks},
+                         {"matched_blocks", s.prefix_cache->matched_blocks},
+                         {"hit_rate", s.prefix_cache->hit_rate},
+                         {"cached_blocks", PerInstance(s, &InstanceReport::cached_blocks)}};
   j["warnings"] = s.warnings;
   if (s.what_if) j["what_if"] = WhatIfJson(s, *s.what_if);
   return j;

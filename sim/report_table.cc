@@ -210,6 +210,30 @@ std::string RenderTable(const Report& raw) {
                : std::string("-");
   });
   if (report.simulation) WhatIfRows(t, report, row);
+
+  auto with_cache = std::find_if(runs.begin(), runs.end(),
+                                 [](const StrategyReport& s) { return s.prefix_cache; });
+  if (with_cache != runs.end()) {
+    t.Blank();
+    t.Section(fmt::format("prefix cache ({} blocks per Instance)",
+                          with_cache->prefix_cache->capacity_blocks));
+    row("  hit rate", [](const StrategyReport& s) {
+      return s.prefix_cache ? fmt::format("{:.1f}%", 100.0 * s.prefix_cache->hit_rate)
+                            : std::string("-");
+    });
+    row("  matched blocks", [](const StrategyReport& s) {
+      return s.prefix_cache ? fmt::format("{}", s.prefix_cache->matched_blocks) : std::string("-");
+    });
+    row("  requested blocks", [](const StrategyReport& s) {
+      return s.prefix_cache ? fmt::format("{}", s.prefix_cache->requested_blocks) : std::string("-");
+    });
+    t.Section("  cached blocks at the end");
+    for (std::size_t i = 0; i < report.instances.size(); ++i) {
+      row("    " + report.instances[i], [i](const StrategyReport& s) {
+        return s.prefix_cache ? fmt::format("{}", s.instances[i].cached_blocks) : std::string("-");
+      });
+    }
+  }
   out += t.Render();
 
   // Parameters that differ from their defaults, and those always echoed

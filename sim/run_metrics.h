@@ -46,6 +46,20 @@ class RunMetrics {
   // Closes the current run of picks; call once after the last decision.
   void Finish();
 
+  // Counts one routed arrival with `requested` prefix blocks, of which the
+  // chosen Instance's cache already held the leading `matched`.
+  void RecordPrefix(std::size_t requested, std::size_t matched) {
+    requested_blocks_ += requested;
+    matched_blocks_ += matched;
+  }
+  // Sets the blocks each Instance's cache holds at the end of the run,
+  // indexed by InstanceIndex (may be shorter than the instance table).
+  void SetCachedBlocks(std::vector<std::uint64_t> cached) { cached_blocks_ = std::move(cached); }
+
+  std::uint64_t requested_blocks() const { return requested_blocks_; }
+  std::uint64_t matched_blocks() const { return matched_blocks_; }
+  const std::vector<std::uint64_t>& cached_blocks() const { return cached_blocks_; }
+
   std::uint64_t decisions() const { return decisions_; }
   std::uint64_t no_instances() const { return reason_counts_.back(); }
   std::uint64_t unknown_excluded() const { return unknown_excluded_; }
@@ -74,6 +88,9 @@ class RunMetrics {
   Run current_, longest_;
   std::uint64_t herded_ = 0;
   std::vector<bool> unknown_;  // reused per decision
+  std::uint64_t requested_blocks_ = 0;
+  std::uint64_t matched_blocks_ = 0;
+  std::vector<std::uint64_t> cached_blocks_;
 };
 
 }  // namespace lbsim

@@ -1,10 +1,13 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "strategies/block_cache.h"
 
 namespace lbsim {
 
@@ -31,6 +34,11 @@ struct SimOptions {
   // Time series: per-window figures for windows [k*window, (k+1)*window);
   // 0 turns them off.
   double window = 0.0;
+
+  // KV-cache capacity of each simulated Instance, in blocks. Not a what-if
+  // part: it only matters when arrivals carry prefix_blocks, and every
+  // strategy's prefix hit rate is measured against these caches.
+  std::size_t cache_blocks = kDefaultCacheBlocks;
 
   bool service() const { return slots > 0; }
   bool stale() const { return stale_interval > 0.0; }

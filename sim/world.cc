@@ -11,7 +11,7 @@ namespace lbsim {
 
 World::World(const StrategyRequest& request, const SimOptions& options)
     : request_(request), strategy_(request.Make()),
-      metrics_(request.info->reasons) {
+      metrics_(request.info->reasons), caches_(options.cache_blocks) {
   if (options.service()) service_ = std::make_unique<ServiceModel>(options.slots);
   if (options.stale())
     view_ = std::make_unique<MetricView>(options.stale_interval, options.stale_delay,
@@ -80,6 +80,22 @@ void World::RunAllCompletions(const Pool& pool) {
   if (service_) service_->CloseAt(last_time_);
 }
 
+void World::Finish(const Pool& pool) {
+  RunAllCompletions(pool);
+  std::vector<std::uint64_t> cached(caches_.instances(), 0);
+  for (InstanceIndex i = 0; i < cached.size(); ++i)
+    if (pool.IsRegistered(i)) cached[i] = caches_.CachedBlocks(i, pool.at(i).registration);
+  metrics_.SetCachedBlocks(std::move(cached));
+  metrics_.Finish();
+}
+
+void World::ServePrefix(const Hint& hint, InstanceIndex chosen, const Pool& pool) {
+  if (hint.prefix_blocks.empty()) return;
+  BlockCache& cache = caches_.For(chosen, pool.at(chosen).registration);
+  metrics_.RecordPrefix(hint.prefix_blocks.size(), cache.MatchPrefix(hint.prefix_blocks));
+  cache.Insert(hint.prefix_blocks);
+}
+
 void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
                    std::string_view request_id, const Pool& pool,
                    const InstanceTable& table) {
@@ -96,7 +112,8 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
   candidates_.clear();
   for (InstanceIndex i : alive) {
     const Pool::Entry& e = pool.at(i);
-    candidates_.push_back(Candidate{i, table.Id(i), e.weight, SeenInflight(i), e.qps_1m});
+    candidates_.push_back(
+        Candidate{i, table.Id(i), e.weight, SeenInflight(i), e.qps_1m, e.registration});
   }
   strategy_->BeforeSelect(ArrivalInfo{seq, arrival.t.value, request_id});
   Choice choice = strategy_->Select(candidates_, arrival.hint);
@@ -110,6 +127,7 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
   record.reason = choice.reason;
   if (log_) log_->Write(record);
   if (timeline_) timeline_->Decision(arrival.t.value, &chosen, choice.reason == "fallback");
+  ServePrefix(arrival.hint, chosen, pool);
 
   if (arrival.duration) {
     if (in_flight_ >= kMaxInFlight)

@@ -14,6 +14,7 @@
 #include "sim/run_metrics.h"
 #include "sim/service_model.h"
 #include "sim/sim_options.h"
+#include "strategies/block_cache.h"
 #include "strategies/registry.h"
 #include "traces/instance_table.h"
 #include "traces/trace_event.h"
@@ -27,8 +28,8 @@ namespace lbsim {
 inline constexpr std::size_t kMaxInFlight = 1'000'000;
 
 // One strategy's own view of a run: its strategy state, the inflight
-// counters its own decisions move, its pending completions and its
-// metrics. Registration state comes from the shared Pool. The what-if parts
+// counters and Instance KV caches its own decisions move, its pending
+// completions and its metrics. Registration state comes from the shared Pool. The what-if parts
 // (service model, stale-metrics view, load timeline) exist only when their
 // options are on; with every option off a World replays trace format v1.
 class World {
@@ -48,6 +49,9 @@ class World {
   // Runs every pending completion (the trace has ended; metric events stop)
   // and closes the what-if measurements at the run's last event.
   void RunAllCompletions(const Pool& pool);
+  // Ends the run: runs every pending completion and closes the metrics,
+  // which then hold each Instance's cached blocks.
+  void Finish(const Pool& pool);
 
   // The what-if results, handed over once the run is over; null when off.
   std::shared_ptr<const LoadTimeline> TakeTimeline() { return std::move(timeline_); }
@@ -75,12 +79,16 @@ class World {
   std::optional<std::int64_t> SeenInflight(InstanceIndex i) const {
     return view_ ? view_->Seen(i) : Inflight(i);
   }
+  // Serves the arrival's prefix_blocks from the chosen Instance's cache,
+  // counting the leading blocks it already held, then caches them.
+  void ServePrefix(const Hint& hint, InstanceIndex chosen, const Pool& pool);
 
   StrategyRequest request_;
   std::unique_ptr<Strategy> strategy_;
   RunMetrics metrics_;
   DecisionSink* log_ = nullptr;
   std::vector<std::int64_t> inflight_;  // -1: unknown
+  InstanceBlockCaches caches_;
   EventQueue<Completion> completions_;
   std::uint64_t completion_seq_ = 0;
   std::size_t in_flight_ = 0;  // routed with a duration, not yet completed

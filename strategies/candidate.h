@@ -16,6 +16,10 @@ struct Candidate {
   double weight = 1.0;
   std::optional<std::int64_t> inflight;
   std::optional<double> qps_1m;
+  // Which registration of the Instance this is: it changes when the
+  // Instance is removed and registered again (a fresh process), not when it
+  // goes down and comes back.
+  std::uint64_t registration = 0;
 };
 
 }  // namespace lbsim

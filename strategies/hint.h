@@ -32,9 +32,10 @@ struct QueueLoad {
   }
 };
 
-// What the arrival's `hint` tells strategies, already decoded from JSON:
+// What an arrival tells strategies, already decoded from JSON: its `hint`'s
 // hint.queue_depths.per_instance[<id>] for every registered Instance it
-// names. A hint of any other shape decodes to an empty Hint.
+// names (a hint of any other shape gives no queues), and the arrival's
+// optional `prefix_blocks`.
 struct Hint {
   struct Entry {
     InstanceIndex instance;
@@ -47,6 +48,10 @@ struct Hint {
   // hint.
   std::string raw_json;
 
+  // The request's KV-cache block ids in prompt order: requests sharing a
+  // leading run of ids share that prompt prefix. Empty when not given.
+  std::vector<std::uint64_t> prefix_blocks;
+
   // The queue values for `instance`, or nullptr when the hint names none.
   const QueueLoad* QueueFor(InstanceIndex instance) const {
     for (const Entry& e : queues)
@@ -57,6 +62,7 @@ struct Hint {
   void Clear() {
     queues.clear();
     raw_json.clear();
+    prefix_blocks.clear();
   }
 };
 

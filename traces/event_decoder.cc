@@ -112,7 +112,7 @@ TraceTime Time(const json* v) {
 // hint.queue_depths.per_instance[<id>][<key>] for every interned id; any
 // other shape carries no queue information.
 void DecodeHint(const json& hint, const InstanceTable& table, Hint& out) {
-  out.Clear();
+  out.queues.clear();
   if (!hint.is_object()) return;
   const json* queues = Member(hint, "queue_depths");
   if (!queues || !queues->is_object()) return;
@@ -131,6 +131,21 @@ void DecodeHint(const json& hint, const InstanceTable& table, Hint& out) {
       }
     }
     out.queues.push_back(entry);
+  }
+}
+
+// An arrival's `prefix_blocks`: an array of block ids, integers >= 0.
+void DecodePrefixBlocks(const json& blocks, std::vector<std::uint64_t>& out) {
+  constexpr std::string_view kExpected = "an array of block ids (integers >= 0)";
+  if (!blocks.is_array()) Fail("prefix_blocks", kExpected, &blocks);
+  out.reserve(blocks.size());
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    const json& id = blocks[i];
+    bool ok = id.is_number_unsigned() ||
+              (id.is_number_integer() && id.get<std::int64_t>() >= 0);
+    if (!ok)
+      Fail(fmt::format("prefix_blocks[{}]", i), "a block id (an integer >= 0)", &id);
+    out.push_back(id.get<std::uint64_t>());
   }
 }
 
@@ -237,6 +252,8 @@ void DecodeEvent(const json& object, InstanceTable& table, TraceEvent& e) {
     if (const json* d = Member(object, "duration"))
       e.duration = NumberAtLeast(*d, "duration", 0.0, false, "a finite number >= 0");
     if (const json* h = Member(object, "hint")) DecodeHint(*h, table, e.hint);
+    if (const json* b = Member(object, "prefix_blocks"))
+      DecodePrefixBlocks(*b, e.hint.prefix_blocks);
     return;
   }
 

@@ -2,7 +2,7 @@
 # parameters, standard input, output files, and the two trace encodings.
 
 set(steady traces/examples/steady_pool.json)
-set(all_names "round_robin \\(rr, round-robin\\), least_load \\(ll, least-load\\), random \\(rand\\), power_of_two \\(p2c, power-of-two\\), weighted_round_robin \\(wrr, weighted-round-robin\\), kv_aware \\[planned\\], exec")
+set(all_names "round_robin \\(rr, round-robin\\), least_load \\(ll, least-load\\), random \\(rand\\), power_of_two \\(p2c, power-of-two\\), weighted_round_robin \\(wrr, weighted-round-robin\\), kv_aware \\(kv, kv-aware\\), exec")
 
 # Every name and alias, in any case and with surrounding spaces, runs the
 # strategy under its canonical name and echoes the text as requested.
@@ -13,7 +13,8 @@ foreach(pair "rr>round_robin" "round-robin>round_robin" "round_robin>round_robin
              "p2c>power_of_two" "power-of-two>power_of_two" "power_of_two>power_of_two"
              " P2C >power_of_two" "wrr>weighted_round_robin"
              "weighted-round-robin>weighted_round_robin"
-             "weighted_round_robin>weighted_round_robin" "WRR>weighted_round_robin")
+             "weighted_round_robin>weighted_round_robin" "WRR>weighted_round_robin"
+             "kv>kv_aware" "kv-aware>kv_aware" "kv_aware>kv_aware" " KV_Aware >kv_aware")
   string(REGEX REPLACE ">.*" "" alias "${pair}")
   string(REGEX REPLACE ".*>" "" canonical "${pair}")
   lbsim_cli_test(NAME "alias '${alias}'"
@@ -44,7 +45,8 @@ lbsim_cli_test(NAME "default strategy in the report"
   EXIT 0
   STDOUT_MATCH "\"strategies\": .\n    {\n      \"strategy\": \"round_robin\",\n      \"requested_as\": \"round_robin\",")
 
-# An unknown or planned strategy: one line listing every name and alias.
+# An unknown strategy: one line listing every name and alias (no built-in
+# strategy is planned any more; the unit tests cover that rule).
 lbsim_cli_test(NAME "unknown strategy"
   ARGS -s fastest --output ${OUT}/unknown.report.txt ${steady}
   EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 2
@@ -55,13 +57,9 @@ lbsim_cli_test(NAME "unknown strategy in a list"
   EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 2
   STDERR_MATCH "^lbsim: error: unknown strategy 'least'; registered: ${all_names}\nlbsim: no output written \\(--decisions ${OUT}/unknown.decisions.jsonl\\)\n$"
   ABSENT ${OUT}/unknown.decisions.jsonl)
-lbsim_cli_test(NAME "planned strategy"
-  ARGS -s kv_aware ${steady}
-  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1
-  STDERR_MATCH "^lbsim: error: strategy kv_aware is planned but not implemented yet; registered: ${all_names}\n$")
 
-# The registry as a table, kv_aware shown as planned.
-set(listing "^STRATEGY +ALIASES +STATUS +DESCRIPTION\nround_robin +rr, round-robin +default +Rotates[^\n]*\nleast_load +ll, least-load +experimental +Chooses[^\n]*\nrandom +rand +experimental +Picks[^\n]*\npower_of_two +p2c, power-of-two +experimental +Samples[^\n]*\nweighted_round_robin +wrr, weighted-round-robin +experimental +Smooth[^\n]*\nkv_aware +- +planned +Choose Instances by KV-cache locality.*\nleast_load\n.*  qps_1m +default 0.01 ")
+# The registry as a table, every strategy with its status.
+set(listing "^STRATEGY +ALIASES +STATUS +DESCRIPTION\nround_robin +rr, round-robin +default +Rotates[^\n]*\nleast_load +ll, least-load +experimental +Chooses[^\n]*\nrandom +rand +experimental +Picks[^\n]*\npower_of_two +p2c, power-of-two +experimental +Samples[^\n]*\nweighted_round_robin +wrr, weighted-round-robin +experimental +Smooth[^\n]*\nkv_aware +kv, kv-aware +experimental +Chooses the Instance whose KV cache.*\nleast_load\n.*  qps_1m +default 0.01 ")
 lbsim_cli_test(NAME "--list-strategies"
   ARGS --list-strategies EXIT 0 STDOUT_MATCH "${listing}")
 lbsim_cli_test(NAME "strategies subcommand"

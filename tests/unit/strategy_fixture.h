@@ -45,12 +45,12 @@ inline std::string_view Id(std::size_t k) {
 }
 
 // Candidate k is Instance index k with id "c<k>", the k-th inflight
-// (std::nullopt: unknown), weight 1, no qps_1m.
+// (std::nullopt: unknown), weight 1, no qps_1m, registration 1.
 inline std::vector<Candidate> Pool(std::initializer_list<std::optional<std::int64_t>> inflight) {
   std::vector<Candidate> pool;
   for (std::optional<std::int64_t> load : inflight) {
     const auto k = static_cast<InstanceIndex>(pool.size());
-    pool.push_back(Candidate{k, Id(k), 1.0, load, std::nullopt});
+    pool.push_back(Candidate{k, Id(k), 1.0, load, std::nullopt, 1});
   }
   return pool;
 }
@@ -59,7 +59,7 @@ inline std::vector<Candidate> Pool(std::initializer_list<std::optional<std::int6
 inline std::vector<Candidate> IdlePool(std::size_t n) {
   std::vector<Candidate> pool;
   for (std::size_t k = 0; k < n; ++k)
-    pool.push_back(Candidate{static_cast<InstanceIndex>(k), Id(k), 1.0, 0, std::nullopt});
+    pool.push_back(Candidate{static_cast<InstanceIndex>(k), Id(k), 1.0, 0, std::nullopt, 1});
   return pool;
 }
 

@@ -1,0 +1,157 @@
+// prefix_blocks: decoding an arrival's optional block ids, and the
+// simulated Instance caches that measure every strategy's prefix hit rate.
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/replay.h"
+#include "sim/report.h"
+#include "traces/event_decoder.h"
+#include "traces/trace_reader.h"
+#include "tests/unit/strategy_fixture.h"
+
+namespace lbsim {
+namespace {
+
+TraceEvent Decode(const std::string& text) {
+  InstanceTable table;
+  TraceEvent event;
+  DecodeEvent(nlohmann::json::parse(text), table, event);
+  return event;
+}
+
+std::string DecodeError(const std::string& text) {
+  try {
+    Decode(text);
+  } catch (const FieldError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST_CASE("prefix_blocks: an array of integers >= 0, kept in order") {
+  TraceEvent e = Decode(R"({"t":0,"type":"arrival","prefix_blocks":[3,1,2,3,0,18446744073709551615]})");
+  CHECK(e.hint.prefix_blocks ==
+        std::vector<std::uint64_t>{3, 1, 2, 3, 0, 18446744073709551615ull});
+  CHECK(Decode(R"({"t":0,"type":"arrival"})").hint.prefix_blocks.empty());
+  CHECK(Decode(R"({"t":0,"type":"arrival","prefix_blocks":[]})").hint.prefix_blocks.empty());
+}
+
+TEST_CASE("prefix_blocks: a reused event forgets the previous arrival's blocks") {
+  InstanceTable table;
+  TraceEvent e;
+  DecodeEvent(nlohmann::json::parse(R"({"t":0,"type":"arrival","prefix_blocks":[1,2]})"), table, e);
+  DecodeEvent(nlohmann::json::parse(R"({"t":1,"type":"arrival","hint":{}})"), table, e);
+  CHECK(e.hint.prefix_blocks.empty());
+}
+
+TEST_CASE("prefix_blocks: anything else is an error naming the field") {
+  CHECK(DecodeError(R"({"t":0,"type":"arrival","prefix_blocks":"1,2"})") ==
+        R"(field "prefix_blocks": expected an array of block ids (integers >= 0), got "1,2")");
+  CHECK(DecodeError(R"({"t":0,"type":"arrival","prefix_blocks":null})") ==
+        R"(field "prefix_blocks": expected an array of block ids (integers >= 0), got null)");
+  CHECK(DecodeError(R"({"t":0,"type":"arrival","prefix_blocks":[1,-2]})") ==
+        R"(field "prefix_blocks[1]": expected a block id (an integer >= 0), got -2)");
+  CHECK(DecodeError(R"({"t":0,"type":"arrival","prefix_blocks":[1.5]})") ==
+        R"(field "prefix_blocks[0]": expected a block id (an integer >= 0), got 1.5)");
+  CHECK(DecodeError(R"({"t":0,"type":"arrival","prefix_blocks":[1,"2"]})") ==
+        R"(field "prefix_blocks[1]": expected a block id (an integer >= 0), got "2")");
+  CHECK(DecodeError(R"({"t":0,"type":"arrival","prefix_blocks":[[1]]})") ==
+        R"(field "prefix_blocks[0]": expected a block id (an integer >= 0), got [1])");
+}
+
+// A trace text in a temporary JSON Lines file, removed afterwards.
+class TempTrace {
+ public:
+  explicit TempTrace(const std::string& text) {
+    static int serial = 0;
+    path_ = (std::filesystem::temp_directory_path() /
+             ("lbsim-prefix-" + std::to_string(::getpid()) + "-" + std::to_string(++serial) +
+              ".ndjson"))
+                .string();
+    std::ofstream(path_) << text;
+  }
+  ~TempTrace() { std::remove(path_.c_str()); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+Report Run(const std::string& text, const std::vector<std::string>& specs,
+           const SimOptions& options = {}) {
+  TempTrace trace(text);
+  std::vector<StrategyRequest> requests;
+  for (const std::string& spec : specs) requests.push_back(strategy_tests::Request(spec));
+  return BuildReport(Replay(trace.path(), TraceEncoding::kAuto, requests, {}, options));
+}
+
+// Two idle Instances; four requests share the prompt prefix [1, 2].
+constexpr const char* kSharedPrefix = R"({"lbsim_trace":1,"instances":[{"id":"a","inflight":0},{"id":"b","inflight":0}]}
+{"t":0,"type":"arrival","prefix_blocks":[1,2]}
+{"t":1,"type":"arrival","prefix_blocks":[1,2]}
+{"t":2,"type":"arrival","prefix_blocks":[1,2]}
+{"t":3,"type":"arrival","prefix_blocks":[1,2]}
+)";
+
+TEST_CASE("every strategy's prefix hit rate: matched leading blocks / requested blocks") {
+  Report report = Run(kSharedPrefix, {"rr", "kv"});
+  // round_robin: a b a b -> matched 0, 0, 2, 2 of 8.
+  const StrategyReport& rr = report.strategies[0];
+  REQUIRE(rr.prefix_cache);
+  CHECK(rr.prefix_cache->requested_blocks == 8);
+  CHECK(rr.prefix_cache->matched_blocks == 4);
+  CHECK(rr.prefix_cache->hit_rate == 0.5);
+  CHECK(rr.prefix_cache->capacity_blocks == kDefaultCacheBlocks);
+  CHECK(rr.instances[0].cached_blocks == 2);
+  CHECK(rr.instances[1].cached_blocks == 2);
+  // kv_aware: a (miss) then a a a (hits) -> matched 0, 2, 2, 2 of 8.
+  const StrategyReport& kv = report.strategies[1];
+  REQUIRE(kv.prefix_cache);
+  CHECK(kv.prefix_cache->matched_blocks == 6);
+  CHECK(kv.prefix_cache->hit_rate == 0.75);
+  CHECK(kv.instances[0].cached_blocks == 2);
+  CHECK(kv.instances[1].cached_blocks == 0);
+}
+
+TEST_CASE("no prefix_blocks in the trace: no prefix cache figures") {
+  Report report = Run(R"({"lbsim_trace":1,"instances":[{"id":"a"}]}
+{"t":0,"type":"arrival"}
+)",
+                      {"rr"});
+  CHECK_FALSE(report.strategies[0].prefix_cache);
+}
+
+TEST_CASE("the simulated caches: capacity per Instance, emptied by re-registration") {
+  const char* text = R"({"lbsim_trace":1,"instances":[{"id":"a"}]}
+{"t":0,"type":"arrival","prefix_blocks":[1,2,3]}
+{"t":1,"type":"arrival","prefix_blocks":[1,2,3]}
+{"t":2,"type":"down","instance":"a"}
+{"t":3,"type":"up","instance":"a"}
+{"t":4,"type":"arrival","prefix_blocks":[1,2,3]}
+{"t":5,"type":"remove","instance":"a"}
+{"t":6,"type":"arrival","prefix_blocks":[1,2,3]}
+{"t":7,"type":"up","instance":"a"}
+{"t":8,"type":"arrival","prefix_blocks":[1,2,3]}
+)";
+  SimOptions small;
+  small.cache_blocks = 2;
+  Report report = Run(text, {"rr"}, small);
+  const PrefixCacheReport& cache = *report.strategies[0].prefix_cache;
+  CHECK(cache.capacity_blocks == 2);
+  // Routed: t0 miss (caches 1,2), t1 match 2, t4 match 2 (down/up keeps the
+  // cache), t6 no Instance (not requested), t8 a new registration: miss.
+  CHECK(cache.requested_blocks == 12);
+  CHECK(cache.matched_blocks == 4);
+  CHECK(report.strategies[0].instances[0].cached_blocks == 2);
+}
+
+}  // namespace
+}  // namespace lbsim
