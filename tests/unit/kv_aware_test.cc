@@ -8,14 +8,14 @@
 #include <vector>
 
 #include "strategies/block_cache.h"
-#include "tests/unit/strategy_fixture.h"
+#include "strategy_fixture.h"
 
 namespace lbsim {
 namespace {
 
-using strategy_tests::Make;
-using strategy_tests::Pool;
-using strategy_tests::Request;
+using testing::Make;
+using testing::Candidates;
+using testing::Request;
 
 Hint Prefix(std::vector<std::uint64_t> blocks) {
   Hint hint;
@@ -46,21 +46,21 @@ TEST_CASE("kv_aware: aliases, parameters, defaults and reason words") {
 
 TEST_CASE("kv_aware: nothing cached is a cache_miss decided by least_load") {
   auto s = Make("kv");
-  Choice c = s->Select(Pool({3, 1, 2}), Prefix({10, 11}));
+  Choice c = s->Select(Candidates({3, 1, 2}), Prefix({10, 11}));
   CHECK(c.index == 1);
   CHECK(c.reason == "cache_miss");
 }
 
 TEST_CASE("kv_aware: an arrival without prefix_blocks is a cache_miss") {
   auto s = Make("kv");
-  Choice c = s->Select(Pool({3, 1, 2}), Hint{});
+  Choice c = s->Select(Candidates({3, 1, 2}), Hint{});
   CHECK(c.index == 1);
   CHECK(c.reason == "cache_miss");
 }
 
 TEST_CASE("kv_aware: a cached prefix wins over a lower load") {
   auto s = Make("kv");
-  auto pool = Pool({5, 0});
+  auto pool = Candidates({5, 0});
   Route(*s, pool, 0, {1, 2, 3});
   Choice c = s->Select(pool, Prefix({1, 2, 3, 4}));
   CHECK(c.index == 0);
@@ -71,7 +71,7 @@ TEST_CASE("kv_aware: a cached prefix wins over a lower load") {
 
 TEST_CASE("kv_aware: the longest leading match wins") {
   auto s = Make("kv");
-  auto pool = Pool({0, 0, 0});
+  auto pool = Candidates({0, 0, 0});
   Route(*s, pool, 0, {1, 2});
   Route(*s, pool, 1, {1, 2, 3});
   Route(*s, pool, 2, {2, 3, 4, 5});  // more blocks, but not the leading one
@@ -82,7 +82,7 @@ TEST_CASE("kv_aware: the longest leading match wins") {
 
 TEST_CASE("kv_aware: a match must start at the first block") {
   auto s = Make("kv");
-  auto pool = Pool({2, 1});
+  auto pool = Candidates({2, 1});
   Route(*s, pool, 0, {2, 3, 4});
   Choice c = s->Select(pool, Prefix({1, 2, 3, 4}));
   CHECK(c.index == 1);  // least_load
@@ -91,7 +91,7 @@ TEST_CASE("kv_aware: a match must start at the first block") {
 
 TEST_CASE("kv_aware: among equal longest matches least_load decides, ties by its counter") {
   auto s = Make("kv");
-  auto pool = Pool({4, 2, 0});
+  auto pool = Candidates({4, 2, 0});
   Route(*s, pool, 0, {1, 2});
   Route(*s, pool, 1, {1, 2});
   Choice c = s->Select(pool, Prefix({1, 2}));
@@ -99,7 +99,7 @@ TEST_CASE("kv_aware: among equal longest matches least_load decides, ties by its
   CHECK(c.reason == "cache_hit");
 
   auto t = Make("kv");
-  auto even = Pool({1, 1, 0});
+  auto even = Candidates({1, 1, 0});
   Route(*t, even, 0, {7});
   Route(*t, even, 1, {7});
   // least_load's counter has advanced twice (the two routings), so the tie
@@ -111,7 +111,7 @@ TEST_CASE("kv_aware: among equal longest matches least_load decides, ties by its
 TEST_CASE("kv_aware: an imbalanced pool overrides the cache") {
   // Defaults: imbalanced when max - min > 64 AND max > 1.5 * min.
   auto s = Make("kv");
-  auto pool = Pool({100, 0});
+  auto pool = Candidates({100, 0});
   Route(*s, pool, 0, {1, 2});
   Choice c = s->Select(pool, Prefix({1, 2}));
   CHECK(c.index == 1);
@@ -124,19 +124,19 @@ TEST_CASE("kv_aware: imbalance needs both the absolute and the relative gap") {
     Route(*s, pool, 0, {1});
     return s->Select(pool, Prefix({1})).reason;
   };
-  CHECK(hit(Pool({64, 0})) == "cache_hit");     // gap 64 is not > 64
-  CHECK(hit(Pool({65, 0})) == "imbalance");     // 65 > 64 and 65 > 0
-  CHECK(hit(Pool({280, 200})) == "cache_hit");  // gap 80, but 280 <= 300
-  CHECK(hit(Pool({301, 200})) == "imbalance");  // gap 101 and 301 > 300
+  CHECK(hit(Candidates({64, 0})) == "cache_hit");     // gap 64 is not > 64
+  CHECK(hit(Candidates({65, 0})) == "imbalance");     // 65 > 64 and 65 > 0
+  CHECK(hit(Candidates({280, 200})) == "cache_hit");  // gap 80, but 280 <= 300
+  CHECK(hit(Candidates({301, 200})) == "imbalance");  // gap 101 and 301 > 300
   // Unknown loads take no part; one known load cannot be imbalanced.
-  CHECK(hit(Pool({std::nullopt, 500})) == "cache_hit");
+  CHECK(hit(Candidates({std::nullopt, 500})) == "cache_hit");
   auto s = Make("kv:abs_threshold=0:rel_threshold=1");
-  CHECK(s->Select(Pool({1, 2}), Prefix({1})).reason == "imbalance");
+  CHECK(s->Select(Candidates({1, 2}), Prefix({1})).reason == "imbalance");
 }
 
 TEST_CASE("kv_aware: LRU eviction at cache_blocks forgets the tail first") {
   auto s = Make("kv:cache_blocks=4");
-  auto pool = Pool({5, 0});
+  auto pool = Candidates({5, 0});
   Route(*s, pool, 0, {1, 2, 3, 4});
   Route(*s, pool, 0, {9});  // evicts block 4
   // Match 3 of {1,2,3,4}: still a hit on candidate 0.
@@ -152,7 +152,7 @@ TEST_CASE("kv_aware: LRU eviction at cache_blocks forgets the tail first") {
 
 TEST_CASE("kv_aware: a new registration of an Instance starts with an empty cache") {
   auto s = Make("kv");
-  auto pool = Pool({5, 0});
+  auto pool = Candidates({5, 0});
   Route(*s, pool, 0, {1, 2});
   pool[0].registration = 2;  // removed and registered again
   Choice c = s->Select(pool, Prefix({1, 2}));
@@ -162,7 +162,7 @@ TEST_CASE("kv_aware: a new registration of an Instance starts with an empty cach
 
 TEST_CASE("kv_aware: least_load's unknown rule applies to its least_load picks") {
   auto s = Make("kv");
-  Choice c = s->Select(Pool({std::nullopt, 3}), Prefix({1}));
+  Choice c = s->Select(Candidates({std::nullopt, 3}), Prefix({1}));
   CHECK(c.index == 1);
   CHECK(c.reason == "cache_miss");
   CHECK(c.passed_over_unknown);

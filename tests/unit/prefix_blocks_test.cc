@@ -3,11 +3,7 @@
 
 #include <doctest/doctest.h>
 
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <string>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -15,7 +11,7 @@
 #include "sim/report.h"
 #include "traces/event_decoder.h"
 #include "traces/trace_reader.h"
-#include "tests/unit/strategy_fixture.h"
+#include "replay_fixture.h"
 
 namespace lbsim {
 namespace {
@@ -67,29 +63,11 @@ TEST_CASE("prefix_blocks: anything else is an error naming the field") {
         R"(field "prefix_blocks[0]": expected a block id (an integer >= 0), got [1])");
 }
 
-// A trace text in a temporary JSON Lines file, removed afterwards.
-class TempTrace {
- public:
-  explicit TempTrace(const std::string& text) {
-    static int serial = 0;
-    path_ = (std::filesystem::temp_directory_path() /
-             ("lbsim-prefix-" + std::to_string(::getpid()) + "-" + std::to_string(++serial) +
-              ".ndjson"))
-                .string();
-    std::ofstream(path_) << text;
-  }
-  ~TempTrace() { std::remove(path_.c_str()); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 Report Run(const std::string& text, const std::vector<std::string>& specs,
            const SimOptions& options = {}) {
-  TempTrace trace(text);
+  testing::TempFile trace(text);
   std::vector<StrategyRequest> requests;
-  for (const std::string& spec : specs) requests.push_back(strategy_tests::Request(spec));
+  for (const std::string& spec : specs) requests.push_back(testing::Request(spec));
   return BuildReport(Replay(trace.path(), TraceEncoding::kAuto, requests, {}, options));
 }
 

@@ -6,16 +6,17 @@
 #include <random>
 
 #include "strategies/registry.h"
-#include "tests/unit/strategy_fixture.h"
+#include "strategy_fixture.h"
 
 namespace lbsim {
 namespace {
 
-using strategy_tests::Counts;
-using strategy_tests::IdlePool;
-using strategy_tests::Make;
-using strategy_tests::Picks;
-using strategy_tests::Request;
+using testing::Counts;
+using testing::IdlePool;
+using testing::Make;
+using testing::PicksOf;
+using testing::Request;
+using testing::RunWideRequest;
 
 TEST_CASE("random: each pick is one mt19937_64 draw mapped to an index") {
   // Independent computation: with 5 candidates 2^64 mod 5 = 1, so a draw
@@ -24,7 +25,7 @@ TEST_CASE("random: each pick is one mt19937_64 draw mapped to an index") {
   std::vector<std::size_t> expected;
   for (int i = 0; i < 20; ++i) expected.push_back(reference() % 5);
   auto s = Make("random");
-  CHECK(Picks(*s, IdlePool(5), 20) == expected);
+  CHECK(PicksOf(*s, IdlePool(5), 20) == expected);
 }
 
 TEST_CASE("random: reason word, name and every alias") {
@@ -37,14 +38,14 @@ TEST_CASE("random: reason word, name and every alias") {
 TEST_CASE("random: deterministic per seed") {
   auto a = Make("random:seed=9"), b = Make("random:seed=9"), c = Make("random:seed=10");
   auto pool = IdlePool(6);
-  std::vector<std::size_t> pa = Picks(*a, pool, 100);
-  CHECK(pa == Picks(*b, pool, 100));
-  CHECK(pa != Picks(*c, pool, 100));
+  std::vector<std::size_t> pa = PicksOf(*a, pool, 100);
+  CHECK(pa == PicksOf(*b, pool, 100));
+  CHECK(pa != PicksOf(*c, pool, 100));
 }
 
 TEST_CASE("random: uniform, each of 5 within 2% of 20% over 50000 picks") {
   auto s = Make("random");
-  for (std::size_t count : Counts(Picks(*s, IdlePool(5), 50000), 5)) {
+  for (std::size_t count : Counts(PicksOf(*s, IdlePool(5), 50000), 5)) {
     CHECK(count >= 9800);
     CHECK(count <= 10200);
   }
@@ -52,22 +53,22 @@ TEST_CASE("random: uniform, each of 5 within 2% of 20% over 50000 picks") {
 
 TEST_CASE("random: ignores load") {
   auto s = Make("random");
-  auto pool = strategy_tests::Pool({0, 1000, std::nullopt});
-  for (std::size_t count : Counts(Picks(*s, pool, 3000), 3)) CHECK(count > 900);
+  auto pool = testing::Candidates({0, 1000, std::nullopt});
+  for (std::size_t count : Counts(PicksOf(*s, pool, 3000), 3)) CHECK(count > 900);
 }
 
 TEST_CASE("a run-wide seed reaches every strategy that declares one, and only those") {
   const std::vector<RunWideParam> seed = {{"seed", "77"}};
-  CHECK(Request("random", seed).params.Number("seed") == 77);
-  CHECK(Request("p2c", seed).params.Number("seed") == 77);
-  CHECK(Request("rr", seed).params.All().empty());
+  CHECK(RunWideRequest("random", seed).params.Number("seed") == 77);
+  CHECK(RunWideRequest("p2c", seed).params.Number("seed") == 77);
+  CHECK(RunWideRequest("rr", seed).params.All().empty());
   // A per-strategy value wins over the run-wide one.
-  CHECK(Request("random:seed=5", seed).params.Number("seed") == 5);
+  CHECK(RunWideRequest("random:seed=5", seed).params.Number("seed") == 5);
   CHECK(ParseStrategyRequest(StrategyRegistry::Builtin(), "rand", {"rand.seed=6"}, seed)
             .params.Number("seed") == 6);
   // The seeded strategy picks as if built with that seed.
   auto a = Make("random", seed), b = Make("random:seed=77");
-  CHECK(Picks(*a, IdlePool(4), 30) == Picks(*b, IdlePool(4), 30));
+  CHECK(PicksOf(*a, IdlePool(4), 30) == PicksOf(*b, IdlePool(4), 30));
 }
 
 TEST_CASE("random: seed must be an integer from 0 to 2^53") {

@@ -1,70 +1,45 @@
 #pragma once
 
-// Helpers for the strategy unit tests: strategies built through the
-// built-in registry exactly as a run builds them, candidate lists written
-// in code, and repeated decisions.
+// Helpers for the unit tests of the strategies added after round_robin and
+// least_load: strategies built through the built-in registry as a run
+// builds them, and repeated decisions. Candidate lists come from
+// candidates.h.
 
-#include <array>
 #include <cstdint>
-#include <initializer_list>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <fmt/format.h>
-
-#include "strategies/candidate.h"
-#include "strategies/hint.h"
+#include "candidates.h"
+#include "replay_fixture.h"
 #include "strategies/registry.h"
 #include "strategies/strategy.h"
 
-namespace lbsim::strategy_tests {
+namespace lbsim::testing {
 
-// The request for "NAME[:KEY=VALUE...]", with optional run-wide values.
-inline StrategyRequest Request(std::string_view spec,
-                               const std::vector<RunWideParam>& run_wide = {}) {
+// The request for "NAME[:KEY=VALUE...]" with run-wide values (as --seed and
+// --cache-blocks give them) applied first.
+inline StrategyRequest RunWideRequest(std::string_view spec,
+                                      const std::vector<RunWideParam>& run_wide) {
   return ParseStrategyRequest(StrategyRegistry::Builtin(), spec, {}, run_wide);
 }
 
 // A fresh strategy for "NAME[:KEY=VALUE...]".
 inline std::unique_ptr<Strategy> Make(std::string_view spec,
                                       const std::vector<RunWideParam>& run_wide = {}) {
-  return Request(spec, run_wide).Make();
+  return RunWideRequest(spec, run_wide).Make();
 }
 
-// "c<k>", with static storage (Candidate ids are views).
-inline std::string_view Id(std::size_t k) {
-  static const std::array<std::string, 64> ids = [] {
-    std::array<std::string, 64> out;
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = fmt::format("c{}", i);
-    return out;
-  }();
-  return ids.at(k);
-}
-
-// Candidate k is Instance index k with id "c<k>", the k-th inflight
-// (std::nullopt: unknown), weight 1, no qps_1m, registration 1.
-inline std::vector<Candidate> Pool(std::initializer_list<std::optional<std::int64_t>> inflight) {
-  std::vector<Candidate> pool;
-  for (std::optional<std::int64_t> load : inflight) {
-    const auto k = static_cast<InstanceIndex>(pool.size());
-    pool.push_back(Candidate{k, Id(k), 1.0, load, std::nullopt, 1});
-  }
-  return pool;
-}
-
-// `n` candidates with inflight 0.
+// `n` (up to 16) candidates with inflight 0, ids c0, c1, ...
 inline std::vector<Candidate> IdlePool(std::size_t n) {
-  std::vector<Candidate> pool;
-  for (std::size_t k = 0; k < n; ++k)
-    pool.push_back(Candidate{static_cast<InstanceIndex>(k), Id(k), 1.0, 0, std::nullopt, 1});
+  std::vector<Candidate> pool = Candidates({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+  pool.resize(n);
   return pool;
 }
 
 // The candidate indices `s` picks in `n` decisions over the same candidates.
-inline std::vector<std::size_t> Picks(Strategy& s, const std::vector<Candidate>& pool,
+inline std::vector<std::size_t> PicksOf(Strategy& s, const std::vector<Candidate>& pool,
                                       std::size_t n, const Hint& hint = {}) {
   std::vector<std::size_t> out;
   for (std::size_t k = 0; k < n; ++k) out.push_back(s.Select(pool, hint).index);
@@ -78,4 +53,4 @@ inline std::vector<std::size_t> Counts(const std::vector<std::size_t>& picks, st
   return counts;
 }
 
-}  // namespace lbsim::strategy_tests
+}  // namespace lbsim::testing

@@ -8,12 +8,13 @@
 
 #include "strategies/params.h"
 #include "strategies/registry.h"
-#include "tests/unit/strategy_fixture.h"
+#include "strategy_fixture.h"
 
 namespace lbsim {
 namespace {
 
-using strategy_tests::Request;
+using testing::Request;
+using testing::RunWideRequest;
 
 TEST_CASE("integer parameters take whole decimal integers only, shown as digits") {
   CHECK(Request("p2c:choices=3").params.Text("choices") == "3");
@@ -38,8 +39,8 @@ TEST_CASE("number parameters keep their old message when unbounded above") {
 TEST_CASE("run-wide values: only where declared, then --set, then inline") {
   const std::vector<RunWideParam> run_wide = {{"cache_blocks", "64"}, {"seed", "3"}};
   const StrategyRegistry& registry = StrategyRegistry::Builtin();
-  CHECK(Request("kv", run_wide).params.Number("cache_blocks") == 64);
-  CHECK(Request("ll", run_wide).params.All().size() == Request("ll").params.All().size());
+  CHECK(RunWideRequest("kv", run_wide).params.Number("cache_blocks") == 64);
+  CHECK(RunWideRequest("ll", run_wide).params.All().size() == Request("ll").params.All().size());
   StrategyRequest set = ParseStrategyRequest(registry, "kv", {"kv.cache_blocks=32"}, run_wide);
   CHECK(set.params.Number("cache_blocks") == 32);
   StrategyRequest inline_wins =

@@ -7,14 +7,14 @@
 #include <vector>
 
 #include "strategies/unknown_load.h"
-#include "tests/unit/strategy_fixture.h"
+#include "strategy_fixture.h"
 
 namespace lbsim {
 namespace {
 
-using strategy_tests::Make;
-using strategy_tests::Pool;
-using strategy_tests::Request;
+using testing::Make;
+using testing::Candidates;
+using testing::Request;
 
 TEST_CASE("unknown: default exclude, reported only when changed") {
   StrategyRequest ll = Request("ll");
@@ -50,24 +50,24 @@ TEST_CASE("ScoreUnder and HighestKnown") {
 
 TEST_CASE("least_load unknown=exclude: today's rule, unknown passed over") {
   auto s = Make("ll");
-  Choice c = s->Select(Pool({std::nullopt, 3}), {});
+  Choice c = s->Select(Candidates({std::nullopt, 3}), {});
   CHECK(c.index == 1);
   CHECK(c.reason == "least");
   CHECK(c.passed_over_unknown);
-  CHECK(s->Select(Pool({std::nullopt, std::nullopt}), {}).reason == "fallback");
+  CHECK(s->Select(Candidates({std::nullopt, std::nullopt}), {}).reason == "fallback");
 }
 
 TEST_CASE("least_load unknown=zero: an unknown load counts as 0") {
   auto s = Make("ll:unknown=zero");
-  Choice c = s->Select(Pool({std::nullopt, 3}), {});
+  Choice c = s->Select(Candidates({std::nullopt, 3}), {});
   CHECK(c.index == 0);
   CHECK(c.reason == "least");
   CHECK_FALSE(c.passed_over_unknown);
   // A known 0 ties with an unknown one.
-  CHECK(s->Select(Pool({0, std::nullopt}), {}).reason == "tie");
+  CHECK(s->Select(Candidates({0, std::nullopt}), {}).reason == "tie");
   // Nothing known: every candidate is 0, a tie (no fallback), by the counter.
   auto t = Make("ll:unknown=zero");
-  auto unknown = Pool({std::nullopt, std::nullopt, std::nullopt});
+  auto unknown = Candidates({std::nullopt, std::nullopt, std::nullopt});
   for (std::size_t k = 0; k < 6; ++k) {
     Choice d = t->Select(unknown, {});
     CHECK(d.reason == "tie");
@@ -78,13 +78,13 @@ TEST_CASE("least_load unknown=zero: an unknown load counts as 0") {
 TEST_CASE("least_load unknown=max: an unknown load counts as the highest known") {
   auto s = Make("ll:unknown=max");
   // Unknown counts 5: candidate 1 (3) is lowest.
-  Choice c = s->Select(Pool({std::nullopt, 3, 5}), {});
+  Choice c = s->Select(Candidates({std::nullopt, 3, 5}), {});
   CHECK(c.index == 1);
   CHECK(c.reason == "least");
   CHECK_FALSE(c.passed_over_unknown);
   // Unknown counts 5 and ties with the two known 5s, in pool order.
   auto t = Make("ll:unknown=max");
-  auto pool = Pool({5, std::nullopt, 5});
+  auto pool = Candidates({5, std::nullopt, 5});
   std::vector<std::size_t> picks;
   for (int k = 0; k < 3; ++k) {
     Choice d = t->Select(pool, {});
@@ -93,7 +93,7 @@ TEST_CASE("least_load unknown=max: an unknown load counts as the highest known")
   }
   CHECK(picks == std::vector<std::size_t>{0, 1, 2});
   // Nothing known: the fallback, as under exclude.
-  CHECK(t->Select(Pool({std::nullopt, std::nullopt}), {}).reason == "fallback");
+  CHECK(t->Select(Candidates({std::nullopt, std::nullopt}), {}).reason == "fallback");
 }
 
 }  // namespace

@@ -6,14 +6,14 @@
 
 #include <vector>
 
-#include "tests/unit/strategy_fixture.h"
+#include "strategy_fixture.h"
 
 namespace lbsim {
 namespace {
 
-using strategy_tests::IdlePool;
-using strategy_tests::Make;
-using strategy_tests::Picks;
+using testing::IdlePool;
+using testing::Make;
+using testing::PicksOf;
 
 std::vector<Candidate> Weighted(const std::vector<double>& weights) {
   std::vector<Candidate> pool = IdlePool(weights.size());
@@ -24,21 +24,21 @@ std::vector<Candidate> Weighted(const std::vector<double>& weights) {
 TEST_CASE("weighted_round_robin: aliases, reason word, no parameters") {
   auto s = Make("wrr");
   CHECK(s->Name() == "weighted_round_robin");
-  CHECK(strategy_tests::Request("weighted-round-robin").info ==
-        strategy_tests::Request("weighted_round_robin").info);
-  CHECK(strategy_tests::Request("wrr").params.All().empty());
+  CHECK(testing::Request("weighted-round-robin").info ==
+        testing::Request("weighted_round_robin").info);
+  CHECK(testing::Request("wrr").params.All().empty());
   CHECK(s->Select(Weighted({1, 1}), {}).reason == "weighted_round_robin");
 }
 
 TEST_CASE("weighted_round_robin: weights 5,1,1 give a a b a c a a (spread, not bursts)") {
   auto s = Make("wrr");
-  CHECK(Picks(*s, Weighted({5, 1, 1}), 14) ==
+  CHECK(PicksOf(*s, Weighted({5, 1, 1}), 14) ==
         std::vector<std::size_t>{0, 0, 1, 0, 2, 0, 0, 0, 0, 1, 0, 2, 0, 0});
 }
 
 TEST_CASE("weighted_round_robin: equal weights are round robin in pool order") {
   auto s = Make("wrr");
-  CHECK(Picks(*s, Weighted({3, 3, 3}), 6) == std::vector<std::size_t>{0, 1, 2, 0, 1, 2});
+  CHECK(PicksOf(*s, Weighted({3, 3, 3}), 6) == std::vector<std::size_t>{0, 1, 2, 0, 1, 2});
 }
 
 TEST_CASE("weighted_round_robin: every window of sum(weights) decisions has exact shares") {
@@ -62,7 +62,7 @@ TEST_CASE("weighted_round_robin: every window of sum(weights) decisions has exac
     std::size_t total = 0;
     for (double w : weights) total += static_cast<std::size_t>(w);
     auto s = Make("wrr");
-    std::vector<std::size_t> picks = Picks(*s, Weighted(weights), 3 * total);
+    std::vector<std::size_t> picks = PicksOf(*s, Weighted(weights), 3 * total);
     for (std::size_t start = 0; start + total <= picks.size(); ++start) {
       std::vector<std::size_t> counts(weights.size(), 0);
       for (std::size_t k = start; k < start + total; ++k) ++counts[picks[k]];
@@ -76,7 +76,7 @@ TEST_CASE("weighted_round_robin: every window of sum(weights) decisions has exac
 
 TEST_CASE("weighted_round_robin: a stable pool keeps its cycle between decisions") {
   auto once = Make("wrr"), stepwise = Make("wrr");
-  std::vector<std::size_t> expected = Picks(*once, Weighted({3, 2}), 10);
+  std::vector<std::size_t> expected = PicksOf(*once, Weighted({3, 2}), 10);
   std::vector<std::size_t> got;
   for (int k = 0; k < 10; ++k) got.push_back(stepwise->Select(Weighted({3, 2}), {}).index);
   CHECK(got == expected);
@@ -86,26 +86,26 @@ TEST_CASE("weighted_round_robin: a changed candidate set starts a fresh cycle") 
   auto s = Make("wrr");
   auto fresh = [](const std::vector<Candidate>& pool, std::size_t n) {
     auto t = Make("wrr");
-    return Picks(*t, pool, n);
+    return PicksOf(*t, pool, n);
   };
   std::vector<Candidate> abc = Weighted({2, 1, 1});
   std::vector<Candidate> ac = {abc[0], abc[2]};  // b went down
-  Picks(*s, abc, 3);  // mid-cycle: a b a, c due next
+  PicksOf(*s, abc, 3);  // mid-cycle: a b a, c due next
   // Without b the state restarts: the picks are a fresh cycle of {a:2, c:1}
   // (candidate indices into the new list).
-  CHECK(Picks(*s, ac, 3) == fresh(ac, 3));
+  CHECK(PicksOf(*s, ac, 3) == fresh(ac, 3));
   // b back: again a fresh cycle of the full pool, c no longer "due".
-  CHECK(Picks(*s, abc, 4) == fresh(abc, 4));
+  CHECK(PicksOf(*s, abc, 4) == fresh(abc, 4));
 }
 
 TEST_CASE("weighted_round_robin: a changed weight or pool order restarts the cycle") {
   auto s = Make("wrr");
   std::vector<Candidate> pool = Weighted({1, 1});
-  CHECK(Picks(*s, pool, 1) == std::vector<std::size_t>{0});
+  CHECK(PicksOf(*s, pool, 1) == std::vector<std::size_t>{0});
   pool[1].weight = 3;  // an `up` event set a new weight
-  CHECK(Picks(*s, pool, 4) == std::vector<std::size_t>{1, 0, 1, 1});
+  CHECK(PicksOf(*s, pool, 4) == std::vector<std::size_t>{1, 0, 1, 1});
   std::vector<Candidate> swapped = {pool[1], pool[0]};  // removed and re-added
-  CHECK(Picks(*s, swapped, 4) == std::vector<std::size_t>{0, 0, 1, 0});
+  CHECK(PicksOf(*s, swapped, 4) == std::vector<std::size_t>{0, 0, 1, 0});
 }
 
 }  // namespace
