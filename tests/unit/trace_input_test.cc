@@ -12,6 +12,7 @@
 #include <doctest/doctest.h>
 
 #include "replay_fixture.h"
+#include "traces/trace_reader.h"
 
 namespace lbsim {
 namespace {
@@ -491,6 +492,21 @@ TEST_CASE("JSON Lines input: every outcome as the nlohmann readers gave it") {
 
 TEST_CASE("JSON document input: every outcome as the nlohmann readers gave it") {
   CheckAll(Cases(), "doc: ");
+}
+
+TEST_CASE("A JSON Lines line may be as long as the limit, not longer") {
+  // {"t": 1, "type": "arrival", "pad": "xxx..."} padded to exactly n bytes.
+  auto line = [](std::size_t n) {
+    std::string prefix = "{\"t\": 1, \"type\": \"arrival\", \"pad\": \"";
+    return prefix + std::string(n - prefix.size() - 2, 'x') + "\"}";
+  };
+  Outcome at_limit = ReplayText("ndjson", kHeader + line(kMaxLineBytes) + "\n");
+  CHECK(at_limit.ok);
+  CHECK(ReplayText("ndjson", kHeader + line(kMaxLineBytes + 1) + "\n") ==
+        Error("FILE:2: line is longer than the limit of 64 MiB"));
+  // Also when it is the last line and has no newline.
+  CHECK(ReplayText("ndjson", kHeader + line(kMaxLineBytes + 1)) ==
+        Error("FILE:2: line is longer than the limit of 64 MiB"));
 }
 
 }  // namespace
