@@ -145,7 +145,7 @@ class DocumentReader {
     if (!events_start_)
       Fail("header: field \"events\": expected an array of events, but it is missing");
     header_ += '}';
-    stream_.Header(JsonView{JsonKind::kObject, header_}, 0);
+    stream_.Header(JsonView{JsonKind::kObject, false, header_}, 0);
   }
 
   // Pass 2: decodes the elements of the events array in order.
@@ -177,8 +177,10 @@ class DocumentReader {
     for (;;) {
       JsonView key;
       if (c != '"' || cursor.Value(scanner_, key) != ValueStatus::kOk) SyntaxError();
-      std::string raw_key(key.text.substr(1, key.text.size() - 2));
-      std::string_view name = ReadKey(raw_key, scratch_);
+      // The window may move while the value is read: keep the key's text.
+      std::string key_text(key.text);
+      key.text = key_text;
+      std::string_view name = ReadString(key, scratch_);
       key_location_ = fmt::format("header: field {}: ", nlohmann::json(name).dump());
       const bool events = name == "events";
       if (events && events_start_) Fail("field \"events\": appears twice in the document");
@@ -186,7 +188,7 @@ class DocumentReader {
       cursor.Skip();
       c = cursor.Peek();
       if (events) EventsValue(cursor, c);
-      else HeaderValue(cursor, raw_key);
+      else HeaderValue(cursor, key_text);
       c = cursor.Peek();
       if (c == '}') {
         cursor.Skip();
@@ -229,11 +231,11 @@ class DocumentReader {
   }
 
   // A header member: kept (as text) for DecodeHeader.
-  void HeaderValue(DocumentCursor& cursor, const std::string& raw_key) {
+  void HeaderValue(DocumentCursor& cursor, const std::string& key_text) {
     JsonView value = CheckValue(cursor, cursor.Peek());
-    header_ += header_.size() > 1 ? ",\"" : "\"";
-    header_ += raw_key;
-    header_ += "\":";
+    if (header_.size() > 1) header_ += ',';
+    header_ += key_text;
+    header_ += ':';
     header_ += value.text;
   }
 

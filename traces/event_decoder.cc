@@ -1,6 +1,7 @@
 #include "traces/event_decoder.h"
 
 #include <cmath>
+#include <cstring>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -36,7 +37,7 @@ std::optional<JsonView> Member(const JsonView& object, std::string_view key,
   std::optional<JsonView> found;
   JsonObjectReader members(object);
   for (JsonMember m; members.Next(m);)
-    if (ReadKey(m.raw_key, scratch) == key) found = m.value;
+    if (ReadString(m.key, scratch) == key) found = m.value;
   return found;
 }
 
@@ -54,7 +55,7 @@ double NumberAtLeast(const JsonView& v, std::string_view field, double min,
 std::string_view InstanceId(const JsonView* v, std::string_view field, std::string& scratch) {
   if (!v || !v->is_string() || v->text.size() == 2)
     Fail(field, "a non-empty string (an Instance id)", v);
-  std::string_view id = ReadString(v->text, scratch);
+  std::string_view id = ReadString(*v, scratch);
   if (id.size() > kMaxIdBytes)
     Fail(field, fmt::format("an Instance id of at most {} bytes (the limit)", kMaxIdBytes), v);
   return id;
@@ -118,6 +119,28 @@ TraceTime Time(const JsonView* v) {
   return t;
 }
 
+// Whether `text` equals the literal `word` (of the same length, already
+// checked): a fixed-size compare the compiler inlines.
+template <std::size_t N>
+bool Equals(std::string_view text, const char (&word)[N]) {
+  return std::memcmp(text.data(), word, N - 1) == 0;
+}
+
+// The event type named `name`, or nullopt.
+std::optional<EventType> TypeNamed(std::string_view name) {
+  switch (name.size()) {
+    case 2: if (Equals(name, "up")) return EventType::kUp; break;
+    case 4:
+      if (Equals(name, "load")) return EventType::kLoad;
+      if (Equals(name, "down")) return EventType::kDown;
+      break;
+    case 6: if (Equals(name, "remove")) return EventType::kRemove; break;
+    case 7: if (Equals(name, "arrival")) return EventType::kArrival; break;
+    default: break;
+  }
+  return std::nullopt;
+}
+
 // The index of a hint queue key in kQueueFields, or kQueueFields.size().
 std::size_t QueueField(std::string_view key) {
   std::size_t i = 0;
@@ -137,7 +160,7 @@ void DecodeHint(const JsonView& hint, const InstanceTable& table, Hint& out,
   if (!per_instance || !per_instance->is_object()) return;
   JsonObjectReader ids(*per_instance);
   for (JsonMember id; ids.Next(id);) {
-    std::optional<InstanceIndex> index = table.Find(ReadKey(id.raw_key, scratch));
+    std::optional<InstanceIndex> index = table.Find(ReadString(id.key, scratch));
     if (!index) continue;  // never registered: cannot be a candidate
     // A later entry for the same id replaces an earlier one.
     std::erase_if(out.queues, [&](const Hint::Entry& e) { return e.instance == *index; });
@@ -145,7 +168,7 @@ void DecodeHint(const JsonView& hint, const InstanceTable& table, Hint& out,
     Hint::Entry entry{*index, {}};
     JsonObjectReader fields(id.value);
     for (JsonMember f; fields.Next(f);) {
-      std::size_t i = QueueField(ReadKey(f.raw_key, scratch));
+      std::size_t i = QueueField(ReadString(f.key, scratch));
       if (i == kQueueFields.size()) continue;
       entry.load.known[i] = f.value.is_number();
       entry.load.value[i] = entry.load.known[i] ? ReadNumber(f.value.text).AsDouble() : 0.0;
@@ -170,21 +193,21 @@ struct EventFields {
 
   void Set(std::string_view key, const JsonView* value) {
     switch (key.size()) {
-      case 1: if (key == "t") t = value; break;
+      case 1: if (Equals(key, "t")) t = value; break;
       case 4:
-        if (key == "type") type = value;
-        else if (key == "hint") hint = value;
+        if (Equals(key, "type")) type = value;
+        else if (Equals(key, "hint")) hint = value;
         break;
-      case 5: if (key == "speed") speed = value; break;
+      case 5: if (Equals(key, "speed")) speed = value; break;
       case 6:
-        if (key == "weight") weight = value;
-        else if (key == "qps_1m") qps_1m = value;
+        if (Equals(key, "weight")) weight = value;
+        else if (Equals(key, "qps_1m")) qps_1m = value;
         break;
-      case 7: if (key == "request") request = value; break;
+      case 7: if (Equals(key, "request")) request = value; break;
       case 8:
-        if (key == "instance") instance = value;
-        else if (key == "inflight") inflight = value;
-        else if (key == "duration") duration = value;
+        if (Equals(key, "instance")) instance = value;
+        else if (Equals(key, "inflight")) inflight = value;
+        else if (Equals(key, "duration")) duration = value;
         break;
       default: break;
     }
@@ -217,14 +240,14 @@ TraceHeader DecodeHeader(const JsonView& header, bool document) {
   TraceHeader h;
   if (std::optional<JsonView> v = Member(header, "name", scratch)) {
     if (!v->is_string()) Fail("name", "a string", &*v);
-    h.name = ReadString(v->text, text);
+    h.name = ReadString(*v, text);
   }
   if (std::optional<JsonView> v = Member(header, "description", scratch)) {
     if (!v->is_string()) Fail("description", "a string", &*v);
-    h.description = ReadString(v->text, text);
+    h.description = ReadString(*v, text);
   }
   if (std::optional<JsonView> v = Member(header, "time_unit", scratch)) {
-    std::string_view unit = v->is_string() ? ReadString(v->text, text) : "";
+    std::string_view unit = v->is_string() ? ReadString(*v, text) : "";
     if (unit != "s" && unit != "ms") Fail("time_unit", "\"s\" or \"ms\"", &*v);
     h.time_unit = unit;
   }
@@ -270,19 +293,15 @@ void EventDecoder::Decode(const JsonView& value, std::span<const JsonMember> mem
   if (!value.is_object())
     throw FieldError(fmt::format("expected an event object, got {}", Show(value)));
   EventFields f;
-  for (const JsonMember& m : members) f.Set(ReadKey(m.raw_key, key_), &m.value);
+  for (const JsonMember& m : members) f.Set(ReadString(m.key, key_), &m.value);
 
   e.t = Time(f.t);
 
   constexpr std::string_view kTypes = "one of up, down, remove, load, arrival";
   if (!f.type || !f.type->is_string()) Fail("type", kTypes, f.type);
-  std::string_view name = ReadString(f.type->text, text_);
-  if (name == "arrival") e.type = EventType::kArrival;
-  else if (name == "load") e.type = EventType::kLoad;
-  else if (name == "up") e.type = EventType::kUp;
-  else if (name == "down") e.type = EventType::kDown;
-  else if (name == "remove") e.type = EventType::kRemove;
-  else Fail("type", kTypes, f.type);
+  std::optional<EventType> type = TypeNamed(ReadString(*f.type, text_));
+  if (!type) Fail("type", kTypes, f.type);
+  e.type = *type;
 
   e.instance = {};
   e.index.reset();
@@ -297,7 +316,7 @@ void EventDecoder::Decode(const JsonView& value, std::span<const JsonMember> mem
   if (e.type == EventType::kArrival) {
     if (f.request) {
       if (!f.request->is_string()) Fail("request", "a string (request id)", f.request);
-      e.request = ReadString(f.request->text, request_);
+      e.request = ReadString(*f.request, request_);
       if (e.request->size() > kMaxIdBytes)
         Fail("request", fmt::format("a request id of at most {} bytes (the limit)", kMaxIdBytes),
              f.request);

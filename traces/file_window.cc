@@ -7,8 +7,9 @@
 
 namespace lbsim {
 
+// The buffer holds the window's bytes and the NUL byte after them.
 FileWindow::FileWindow(std::FILE* file, std::size_t chunk_bytes)
-    : file_(file), buffer_(chunk_bytes) {}
+    : file_(file), buffer_(chunk_bytes + 1, '\0') {}
 
 bool FileWindow::Refill(std::size_t consumed) {
   begin_ += consumed;
@@ -19,10 +20,11 @@ bool FileWindow::Refill(std::size_t consumed) {
     end_ -= begin_;
     begin_ = 0;
   }
-  if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
+  if (end_ == buffer_.size() - 1) buffer_.resize(2 * buffer_.size() - 1);
   errno = 0;
-  std::size_t n = std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_);
+  std::size_t n = std::fread(buffer_.data() + end_, 1, buffer_.size() - 1 - end_, file_);
   end_ += n;
+  buffer_[end_] = '\0';
   if (n == 0) {
     if (std::ferror(file_)) read_error_ = errno ? errno : EIO;
     else eof_ = true;
@@ -33,6 +35,7 @@ bool FileWindow::Refill(std::size_t consumed) {
 
 bool FileWindow::Seek(std::uint64_t offset) {
   begin_ = end_ = 0;
+  buffer_[0] = '\0';
   eof_ = false;
   read_error_ = 0;
   offset_ = offset;

@@ -8,13 +8,15 @@ namespace lbsim {
 
 // A window onto a file read front to back in large chunks, so that trace
 // readers work on the bytes in place: lines and values are views into the
-// window, never copies. Memory stays at one chunk unless a single line or
-// value needs more.
+// window, never copies. A NUL byte always follows the data (JsonScanner
+// relies on it), and readers may overwrite bytes of the window. Memory
+// stays at one chunk unless a single line or value needs more.
 class FileWindow {
  public:
   explicit FileWindow(std::FILE* file, std::size_t chunk_bytes = std::size_t{1} << 20);
 
-  // The bytes read and not yet released.
+  // The bytes read and not yet released; data()[size()] is a NUL byte.
+  char* data() { return buffer_.data() + begin_; }
   const char* data() const { return buffer_.data() + begin_; }
   std::size_t size() const { return end_ - begin_; }
   // The file offset of data()[0].

@@ -1,6 +1,8 @@
 #include "traces/json_scanner.h"
 
+#include <array>
 #include <bit>
+#include <cassert>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -12,10 +14,31 @@
 namespace lbsim {
 namespace {
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+// Character classes, one table lookup each.
+enum CharClass : std::uint8_t {
+  kSpace = 1,  // JSON whitespace
+  kDigit = 2,
+  kPlain = 4,  // may appear unescaped in a string and needs no further check
+  kHex = 8,
+};
 
-bool IsHex(char c) {
-  return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+constexpr std::array<std::uint8_t, 256> kClass = [] {
+  std::array<std::uint8_t, 256> c{};
+  for (int i = 0x20; i < 0x80; ++i) c[i] = kPlain;
+  c['"'] = c['\\'] = 0;
+  c[' '] |= kSpace;
+  c['\t'] = c['\n'] = c['\r'] = kSpace;
+  for (int i = '0'; i <= '9'; ++i) c[i] |= kDigit | kHex;
+  for (int i = 'a'; i <= 'f'; ++i) c[i] |= kHex;
+  for (int i = 'A'; i <= 'F'; ++i) c[i] |= kHex;
+  return c;
+}();
+
+bool Is(char c, CharClass cls) { return kClass[static_cast<unsigned char>(c)] & cls; }
+
+const char* SkipSpace(const char* p) {
+  while (Is(*p, kSpace)) ++p;
+  return p;
 }
 
 bool InRange(char c, unsigned lo, unsigned hi) {
@@ -62,46 +85,39 @@ std::string LimitMessage(JsonScanner::Status status) {
 
 JsonScanner::Status JsonScanner::ScanText(std::string_view text, JsonView& value) {
   end_ = text.data() + text.size();
+  assert(*end_ == '\0');
   final_ = true;
   members_.clear();
   values_ = 0;
   const char* p = text.data();
-  if (p < end_ && static_cast<unsigned char>(*p) == 0xEF) {
-    if (end_ - p < 3 || !InRange(p[1], 0xBB, 0xBB) || !InRange(p[2], 0xBF, 0xBF))
-      return Status::kInvalid;
+  if (static_cast<unsigned char>(*p) == 0xEF) {  // a byte order mark, if well-formed
+    if (!InRange(p[1], 0xBB, 0xBB) || !InRange(p[2], 0xBF, 0xBF)) return Status::kInvalid;
     p += 3;
   }
-  p = Space(p);
-  if (p == end_ || *p == '\0') return Status::kInvalid;
+  p = SkipSpace(p);
+  if (*p == '\0') return Status::kInvalid;
   const char* start = p;
   p = Value(p, 0);
   if (!p) return status_;
-  value = JsonView{KindOf(*start), std::string_view(start, p - start)};
-  p = Space(p);
-  if (p != end_ && *p != '\0') return Status::kInvalid;
-  return Status::kOk;
+  value = View(start, p);
+  return *SkipSpace(p) == '\0' ? Status::kOk : Status::kInvalid;
 }
 
 JsonScanner::Status JsonScanner::ScanValue(const char* p, const char* end, bool final,
                                            JsonView& value) {
   end_ = end;
+  assert(*end_ == '\0');
   final_ = final;
   members_.clear();
   values_ = 0;
   const char* start = p;
   p = Value(p, 0);
   if (!p) return status_;
-  value = JsonView{KindOf(*start), std::string_view(start, p - start)};
+  value = View(start, p);
   return Status::kOk;
 }
 
-const char* JsonScanner::Space(const char* p) const {
-  while (p < end_ && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) ++p;
-  return p;
-}
-
 const char* JsonScanner::Value(const char* p, std::size_t depth) {
-  if (p == end_) return OutOfData();
   const char* end;
   switch (*p) {
     case '{': return Object(p, depth);
@@ -115,6 +131,8 @@ const char* JsonScanner::Value(const char* p, std::size_t depth) {
     case '5': case '6': case '7': case '8': case '9':
       end = Number(p);
       break;
+    case '\0':
+      return AtNul(p);
     default:
       return Fail(Status::kInvalid);
   }
@@ -127,55 +145,59 @@ const char* JsonScanner::Object(const char* p, std::size_t depth) {
   if (depth >= kMaxNestingDepth) return Fail(Status::kTooDeep);
   if (!Count()) return Fail(Status::kTooMany);
   const bool record = depth == 0;
-  p = Space(p + 1);
-  if (p == end_) return OutOfData();
+  p = SkipSpace(p + 1);
   if (*p == '}') return p + 1;
   for (;;) {
-    if (*p != '"') return Fail(Status::kInvalid);
-    const char* key = p;
+    if (*p != '"') return *p == '\0' ? AtNul(p) : Fail(Status::kInvalid);
+    const char* key_start = p;
     p = String(p);
     if (!p) return nullptr;
-    std::string_view raw_key(key + 1, p - key - 2);
-    p = Space(p);
-    if (p == end_) return OutOfData();
-    if (*p != ':') return Fail(Status::kInvalid);
-    p = Space(p + 1);
+    JsonView key = View(key_start, p);
+    p = SkipSpace(p);
+    if (*p != ':') return *p == '\0' ? AtNul(p) : Fail(Status::kInvalid);
+    p = SkipSpace(p + 1);
     const char* value = p;
     p = Value(p, depth + 1);
     if (!p) return nullptr;
-    if (record)
-      members_.push_back(
-          JsonMember{raw_key, JsonView{KindOf(*value), std::string_view(value, p - value)}});
-    p = Space(p);
-    if (p == end_) return OutOfData();
-    if (*p == '}') return p + 1;
-    if (*p != ',') return Fail(Status::kInvalid);
-    p = Space(p + 1);
-    if (p == end_) return OutOfData();
+    if (record) members_.push_back(JsonMember{key, View(value, p)});
+    p = SkipSpace(p);
+    if (*p == ',') {
+      p = SkipSpace(p + 1);
+    } else if (*p == '}') {
+      return p + 1;
+    } else {
+      return *p == '\0' ? AtNul(p) : Fail(Status::kInvalid);
+    }
   }
 }
 
 const char* JsonScanner::Array(const char* p, std::size_t depth) {
   if (depth >= kMaxNestingDepth) return Fail(Status::kTooDeep);
   if (!Count()) return Fail(Status::kTooMany);
-  p = Space(p + 1);
-  if (p == end_) return OutOfData();
+  p = SkipSpace(p + 1);
   if (*p == ']') return p + 1;
   for (;;) {
     p = Value(p, depth + 1);
     if (!p) return nullptr;
-    p = Space(p);
-    if (p == end_) return OutOfData();
-    if (*p == ']') return p + 1;
-    if (*p != ',') return Fail(Status::kInvalid);
-    p = Space(p + 1);
+    p = SkipSpace(p);
+    if (*p == ',') {
+      p = SkipSpace(p + 1);
+    } else if (*p == ']') {
+      return p + 1;
+    } else {
+      return *p == '\0' ? AtNul(p) : Fail(Status::kInvalid);
+    }
   }
 }
 
 const char* JsonScanner::String(const char* p) {
   ++p;  // the opening quote
+  escaped_ = false;
   for (;;) {
-    while (end_ - p >= 8) {
+    // Short strings (most keys and ids) are done byte by byte; longer runs
+    // eight bytes at a time.
+    for (int i = 0; i < 8 && Is(*p, kPlain); ++i) ++p;
+    while (Is(*p, kPlain) && end_ - p >= 8) {
       std::uint64_t special = SpecialBytes(LoadWord(p));
       if (special == 0) {
         p += 8;
@@ -184,19 +206,18 @@ const char* JsonScanner::String(const char* p) {
       p += std::countr_zero(special) / 8;
       break;
     }
-    if (p == end_) return OutOfData();
+    while (Is(*p, kPlain)) ++p;
     unsigned char c = static_cast<unsigned char>(*p);
     if (c == '"') return p + 1;
     if (c == '\\') {
+      escaped_ = true;
       p = Escape(p + 1);
       if (!p) return nullptr;
-    } else if (c < 0x20) {
-      return Fail(Status::kInvalid);
     } else if (c >= 0x80) {
       p = Utf8(p);
       if (!p) return nullptr;
-    } else {
-      ++p;
+    } else {  // a control character, or the NUL after the data
+      return p == end_ ? OutOfData() : Fail(Status::kInvalid);
     }
   }
 }
@@ -206,20 +227,16 @@ const char* JsonScanner::Escape(const char* p) {
   auto hex4 = [this](const char*& q, unsigned& code) -> bool {
     code = 0;
     for (int i = 0; i < 4; ++i, ++q) {
-      if (q == end_) {
-        OutOfData();
-        return false;
-      }
-      if (!IsHex(*q)) {
-        Fail(Status::kInvalid);
+      if (!Is(*q, kHex)) {
+        if (q == end_) OutOfData();
+        else Fail(Status::kInvalid);
         return false;
       }
       char c = *q;
-      code = code << 4 | static_cast<unsigned>(IsDigit(c) ? c - '0' : (c | 0x20) - 'a' + 10);
+      code = code << 4 | static_cast<unsigned>(Is(c, kDigit) ? c - '0' : (c | 0x20) - 'a' + 10);
     }
     return true;
   };
-  if (p == end_) return OutOfData();
   switch (*p) {
     case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
       return p + 1;
@@ -231,15 +248,15 @@ const char* JsonScanner::Escape(const char* p) {
       if (code < 0xD800 || code > 0xDBFF) return p;
       // A high surrogate must be followed by an escaped low one.
       for (char expected : {'\\', 'u'}) {
-        if (p == end_) return OutOfData();
-        if (*p++ != expected) return Fail(Status::kInvalid);
+        if (*p != expected) return p == end_ ? OutOfData() : Fail(Status::kInvalid);
+        ++p;
       }
       if (!hex4(p, code)) return nullptr;
       if (code < 0xDC00 || code > 0xDFFF) return Fail(Status::kInvalid);
       return p;
     }
     default:
-      return Fail(Status::kInvalid);
+      return p == end_ ? OutOfData() : Fail(Status::kInvalid);
   }
 }
 
@@ -272,46 +289,43 @@ const char* JsonScanner::Utf8(const char* p) {
 
 const char* JsonScanner::Number(const char* p) {
   const char* first = p;
-  if (*p == '-' && ++p == end_) return OutOfData();
+  if (*p == '-') ++p;
   const char* digits = p;
   if (*p == '0') {
     ++p;
-  } else if (*p >= '1' && *p <= '9') {
-    while (++p < end_ && IsDigit(*p)) {
+  } else if (Is(*p, kDigit)) {
+    while (Is(*++p, kDigit)) {
     }
   } else {
-    return Fail(Status::kInvalid);
+    return *p == '\0' ? AtNul(p) : Fail(Status::kInvalid);
   }
   const long integer_digits = static_cast<long>(p - digits);
-  if (p < end_ && *p == '.') {
-    if (++p == end_) return OutOfData();
-    if (!IsDigit(*p)) return Fail(Status::kInvalid);
-    while (++p < end_ && IsDigit(*p)) {
+  if (*p == '.') {
+    if (!Is(*++p, kDigit)) return *p == '\0' ? AtNul(p) : Fail(Status::kInvalid);
+    while (Is(*++p, kDigit)) {
     }
   }
   long exponent = 0;
-  if (p < end_ && (*p == 'e' || *p == 'E')) {
-    if (++p == end_) return OutOfData();
-    bool negative = *p == '-';
-    if ((*p == '+' || *p == '-') && ++p == end_) return OutOfData();
-    if (!IsDigit(*p)) return Fail(Status::kInvalid);
-    for (; p < end_ && IsDigit(*p); ++p)
+  if (*p == 'e' || *p == 'E') {
+    bool negative = *++p == '-';
+    if (*p == '+' || *p == '-') ++p;
+    if (!Is(*p, kDigit)) return *p == '\0' ? AtNul(p) : Fail(Status::kInvalid);
+    for (; Is(*p, kDigit); ++p)
       if (exponent < 100000) exponent = exponent * 10 + (*p - '0');
     if (negative) exponent = -exponent;
   }
   if (p == end_ && !final_) return Fail(Status::kTruncated);  // may go on
-  if (Overflows(first, p, integer_digits, exponent)) return Fail(Status::kInvalid);
+  if (integer_digits + exponent > 300 && Overflows(first, p, integer_digits, exponent))
+    return Fail(Status::kInvalid);
   return p;
 }
 
 const char* JsonScanner::Literal(const char* p, std::string_view word) {
-  std::size_t available = static_cast<std::size_t>(end_ - p);
-  if (available < word.size()) {
-    if (std::memcmp(p, word.data(), available) == 0) return OutOfData();
-    return Fail(Status::kInvalid);
+  for (char c : word) {
+    if (*p != c) return *p == '\0' ? AtNul(p) : Fail(Status::kInvalid);
+    ++p;
   }
-  if (std::memcmp(p, word.data(), word.size()) != 0) return Fail(Status::kInvalid);
-  return p + word.size();
+  return p;
 }
 
 }  // namespace lbsim

@@ -18,6 +18,9 @@ namespace lbsim {
 // kMaxNestingDepth or more than kMaxEventValues values (scalars, arrays
 // and objects) in one scanned value. On success it hands out views of the value and, when the
 // value is an object, of its members; it never allocates in steady state.
+// The text scanned must be followed by a readable NUL byte (std::string
+// data is; the trace readers put one after every line and chunk): it stops
+// every loop without a bounds check.
 class JsonScanner {
  public:
   enum class Status : std::uint8_t {
@@ -30,13 +33,14 @@ class JsonScanner {
 
   // Validates `text` as one complete JSON text: an optional byte order
   // mark, whitespace, one value, whitespace, then the end of `text` or a
-  // NUL byte.
+  // NUL byte. text.data()[text.size()] must be a NUL byte.
   Status ScanText(std::string_view text, JsonView& value);
 
   // Validates the value whose first character is at `p`, with `end`
-  // bounding the data read so far. When `final`, `end` is the end of the
-  // input; otherwise the value may continue beyond it and running into it
-  // gives kTruncated. On kOk `value` spans exactly the value.
+  // bounding the data read so far (*end must be a NUL byte). When `final`,
+  // `end` is the end of the input; otherwise the value may continue beyond
+  // it and running into it gives kTruncated. On kOk `value` spans exactly
+  // the value.
   Status ScanValue(const char* p, const char* end, bool final, JsonView& value);
 
   // The members of the last value scanned, in text order, when it was an
@@ -54,16 +58,25 @@ class JsonScanner {
   const char* Utf8(const char* p);
   const char* Number(const char* p);
   const char* Literal(const char* p, std::string_view word);
-  const char* Space(const char* p) const;
   const char* Fail(Status status) {
     status_ = status;
     return nullptr;
   }
   // The data ran out where more was needed.
   const char* OutOfData() { return Fail(final_ ? Status::kInvalid : Status::kTruncated); }
+  // At a NUL byte where a token was expected: the sentinel after the data,
+  // or a NUL in the data, which ends the input.
+  const char* AtNul(const char* p) { return p == end_ ? OutOfData() : Fail(Status::kInvalid); }
+
+  // The view of the value [start, end) that was just scanned.
+  JsonView View(const char* start, const char* end) const {
+    JsonKind kind = KindOf(*start);
+    return JsonView{kind, kind == JsonKind::kString && escaped_, std::string_view(start, end - start)};
+  }
 
   const char* end_ = nullptr;
   bool final_ = true;
+  bool escaped_ = false;  // whether the last string scanned held an escape
   Status status_ = Status::kOk;
   std::size_t values_ = 0;  // values counted in the current scan
   std::vector<JsonMember> members_;

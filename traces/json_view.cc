@@ -14,12 +14,23 @@ const char* SkipSpace(const char* p, const char* end) {
   return p;
 }
 
-// `p` is at an opening quote; returns the position after the closing one.
-const char* SkipString(const char* p) {
+// `p` is at an opening quote; returns the position after the closing one
+// and says whether the string holds an escape.
+const char* SkipString(const char* p, bool& escaped) {
+  escaped = false;
   for (++p;; ++p) {
-    if (*p == '\\') ++p;
-    else if (*p == '"') return p + 1;
+    if (*p == '\\') {
+      escaped = true;
+      ++p;
+    } else if (*p == '"') {
+      return p + 1;
+    }
   }
+}
+
+const char* SkipString(const char* p) {
+  bool escaped;
+  return SkipString(p, escaped);
 }
 
 // `p` is at the first character of a value; returns the position after it.
@@ -40,6 +51,16 @@ const char* SkipValue(const char* p, const char* end) {
   }
   while (p < end && !IsSpace(*p) && *p != ',' && *p != '}' && *p != ']') ++p;
   return p;
+}
+
+// The value whose first character is at `p`.
+JsonView ViewValue(const char* p, const char* end) {
+  JsonView v;
+  v.kind = KindOf(*p);
+  const char* value_end =
+      v.kind == JsonKind::kString ? SkipString(p, v.escaped) : SkipValue(p, end);
+  v.text = std::string_view(p, value_end - p);
+  return v;
 }
 
 unsigned HexValue(char c) {
@@ -72,7 +93,6 @@ void AppendUtf8(std::string& out, unsigned code) {
 
 // Decodes the escapes of validated string content.
 std::string_view Unescape(std::string_view content, std::string& out) {
-  if (std::memchr(content.data(), '\\', content.size()) == nullptr) return content;
   out.clear();
   const char* p = content.data();
   const char* end = p + content.size();
@@ -110,49 +130,35 @@ std::string_view Unescape(std::string_view content, std::string& out) {
 
 }  // namespace
 
-JsonKind KindOf(char first) {
-  switch (first) {
-    case '"': return JsonKind::kString;
-    case '{': return JsonKind::kObject;
-    case '[': return JsonKind::kArray;
-    case 't': return JsonKind::kTrue;
-    case 'f': return JsonKind::kFalse;
-    case 'n': return JsonKind::kNull;
-    default: return JsonKind::kNumber;
-  }
-}
-
-double JsonNumber::AsDouble() const {
-  switch (type) {
-    case Type::kUnsigned: return static_cast<double>(unsigned_value);
-    case Type::kSigned: return static_cast<double>(signed_value);
-    case Type::kFloat: break;
-  }
-  return float_value;
-}
-
 JsonNumber ReadNumber(std::string_view literal) {
   JsonNumber n;
   const char* first = literal.data();
   const char* last = first + literal.size();
   const bool negative = *first == '-';
-  if (literal.find_first_of(".eE") == std::string_view::npos) {
-    std::uint64_t magnitude = 0;
-    auto [ptr, ec] = std::from_chars(first + negative, last, magnitude);
-    if (ec == std::errc() && ptr == last) {
-      if (!negative) {
-        n.type = JsonNumber::Type::kUnsigned;
-        n.unsigned_value = magnitude;
-        return n;
-      }
-      if (magnitude <= std::uint64_t{1} << 63) {
-        n.type = JsonNumber::Type::kSigned;
-        n.signed_value = static_cast<std::int64_t>(0 - magnitude);
-        return n;
-      }
-    }
-    // Too big for 64 bits: a double, as nlohmann::json and Python read it.
+  const char* p = first + negative;
+  std::uint64_t magnitude = 0;
+  bool fits = true;
+  if (last - p <= 19) {  // up to 19 digits cannot overflow 64 bits
+    for (; p < last && *p >= '0' && *p <= '9'; ++p) magnitude = magnitude * 10 + (*p - '0');
+  } else {
+    for (; p < last && *p >= '0' && *p <= '9'; ++p)
+      fits = fits && !__builtin_mul_overflow(magnitude, 10u, &magnitude) &&
+             !__builtin_add_overflow(magnitude, static_cast<unsigned>(*p - '0'), &magnitude);
   }
+  if (p == last && fits) {  // an integer literal that fits 64 bits
+    if (!negative) {
+      n.type = JsonNumber::Type::kUnsigned;
+      n.unsigned_value = magnitude;
+      return n;
+    }
+    if (magnitude <= std::uint64_t{1} << 63) {
+      n.type = JsonNumber::Type::kSigned;
+      n.signed_value = static_cast<std::int64_t>(0 - magnitude);
+      return n;
+    }
+  }
+  // A fraction, an exponent or too big for 64 bits: a double, as
+  // nlohmann::json and Python read it.
   n.type = JsonNumber::Type::kFloat;
   auto [ptr, ec] = std::from_chars(first, last, n.float_value);
   if (ec != std::errc() || ptr != last) {
@@ -164,12 +170,8 @@ JsonNumber ReadNumber(std::string_view literal) {
   return n;
 }
 
-std::string_view ReadString(std::string_view literal, std::string& scratch) {
-  return Unescape(literal.substr(1, literal.size() - 2), scratch);
-}
-
-std::string_view ReadKey(std::string_view raw_key, std::string& scratch) {
-  return Unescape(raw_key, scratch);
+std::string_view ReadEscapedString(const JsonView& string, std::string& scratch) {
+  return Unescape(string.text.substr(1, string.text.size() - 2), scratch);
 }
 
 JsonObjectReader::JsonObjectReader(const JsonView& object)
@@ -179,13 +181,11 @@ bool JsonObjectReader::Next(JsonMember& member) {
   p_ = SkipSpace(p_, end_);
   if (p_ < end_ && *p_ == ',') p_ = SkipSpace(p_ + 1, end_);
   if (p_ >= end_) return false;
-  const char* key_end = SkipString(p_);
-  member.raw_key = std::string_view(p_ + 1, key_end - p_ - 2);
-  p_ = SkipSpace(key_end, end_);
+  member.key = ViewValue(p_, end_);
+  p_ = SkipSpace(p_ + member.key.text.size(), end_);
   p_ = SkipSpace(p_ + 1, end_);  // the colon
-  const char* value_end = SkipValue(p_, end_);
-  member.value = JsonView{KindOf(*p_), std::string_view(p_, value_end - p_)};
-  p_ = value_end;
+  member.value = ViewValue(p_, end_);
+  p_ += member.value.text.size();
   return true;
 }
 
@@ -196,9 +196,8 @@ bool JsonArrayReader::Next(JsonView& element) {
   p_ = SkipSpace(p_, end_);
   if (p_ < end_ && *p_ == ',') p_ = SkipSpace(p_ + 1, end_);
   if (p_ >= end_) return false;
-  const char* value_end = SkipValue(p_, end_);
-  element = JsonView{KindOf(*p_), std::string_view(p_, value_end - p_)};
-  p_ = value_end;
+  element = ViewValue(p_, end_);
+  p_ += element.text.size();
   return true;
 }
 

@@ -24,6 +24,7 @@ enum class JsonKind : std::uint8_t {
 // quotes, an object or array its brackets).
 struct JsonView {
   JsonKind kind = JsonKind::kNull;
+  bool escaped = false;  // a string holding at least one escape
   std::string_view text;
 
   bool is_null() const { return kind == JsonKind::kNull; }
@@ -35,12 +36,21 @@ struct JsonView {
 };
 
 // The kind of the validated value whose text starts at `first`.
-JsonKind KindOf(char first);
+inline JsonKind KindOf(char first) {
+  switch (first) {
+    case '"': return JsonKind::kString;
+    case '{': return JsonKind::kObject;
+    case '[': return JsonKind::kArray;
+    case 't': return JsonKind::kTrue;
+    case 'f': return JsonKind::kFalse;
+    case 'n': return JsonKind::kNull;
+    default: return JsonKind::kNumber;
+  }
+}
 
-// One member of a validated object: the key as written between its quotes
-// (escapes not decoded) and the value.
+// One member of a validated object: its key (a string) and its value.
 struct JsonMember {
-  std::string_view raw_key;
+  JsonView key;
   JsonView value;
 };
 
@@ -56,20 +66,29 @@ struct JsonNumber {
 
   bool integral() const { return type != Type::kFloat; }
   // The value as a double (integers converted).
-  double AsDouble() const;
+  double AsDouble() const {
+    switch (type) {
+      case Type::kUnsigned: return static_cast<double>(unsigned_value);
+      case Type::kSigned: return static_cast<double>(signed_value);
+      case Type::kFloat: break;
+    }
+    return float_value;
+  }
 };
 
 // Reads a validated number literal.
 JsonNumber ReadNumber(std::string_view literal);
 
-// The characters of a validated string literal (`literal` includes the
-// quotes). A view into `literal` when it has no escapes, otherwise decoded
-// into `scratch` (which the result then views).
-std::string_view ReadString(std::string_view literal, std::string& scratch);
+// The characters of a validated string that holds escapes, decoded into
+// `scratch` (which the result views).
+std::string_view ReadEscapedString(const JsonView& string, std::string& scratch);
 
-// The characters of a raw object key (the text between its quotes), decoded
-// like ReadString.
-std::string_view ReadKey(std::string_view raw_key, std::string& scratch);
+// The characters of a validated string: a view into its text when it has
+// no escapes, otherwise decoded into `scratch` (which the result views).
+inline std::string_view ReadString(const JsonView& string, std::string& scratch) {
+  if (string.escaped) return ReadEscapedString(string, scratch);
+  return string.text.substr(1, string.text.size() - 2);
+}
 
 // Walks the members of a validated object in text order.
 class JsonObjectReader {

@@ -14,9 +14,9 @@ LineSource::LineSource(std::FILE* file, std::string display_path)
 
 bool LineSource::Next(std::string_view& line) {
   for (;;) {
-    const char* start = window_.data() + pos_;
+    char* start = window_.data() + pos_;
     const std::size_t available = window_.size() - pos_;
-    const char* newline = static_cast<const char*>(std::memchr(start, '\n', available));
+    char* newline = static_cast<char*>(std::memchr(start, '\n', available));
     if (!newline && !window_.at_eof()) {
       if (available > kMaxLineBytes)
         throw InputError(fmt::format("{}:{}: line is longer than the limit of {} MiB", path_,
@@ -33,6 +33,7 @@ bool LineSource::Next(std::string_view& line) {
     if (line.size() > kMaxLineBytes)
       throw InputError(fmt::format("{}:{}: line is longer than the limit of {} MiB", path_,
                                    number_, kMaxLineBytes >> 20));
+    if (newline) *newline = '\0';  // the window keeps one after its last byte
     pos_ += newline ? line.size() + 1 : line.size();
     return true;
   }

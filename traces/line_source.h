@@ -11,7 +11,8 @@ namespace lbsim {
 
 // Yields the lines of a file (without their '\n') in place in a FileWindow
 // that grows only to the longest line, so memory does not grow with the
-// file.
+// file. Each line is followed in memory by a NUL byte (it replaces the
+// '\n'), as JsonScanner needs.
 class LineSource {
  public:
   // Reads `file` (not owned); `display_path` names it in error messages.

@@ -49,7 +49,7 @@ json FromView(const JsonView& v) {
     case JsonKind::kNull: return nullptr;
     case JsonKind::kTrue: return true;
     case JsonKind::kFalse: return false;
-    case JsonKind::kString: return std::string(ReadString(v.text, scratch));
+    case JsonKind::kString: return std::string(ReadString(v, scratch));
     case JsonKind::kNumber: {
       JsonNumber n = ReadNumber(v.text);
       if (n.type == JsonNumber::Type::kUnsigned) return n.unsigned_value;
@@ -65,7 +65,7 @@ json FromView(const JsonView& v) {
     case JsonKind::kObject: {
       json out = json::object();
       JsonObjectReader members(v);
-      for (JsonMember m; members.Next(m);) out[std::string(ReadKey(m.raw_key, scratch))] = FromView(m.value);
+      for (JsonMember m; members.Next(m);) out[std::string(ReadString(m.key, scratch))] = FromView(m.value);
       return out;
     }
   }
@@ -125,13 +125,15 @@ TEST_CASE("JsonScanner records the members of a root object only") {
   CHECK(value.text == R"({"t": 1.5, "x": {"y": 2}, "\u0074": [3]})");
   const auto& m = scanner.members();
   REQUIRE(m.size() == 3);
-  CHECK(m[0].raw_key == "t");
+  CHECK(m[0].key.text == "\"t\"");
   CHECK(m[0].value.text == "1.5");
   CHECK(m[1].value.kind == JsonKind::kObject);
   CHECK(m[1].value.text == R"({"y": 2})");
-  CHECK(m[2].raw_key == "\\u0074");
+  CHECK(m[2].key.text == "\"\\u0074\"");
+  CHECK(m[2].key.escaped);
+  CHECK_FALSE(m[0].key.escaped);
   std::string scratch;
-  CHECK(ReadKey(m[2].raw_key, scratch) == "t");
+  CHECK(ReadString(m[2].key, scratch) == "t");
   REQUIRE(scanner.ScanText("[1]", value) == Status::kOk);
   CHECK(scanner.members().empty());
 }
@@ -141,9 +143,11 @@ TEST_CASE("JsonScanner reports a value cut short as truncated unless the data is
   JsonScanner scanner;
   JsonView value;
   for (std::size_t n = 1; n < text.size(); ++n) {
-    INFO(text.substr(0, n));
-    CHECK(scanner.ScanValue(text.data(), text.data() + n, false, value) == Status::kTruncated);
-    CHECK(scanner.ScanValue(text.data(), text.data() + n, true, value) == Status::kInvalid);
+    std::string prefix = text.substr(0, n);  // followed by its NUL
+    INFO(prefix);
+    const char* end = prefix.data() + n;
+    CHECK(scanner.ScanValue(prefix.data(), end, false, value) == Status::kTruncated);
+    CHECK(scanner.ScanValue(prefix.data(), end, true, value) == Status::kInvalid);
   }
   REQUIRE(scanner.ScanValue(text.data(), text.data() + text.size(), false, value) == Status::kOk);
   CHECK(value.text == text);
