@@ -165,11 +165,11 @@ ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
 ReplayResult Replay(const std::string& path, TraceEncoding encoding,
                     const std::vector<StrategyRequest>& requests,
                     const std::vector<DecisionSink*>& logs,
-                    const SimOptions& options) {
+                    const SimOptions& options, TraceProgress* progress) {
   return Replay(
       path,
       [&](InstanceTable& table, TraceVisitor& visitor) {
-        return ReadTrace(path, encoding, table, visitor);
+        return ReadTrace(path, encoding, table, visitor, progress);
       },
       requests, logs, options);
 }
