@@ -12,11 +12,15 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include "cli/gen_command.h"
 #include "cli/check_command.h"
 #include "cli/diff_command.h"
 #include "cli/import_command.h"
+#include "cli/merge_command.h"
 #include "cli/replay_command.h"
+#include "cli/sweep_command.h"
 #include "gen/gen_flags.h"
 #include "sim/errors.h"
 #include "sim/number_text.h"
@@ -45,6 +49,9 @@ Examples:
   lbsim check scenarios/ --junit lbsim-check.xml
   lbsim diff today.json candidate.json --share-tol 0.05
   lbsim import --from mooncake --instances 8 mooncake_trace.jsonl -o trace.ndjson
+  lbsim sweep -s rr,ll --vary ll.qps_1m=0,0.01 -j 4 a.ndjson b.ndjson
+  lbsim sweep --shard 2/8 -s ll --vary ll.inflight=1,2,4 -o part2.csv day.ndjson
+  lbsim merge -o all.csv part*.csv
 
 Strategy parameters: NAME:KEY=VALUE[:KEY=VALUE...] inline, or --set NAME.KEY=VALUE
 for every run of that strategy. `lbsim strategies` lists names, aliases and
@@ -193,6 +200,9 @@ int RunCli(int argc, char** argv) {
       ->group(what_if);
   app.add_flag("--list-strategies", list_strategies,
                "List the registered strategies and their parameters");
+  bool quiet = false;
+  app.add_flag("-q,--quiet", quiet,
+               "Show no progress line (shown on a terminal for replays longer than a second)");
 
   CLI::App* strategies_cmd =
       app.add_subcommand("strategies", "List the registered strategies and their parameters");
@@ -302,6 +312,53 @@ exit status 2 and no output file, unless --skip-bad.)");
                          "burstgpt: keep (default) or drop failed requests (0 response tokens)")
       ->check(CLI::IsMember({"keep", "drop"}));
   import_cmd->add_option("--name", import.name, "Trace name (default: the input's file name)");
+  SweepCommand sweep;
+  CLI::App* sweep_cmd = app.add_subcommand(
+      "sweep",
+      "Run every combination of strategies x varied parameter values x traces x seeds, "
+      "one result row per combination");
+  sweep_cmd->add_option("traces", sweep.traces, "Traces to replay")->required();
+  sweep_cmd->add_option("-s,--strategy", sweep.strategies,
+                        "Strategy spec (repeat or separate with commas; default: round_robin)")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->type_name("SPEC");
+  sweep_cmd->add_option("--set", sweep.settings, "Set a parameter for every run of a strategy")
+      ->allow_extra_args(false)
+      ->type_name("NAME.KEY=VALUE");
+  sweep_cmd->add_option("--vary", sweep.vary,
+                        "Run strategy NAME once with each value of parameter KEY (repeat to "
+                        "vary several: every combination runs)")
+      ->allow_extra_args(false)
+      ->type_name("NAME.KEY=V1,V2,...");
+  sweep_cmd->add_option("--seeds", sweep.seeds,
+                        "Run each randomized strategy once per seed")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->type_name("S1,S2,...");
+  sweep_cmd->add_option("-j,--jobs", sweep.jobs, "Threads to use (default: all cores)")
+      ->check(CLI::PositiveNumber);
+  sweep_cmd->add_option("--shard", sweep.shard,
+                        "Run only slice I of N of the cells (join the slices with lbsim merge)")
+      ->type_name("I/N");
+  sweep_cmd->add_option("-f,--format", sweep.format, "Output format")
+      ->check(CLI::IsMember({"csv", "json"}))
+      ->default_str("csv");
+  sweep_cmd->add_option("-o,--output", sweep.output,
+                        "Write to FILE (atomically) instead of standard output")
+      ->type_name("FILE");
+  sweep_cmd->add_option("--trace-format", sweep.trace_format,
+                        "Trace encoding when the file names do not tell")
+      ->check(CLI::IsMember({"auto", "document", "lines"}))
+      ->default_str("auto");
+
+  MergeCommand merge;
+  CLI::App* merge_cmd = app.add_subcommand(
+      "merge", "Join the slices written by lbsim sweep --shard into the whole sweep's output");
+  merge_cmd->add_option("slices", merge.slices, "Slice files (all CSV or all JSON)")->required();
+  merge_cmd->add_option("-o,--output", merge.output,
+                        "Write to FILE (atomically) instead of standard output")
+      ->type_name("FILE");
 
   try {
     app.parse(argc, argv);
@@ -323,9 +380,18 @@ exit status 2 and no output file, unless --skip-bad.)");
     }
     if (diff_cmd->parsed()) return RunDiff(diff);
     if (import_cmd->parsed()) return RunImport(import);
+    if (sweep_cmd->parsed()) {
+      if (!sweep.output.empty() && sweep.output != "-") unwritten = {"--output " + sweep.output};
+      return RunSweepCommand(sweep);
+    }
+    if (merge_cmd->parsed()) {
+      if (!merge.output.empty() && merge.output != "-") unwritten = {"--output " + merge.output};
+      return RunMergeCommand(merge);
+    }
     if (replay.trace.empty())
       return Fail("no trace given: lbsim [OPTIONS] TRACE (see lbsim --help)");
     unwritten = NamedOutputFiles(replay);
+    replay.progress = !quiet && ::isatty(STDERR_FILENO);
     return RunReplay(replay);
   } catch (const InputError& e) {
     return Fail(e.what(), unwritten);

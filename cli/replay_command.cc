@@ -11,6 +11,7 @@
 
 #include "sim/errors.h"
 #include "sim/output_file.h"
+#include "sim/progress_line.h"
 #include "sim/replay.h"
 #include "sim/report.h"
 #include "strategies/registry.h"
@@ -39,15 +40,6 @@ void AppendFile(std::FILE* from, std::FILE* to, const std::string& path) {
                                  errno ? std::strerror(errno) : "scratch file error"));
 }
 
-// Writes the whole report to `out`; when that fails (a full disk), throws
-// UsageError "FAILURE: REASON".
-void WriteReport(const std::string& text, std::FILE* out, std::string_view failure) {
-  errno = 0;
-  bool ok = std::fwrite(text.data(), 1, text.size(), out) == text.size();
-  ok = std::fflush(out) == 0 && ok && !std::ferror(out);
-  if (!ok)
-    throw UsageError(fmt::format("{}: {}", failure, std::strerror(errno ? errno : EIO)));
-}
 
 }  // namespace
 
@@ -121,7 +113,11 @@ int RunReplay(const ReplayCommand& command) {
   std::optional<OutputFile> window_file;
   if (!command.window_csv.empty()) window_file.emplace(command.window_csv);
 
-  ReplayResult result = Replay(command.trace, encoding, requests, logs, sim);
+  std::optional<ProgressLine> progress;
+  if (command.progress) progress.emplace(stderr);
+  ReplayResult result = Replay(command.trace, encoding, requests, logs, sim,
+                               progress ? &*progress : nullptr);
+  if (progress) progress->Finish();
 
   Report report = BuildReport(result);
   std::string text = command.format == "json"  ? RenderJson(report)
@@ -134,18 +130,18 @@ int RunReplay(const ReplayCommand& command) {
     decisions_file->Finish();
   }
   if (window_file) {
-    WriteReport(RenderWindowCsv(report), window_file->stream(),
+    WriteText(RenderWindowCsv(report), window_file->stream(),
                 command.window_csv + ": cannot write output");
     window_file->Finish();
   }
   if (report_file) {
-    WriteReport(text, report_file->stream(), command.output + ": cannot write output");
+    WriteText(text, report_file->stream(), command.output + ": cannot write output");
     report_file->Finish();
   }
   if (decisions_file) decisions_file->Commit();
   if (window_file) window_file->Commit();
   if (report_file) report_file->Commit();
-  else WriteReport(text, stdout, "standard output: cannot write the report");
+  else WriteText(text, stdout, "standard output: cannot write the report");
   return 0;
 }
 

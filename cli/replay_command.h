@@ -21,6 +21,7 @@ struct ReplayCommand {
   std::vector<std::string> speeds;  // ID=SPEED
   std::string window_csv;           // per-window CSV path, empty: none
   std::string exec_timeout;  // seconds for exec strategies; empty: their default
+  bool progress = false;                // show a progress line on stderr
 };
 
 // Replays and writes the report and decision log. Every output file appears

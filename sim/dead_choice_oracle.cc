@@ -8,9 +8,9 @@ void DeadChoiceOracle::OnHeader(const TraceHeader& header, const InstanceTable&)
 
 void DeadChoiceOracle::OnEvent(const TraceEvent& e) {
   switch (e.type) {
-    case EventType::kUp: alive_[e.instance] = true; return;
-    case EventType::kDown: alive_[e.instance] = false; return;
-    case EventType::kRemove: alive_.erase(e.instance); return;
+    case EventType::kUp: alive_[std::string(e.instance)] = true; return;
+    case EventType::kDown: alive_[std::string(e.instance)] = false; return;
+    case EventType::kRemove: alive_.erase(std::string(e.instance)); return;
     case EventType::kLoad: return;
     case EventType::kArrival: break;
   }

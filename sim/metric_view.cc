@@ -30,11 +30,15 @@ std::optional<EventKey> MetricView::NextKey() const {
   return queue_.top().key;
 }
 
-void MetricView::RunNext(std::span<const std::int64_t> counters) {
+std::optional<InstanceIndex> MetricView::RunNext(std::span<const std::int64_t> counters) {
   const auto item = queue_.top();
   queue_.Pop();
-  if (item.payload.snapshot) TakeSnapshot(item.payload.number, item.key.time, counters);
-  else Publish(item.payload);
+  if (item.payload.snapshot) {
+    TakeSnapshot(item.payload.number, item.key.time, counters);
+    return std::nullopt;
+  }
+  Publish(item.payload);
+  return item.payload.instance;
 }
 
 void MetricView::TakeSnapshot(std::uint64_t number, double time,

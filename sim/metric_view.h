@@ -30,15 +30,21 @@ class MetricView {
   // The key of the next snapshot or publication (class kMetric); nullopt
   // before Start().
   std::optional<EventKey> NextKey() const;
+  // What a RunNext changed in what strategies see: one Instance's value,
+  // or every Instance's (kEveryInstance).
+  static constexpr InstanceIndex kEveryInstance = ~InstanceIndex{0};
+
   // Runs that event: takes a snapshot of `counters` (by InstanceIndex, -1
-  // unknown) or publishes values of an earlier one.
-  void RunNext(std::span<const std::int64_t> counters);
+  // unknown) or publishes values of an earlier one. Returns the Instance
+  // whose seen value it may have changed (kEveryInstance: all of them), or
+  // nullopt when it changed none (a snapshot).
+  std::optional<InstanceIndex> RunNext(std::span<const std::int64_t> counters);
 
   // The inflight value strategies see for `i`.
   std::optional<std::int64_t> Seen(InstanceIndex i) const;
 
  private:
-  static constexpr InstanceIndex kAllInstances = ~InstanceIndex{0};
+  static constexpr InstanceIndex kAllInstances = kEveryInstance;
   struct Event {
     bool snapshot = false;
     std::uint64_t number = 0;  // snapshots count from 1

@@ -190,11 +190,32 @@ bool SameFile(const std::string& a, const std::string& b) {
 }
 
 void RefuseOverwrite(const std::string& out, const std::string& input,
-                     std::string_view flag) {
+                     std::string_view flag, std::string_view kind) {
   if (out.empty() || out == "-") return;
   if (input == "-" ? IsStandardInput(out) : out == input || SameFile(out, input))
-    throw UsageError(fmt::format("{} {}: refusing to overwrite the input trace{}", flag, out,
+    throw UsageError(fmt::format("{} {}: refusing to overwrite the input {}{}", flag, out, kind,
                                  input == "-" ? " (standard input reads it)" : ""));
+}
+
+void WriteText(std::string_view text, std::FILE* out, std::string_view failure) {
+  errno = 0;
+  bool ok = std::fwrite(text.data(), 1, text.size(), out) == text.size();
+  ok = std::fflush(out) == 0 && ok && !std::ferror(out);
+  if (!ok)
+    throw UsageError(fmt::format("{}: {}", failure, std::strerror(errno ? errno : EIO)));
+}
+
+OutputTarget::OutputTarget(const std::string& path) {
+  if (!path.empty() && path != "-") file_ = std::make_unique<OutputFile>(path);
+}
+
+void OutputTarget::Write(std::string_view text) {
+  if (!file_) {
+    WriteText(text, stdout, "standard output: cannot write output");
+    return;
+  }
+  WriteText(text, file_->stream(), file_->path() + ": cannot write output");
+  file_->Commit();
 }
 
 }  // namespace lbsim

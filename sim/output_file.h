@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -45,6 +46,24 @@ class OutputFile {
   bool committed_ = false;
 };
 
+// Writes `text` to `out` and flushes it; throws UsageError "FAILURE: why"
+// when either fails.
+void WriteText(std::string_view text, std::FILE* out, std::string_view failure);
+
+// Where a command's single output goes: an OutputFile at `path`, or
+// standard output when `path` is empty or "-". Opened at construction, so
+// that an unwritable output fails before any work is done.
+class OutputTarget {
+ public:
+  explicit OutputTarget(const std::string& path);
+
+  // Writes `text` and, for a file, puts it in place. Throws UsageError.
+  void Write(std::string_view text);
+
+ private:
+  std::unique_ptr<OutputFile> file_;
+};
+
 // An unnamed scratch file (removed when closed), in the directory of
 // `near_path` when that is where an OutputFile would write, else in the
 // system's temporary directory; throws UsageError when it cannot be created.
@@ -56,9 +75,9 @@ std::FILE* ScratchFileNear(const std::string& near_path);
 bool SameFile(const std::string& a, const std::string& b);
 
 // Throws UsageError when the output `out` given with `flag` (empty or "-":
-// standard output) would overwrite the input trace `input`; for `input` "-",
-// when `out` is the file standard input reads.
+// standard output) would overwrite the input `input` (a `kind`: trace,
+// slice); for `input` "-", when `out` is the file standard input reads.
 void RefuseOverwrite(const std::string& out, const std::string& input,
-                     std::string_view flag);
+                     std::string_view flag, std::string_view kind = "trace");
 
 }  // namespace lbsim

@@ -8,6 +8,7 @@ bool Pool::Up(InstanceIndex i) {
   Reserve(i + 1);
   Entry& e = entries_[i];
   alive_dirty_ = true;
+  ++version_;
   if (e.registered) {
     e.alive = true;
     return false;
@@ -23,6 +24,7 @@ bool Pool::Up(InstanceIndex i) {
 void Pool::Down(InstanceIndex i) {
   entries_[i].alive = false;
   alive_dirty_ = true;
+  ++version_;
 }
 
 void Pool::Remove(InstanceIndex i) {
@@ -30,6 +32,7 @@ void Pool::Remove(InstanceIndex i) {
   entries_[i].alive = false;
   order_.erase(std::find(order_.begin(), order_.end(), i));
   alive_dirty_ = true;
+  ++version_;
 }
 
 const std::vector<InstanceIndex>& Pool::Alive() const {

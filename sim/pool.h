@@ -47,11 +47,14 @@ class Pool {
 
   // The alive Instances in pool order: the candidates of a decision.
   const std::vector<InstanceIndex>& Alive() const;
+  // Changes whenever Alive() may have changed (any Up, Down or Remove).
+  std::uint64_t version() const { return version_; }
 
  private:
   std::vector<Entry> entries_;
   std::vector<InstanceIndex> order_;  // registered, in pool order
   std::uint64_t registrations_ = 0;
+  std::uint64_t version_ = 0;
   mutable std::vector<InstanceIndex> alive_;
   mutable bool alive_dirty_ = true;
 };

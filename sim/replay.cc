@@ -1,5 +1,7 @@
 #include "sim/replay.h"
 
+#include <array>
+#include <charconv>
 #include <memory>
 
 #include <fmt/format.h>
@@ -52,9 +54,11 @@ class Replayer final : public TraceVisitor {
         if (e.request) {
           id = *e.request;
         } else {
-          auto_id_.clear();
-          fmt::format_to(std::back_inserter(auto_id_), "r{}", arrivals_);
-          id = auto_id_;
+          // "r<N>", written without a formatter: this runs for every arrival.
+          auto_id_[0] = 'r';
+          char* end = std::to_chars(auto_id_.data() + 1, auto_id_.data() + auto_id_.size(),
+                                    arrivals_).ptr;
+          id = std::string_view(auto_id_.data(), end - auto_id_.data());
         }
         for (auto& w : worlds_) w->Decide(e, arrivals_, id, pool_, *table_);
         return;
@@ -80,7 +84,10 @@ class Replayer final : public TraceVisitor {
         return;
       case EventType::kLoad: {
         InstanceIndex i = Registered(e);
-        if (e.qps_1m.present()) pool_.at(i).qps_1m = e.qps_1m.AsOptional();
+        if (e.qps_1m.present()) {
+          pool_.at(i).qps_1m = e.qps_1m.AsOptional();
+          for (auto& w : worlds_) w->PoolLoadChanged(i);
+        }
         if (e.inflight.present())
           for (auto& w : worlds_) w->SetInflight(i, e.inflight.AsOptional());
         return;
@@ -123,7 +130,7 @@ class Replayer final : public TraceVisitor {
   bool wants_raw_hint_ = false;
   std::uint64_t trace_seq_ = 0;
   std::uint64_t arrivals_ = 0;
-  std::string auto_id_;
+  std::array<char, 24> auto_id_;  // "r" and up to 20 digits
 };
 
 }  // namespace
@@ -162,11 +169,11 @@ ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
 ReplayResult Replay(const std::string& path, TraceEncoding encoding,
                     const std::vector<StrategyRequest>& requests,
                     const std::vector<DecisionSink*>& logs,
-                    const SimOptions& options) {
+                    const SimOptions& options, TraceProgress* progress) {
   return Replay(
       path,
       [&](InstanceTable& table, TraceVisitor& visitor) {
-        return ReadTrace(path, encoding, table, visitor);
+        return ReadTrace(path, encoding, table, visitor, progress);
       },
       requests, logs, options);
 }

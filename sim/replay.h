@@ -59,10 +59,11 @@ ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
                     const std::vector<DecisionSink*>& logs = {},
                     const SimOptions& options = {});
 
-// Replay of the trace file at `path` ("-": standard input).
+// Replay of the trace file at `path` ("-": standard input). `progress`,
+// when given, hears how far reading got.
 ReplayResult Replay(const std::string& path, TraceEncoding encoding,
                     const std::vector<StrategyRequest>& requests,
                     const std::vector<DecisionSink*>& logs = {},
-                    const SimOptions& options = {});
+                    const SimOptions& options = {}, TraceProgress* progress = nullptr);
 
 }  // namespace lbsim

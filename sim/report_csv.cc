@@ -2,21 +2,11 @@
 
 #include <fmt/format.h>
 
+#include "sim/csv.h"
 #include "sim/report.h"
 
 namespace lbsim {
 namespace {
-
-// RFC 4180 quoting when the field needs it.
-std::string Field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
 
 // An optional number; empty when undefined.
 std::string Cell(const std::optional<double>& v) { return v ? fmt::format("{}", *v) : ""; }
@@ -47,8 +37,8 @@ std::string RenderCsv(const Report& report) {
   for (const StrategyReport& s : report.strategies) {
     for (std::size_t k = 0; k < s.instances.size(); ++k) {
       const InstanceReport& i = s.instances[k];
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}", Field(s.strategy),
-                         Field(s.label), Field(s.requested_as), Field(i.id),
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}", CsvField(s.strategy),
+                         CsvField(s.label), CsvField(s.requested_as), CsvField(i.id),
                          i.selections, i.share, i.candidate_decisions,
                          i.fallback_selections, i.tie_selections,
                          i.unknown_while_others_known, i.chosen_while_unknown);
@@ -67,9 +57,9 @@ std::string RenderWindowCsv(const Report& report) {
     if (!s.what_if) continue;
     for (const WindowReport& w : s.what_if->windows) {
       for (std::size_t k = 0; k < s.instances.size(); ++k) {
-        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", Field(s.strategy),
-                           Field(s.label), w.start, w.end, w.decisions, w.no_instances,
-                           w.fallback, Cell(w.fallback_rate), Field(s.instances[k].id),
+        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", CsvField(s.strategy),
+                           CsvField(s.label), w.start, w.end, w.decisions, w.no_instances,
+                           w.fallback, Cell(w.fallback_rate), CsvField(s.instances[k].id),
                            w.selections[k], w.share[k], Cell(w.mean_inflight[k]));
       }
     }

@@ -1,15 +1,8 @@
 #include "sim/run_metrics.h"
 
+#include <algorithm>
+
 namespace lbsim {
-namespace {
-
-bool LoadUnknown(const Candidate& c, const Hint& hint) {
-  if (c.inflight || c.qps_1m) return false;
-  const QueueLoad* q = hint.QueueFor(c.instance);
-  return !(q && q->AnyKnown());
-}
-
-}  // namespace
 
 RunMetrics::RunMetrics(std::span<const std::string_view> reasons)
     : reasons_(reasons.begin(), reasons.end()) {
@@ -18,6 +11,9 @@ RunMetrics::RunMetrics(std::span<const std::string_view> reasons)
 }
 
 std::size_t RunMetrics::ReasonIndex(std::string_view reason) const {
+  // Strategies return their declared words themselves: same address first.
+  for (std::size_t i = 0; i < reasons_.size(); ++i)
+    if (reasons_[i].data() == reason.data() && reasons_[i].size() == reason.size()) return i;
   for (std::size_t i = 0; i < reasons_.size(); ++i)
     if (reasons_[i] == reason) return i;
   return static_cast<std::size_t>(-1);
@@ -46,6 +42,44 @@ RunMetrics::InstanceTally& RunMetrics::Tally(InstanceIndex i) {
   return t;
 }
 
+RunMetrics::CandidateState& RunMetrics::State(InstanceIndex i) {
+  if (states_.size() <= i) states_.resize(i + 1);
+  return states_[i];
+}
+
+void RunMetrics::CandidateJoined(InstanceIndex i, bool load_signal) {
+  CandidateState& s = State(i);
+  s = CandidateState{true, load_signal, candidate_decisions_, contested_decisions_, 0};
+  if (load_signal) ++signalled_candidates_;
+}
+
+void RunMetrics::CandidateLeft(InstanceIndex i) {
+  CloseIntervals(i);
+  CandidateState& s = State(i);
+  if (s.load_signal) --signalled_candidates_;
+  s.candidate = false;
+}
+
+void RunMetrics::LoadSignalChanged(InstanceIndex i, bool load_signal) {
+  CandidateState& s = State(i);
+  if (s.load_signal == load_signal) return;
+  CloseIntervals(i);
+  s.load_signal = load_signal;
+  if (load_signal) ++signalled_candidates_;
+  else --signalled_candidates_;
+}
+
+void RunMetrics::CloseIntervals(InstanceIndex i) {
+  CandidateState& s = State(i);
+  if (!s.candidate) return;
+  InstanceTally& t = Tally(i);
+  t.candidate_decisions += candidate_decisions_ - s.since;
+  if (!s.load_signal) t.unknown_while_others_known += contested_decisions_ - s.unknown_since - s.hinted;
+  s.since = candidate_decisions_;
+  s.unknown_since = contested_decisions_;
+  s.hinted = 0;
+}
+
 void RunMetrics::RecordNoInstances(std::uint64_t) {
   ++decisions_;
   ++reason_counts_.back();
@@ -59,25 +93,30 @@ void RunMetrics::RecordDecision(std::uint64_t seq,
   std::size_t reason = ReasonSlot(choice.reason);
   ++reason_counts_[reason];
   if (choice.passed_over_unknown) ++unknown_excluded_;
-  unknown_.clear();
-  bool any_known = false;
-  for (const Candidate& c : candidates) {
-    unknown_.push_back(LoadUnknown(c, hint));
-    any_known = any_known || !unknown_.back();
+
+  // Candidates without a signal of their own that a numeric queue hint
+  // gives a load for this decision.
+  hinted_.clear();
+  for (const Hint::Entry& e : hint.queues) {
+    if (e.instance >= states_.size() || !e.load.AnyKnown()) continue;
+    const CandidateState& s = states_[e.instance];
+    if (s.candidate && !s.load_signal) hinted_.push_back(e.instance);
   }
-  for (std::size_t k = 0; k < candidates.size(); ++k) {
-    InstanceTally& t = Tally(candidates[k].instance);
-    ++t.candidate_decisions;
-    const bool contested = any_known && unknown_[k];
-    if (contested) ++t.unknown_while_others_known;
-    if (k == choice.index) {
-      ++t.selections;
-      ++t.by_reason[reason];
-      if (contested) ++t.chosen_while_unknown;
-    }
+  ++candidate_decisions_;
+  const bool any_known = signalled_candidates_ > 0 || !hinted_.empty();
+  if (any_known) {
+    ++contested_decisions_;
+    for (InstanceIndex i : hinted_) ++states_[i].hinted;
   }
 
   InstanceIndex chosen = candidates[choice.index].instance;
+  InstanceTally& t = Tally(chosen);
+  ++t.selections;
+  ++t.by_reason[reason];
+  const bool chosen_unknown = !State(chosen).load_signal &&
+      std::find(hinted_.begin(), hinted_.end(), chosen) == hinted_.end();
+  if (any_known && chosen_unknown) ++t.chosen_while_unknown;
+
   if (current_.length > 0 && current_.instance != chosen) CloseRun();
   if (current_.length == 0) current_ = Run{chosen, 0, seq, 0};
   ++current_.length;
@@ -93,6 +132,9 @@ void RunMetrics::CloseRun() {
   current_ = Run{};
 }
 
-void RunMetrics::Finish() { CloseRun(); }
+void RunMetrics::Finish() {
+  for (InstanceIndex i = 0; i < states_.size(); ++i) CloseIntervals(i);
+  CloseRun();
+}
 
 }  // namespace lbsim

@@ -12,7 +12,11 @@
 
 namespace lbsim {
 
-// What one strategy did over a run, counted decision by decision.
+// What one strategy did over a run, counted decision by decision. The
+// per-candidate counts (decisions each Instance was a candidate in, and
+// those in which its load was unknown while another's was known) are kept
+// as intervals between changes of the candidate set, so that recording a
+// decision costs no pool-sized work.
 class RunMetrics {
  public:
   struct InstanceTally {
@@ -40,10 +44,21 @@ class RunMetrics {
   // added as they come (copied: they need not outlive the strategy).
   explicit RunMetrics(std::span<const std::string_view> reasons);
 
+  // The candidate set between decisions: Instance `i` became a candidate,
+  // with (`load_signal`) or without a load signal of its own (a known
+  // inflight or qps_1m); it stopped being one; its own signal appeared or
+  // vanished.
+  void CandidateJoined(InstanceIndex i, bool load_signal);
+  void CandidateLeft(InstanceIndex i);
+  void LoadSignalChanged(InstanceIndex i, bool load_signal);
+
   void RecordNoInstances(std::uint64_t seq);
+  // A decision among `candidates`, which must be the candidate set as
+  // reported through CandidateJoined and friends.
   void RecordDecision(std::uint64_t seq, std::span<const Candidate> candidates,
                       const Hint& hint, const Choice& choice);
-  // Closes the current run of picks; call once after the last decision.
+  // Closes the current run of picks and the candidate intervals; call once
+  // after the last decision.
   void Finish();
 
   // Counts one routed arrival with `requested` prefix blocks, of which the
@@ -76,8 +91,22 @@ class RunMetrics {
   std::uint64_t herded_decisions() const { return herded_; }
 
  private:
+  // Where Instance `i` stands in the candidate set, and since when.
+  struct CandidateState {
+    bool candidate = false;
+    bool load_signal = false;
+    std::uint64_t since = 0;          // candidate_decisions_ when it joined
+    std::uint64_t unknown_since = 0;  // contested_decisions_ when it lost its signal
+    // Contested decisions in its unknown interval in which a hint gave it a
+    // load after all: not unknown there.
+    std::uint64_t hinted = 0;
+  };
+
   std::size_t ReasonSlot(std::string_view reason);
   InstanceTally& Tally(InstanceIndex i);
+  CandidateState& State(InstanceIndex i);
+  // Adds the open intervals of candidate `i` to its tally and restarts them.
+  void CloseIntervals(InstanceIndex i);
   void CloseRun();
 
   std::vector<std::string> reasons_;
@@ -87,10 +116,14 @@ class RunMetrics {
   std::uint64_t unknown_excluded_ = 0;
   Run current_, longest_;
   std::uint64_t herded_ = 0;
-  std::vector<bool> unknown_;  // reused per decision
   std::uint64_t requested_blocks_ = 0;
   std::uint64_t matched_blocks_ = 0;
   std::vector<std::uint64_t> cached_blocks_;
+  std::vector<CandidateState> states_;  // by InstanceIndex
+  std::uint64_t candidate_decisions_ = 0;  // decisions with candidates
+  std::uint64_t contested_decisions_ = 0;  // ... in which a candidate had a load signal
+  std::size_t signalled_candidates_ = 0;   // candidates with a signal of their own
+  std::vector<InstanceIndex> hinted_;      // reused per decision
 };
 
 }  // namespace lbsim

@@ -11,7 +11,9 @@ namespace lbsim {
 
 World::World(const StrategyRequest& request, const SimOptions& options)
     : request_(request), strategy_(request.Make()),
-      metrics_(request.info->reasons), caches_(options.cache_blocks) {
+      metrics_(request.info->reasons),
+      caches_(options.cache_blocks),
+      candidates_([this](InstanceIndex i) { return SeenInflight(i); }) {
   if (options.service()) service_ = std::make_unique<ServiceModel>(options.slots);
   if (options.stale())
     view_ = std::make_unique<MetricView>(options.stale_interval, options.stale_delay,
@@ -22,6 +24,7 @@ World::World(const StrategyRequest& request, const SimOptions& options)
 void World::SetInflight(InstanceIndex i, std::optional<std::int64_t> value) {
   if (inflight_.size() <= i) inflight_.resize(i + 1, -1);
   inflight_[i] = value ? *value : -1;
+  candidates_.MarkChanged(i);
 }
 
 std::optional<std::int64_t> World::Inflight(InstanceIndex i) const {
@@ -45,7 +48,10 @@ void World::Complete(const Completion& c, double time, const Pool& pool) {
       pool.at(c.instance).registration != c.registration)
     return;  // routed to a registration that was removed
   std::int64_t& n = inflight_[c.instance];
-  if (n > 0) --n;  // unknown (-1) stays unknown; 0 stays 0
+  if (n > 0) {  // unknown (-1) stays unknown; 0 stays 0
+    --n;
+    candidates_.MarkChanged(c.instance);
+  }
 }
 
 void World::RunEventsBefore(const EventKey& key, const Pool& pool) {
@@ -61,7 +67,10 @@ void World::RunEventsBefore(const EventKey& key, const Pool& pool) {
       completions_.Pop();
       Complete(c, at.time, pool);
     } else if (metric_due) {
-      view_->RunNext(inflight_);
+      if (std::optional<InstanceIndex> seen = view_->RunNext(inflight_)) {
+        if (*seen == MetricView::kEveryInstance) candidates_.MarkAllChanged();
+        else candidates_.MarkChanged(*seen);
+      }
     } else {
       break;
     }
@@ -99,30 +108,27 @@ void World::ServePrefix(const Hint& hint, InstanceIndex chosen, const Pool& pool
 void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
                    std::string_view request_id, const Pool& pool,
                    const InstanceTable& table) {
-  const std::vector<InstanceIndex>& alive = pool.Alive();
+  IndexedSelect* index = strategy_->Indexed();
+  candidates_.Sync(pool, table, metrics_, index);
+  std::span<const Candidate> candidates = candidates_.candidates();
   DecisionRecord record{request_.info->name, seq, &arrival.t, request_id,
-                        nullptr, "no_instances", alive.size()};
-  if (alive.empty()) {
+                        nullptr, "no_instances", candidates.size()};
+  if (candidates.empty()) {
     metrics_.RecordNoInstances(seq);
     if (timeline_) timeline_->Decision(arrival.t.value, nullptr, false);
     if (log_) log_->Write(record);
     return;
   }
 
-  candidates_.clear();
-  for (InstanceIndex i : alive) {
-    const Pool::Entry& e = pool.at(i);
-    candidates_.push_back(
-        Candidate{i, table.Id(i), e.weight, SeenInflight(i), e.qps_1m, e.registration});
-  }
   strategy_->BeforeSelect(ArrivalInfo{seq, arrival.t.value, request_id});
-  Choice choice = strategy_->Select(candidates_, arrival.hint);
-  if (choice.index >= candidates_.size())
+  Choice choice = index ? index->SelectIndexed(candidates, arrival.hint)
+                        : strategy_->Select(candidates, arrival.hint);
+  if (choice.index >= candidates.size())
     throw std::logic_error(fmt::format("strategy {} chose candidate {} of {}",
                                        request_.info->name, choice.index,
-                                       candidates_.size()));
-  metrics_.RecordDecision(seq, candidates_, arrival.hint, choice);
-  InstanceIndex chosen = candidates_[choice.index].instance;
+                                       candidates.size()));
+  metrics_.RecordDecision(seq, candidates, arrival.hint, choice);
+  InstanceIndex chosen = candidates[choice.index].instance;
   record.instance = &table.Id(chosen);
   record.reason = choice.reason;
   if (log_) log_->Write(record);
@@ -137,7 +143,10 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
           kMaxInFlight, request_.requested_as));
     ++in_flight_;
     if (inflight_.size() <= chosen) inflight_.resize(chosen + 1, -1);
-    if (inflight_[chosen] >= 0) ++inflight_[chosen];
+    if (inflight_[chosen] >= 0) {
+      ++inflight_[chosen];
+      candidates_.MarkChanged(chosen);
+    }
     const double t = arrival.t.value;
     const std::uint64_t registration = pool.at(chosen).registration;
     if (timeline_) timeline_->Routed(chosen, t);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/candidate_set.h"
 #include "sim/decision_log.h"
 #include "sim/event_queue.h"
 #include "sim/load_timeline.h"
@@ -59,6 +60,8 @@ class World {
 
   // Sets (or with nullopt, forgets) the inflight counter of `i`.
   void SetInflight(InstanceIndex i, std::optional<std::int64_t> value);
+  // The pool's load fields of `i` (qps_1m) changed.
+  void PoolLoadChanged(InstanceIndex i) { candidates_.MarkChanged(i); }
   std::optional<std::int64_t> Inflight(InstanceIndex i) const;
 
   // Makes the decision for arrival number `seq`. Throws InputError when it
@@ -92,7 +95,7 @@ class World {
   EventQueue<Completion> completions_;
   std::uint64_t completion_seq_ = 0;
   std::size_t in_flight_ = 0;  // routed with a duration, not yet completed
-  std::vector<Candidate> candidates_;  // reused per decision
+  CandidateSet candidates_;
 
   // What-if parts; null when their options are off.
   std::unique_ptr<ServiceModel> service_;

@@ -27,6 +27,8 @@ struct ArrivalInfo {
   std::string_view request;  // request id
 };
 
+class IndexedSelect;
+
 // An Instance-selection strategy. Implementations keep their own state
 // (counters) and know nothing of the CLI, JSON or the simulator.
 class Strategy {
@@ -51,6 +53,27 @@ class Strategy {
   // time, so the trace reader fills it only when a strategy of the run
   // asks.
   virtual bool WantsRawHint() const { return false; }
+
+  // The strategy's fast path, if it has one (see IndexedSelect).
+  virtual IndexedSelect* Indexed() { return nullptr; }
+};
+
+// An optional capability for strategies whose Select must look at every
+// candidate (least_load's lowest score): the simulator keeps the candidate
+// list from one decision to the next and reports each change to it, so the
+// strategy can keep an index and decide without a pool-sized scan.
+// SelectIndexed must return exactly what Select would return for the list.
+class IndexedSelect {
+ public:
+  virtual ~IndexedSelect() = default;
+
+  // The candidate list is new (the alive set changed).
+  virtual void Reset(std::span<const Candidate> candidates) = 0;
+  // The load fields of candidates[slot] changed.
+  virtual void Update(std::span<const Candidate> candidates, std::size_t slot) = 0;
+  // Decides like Select(candidates, hint), `candidates` being the list as
+  // last reset and updated.
+  virtual Choice SelectIndexed(std::span<const Candidate> candidates, const Hint& hint) = 0;
 };
 
 }  // namespace lbsim

@@ -1,258 +1,297 @@
 // JSON document: one object holding the header keys and "events": [...].
-// Streamed with a SAX parser in two passes over the file: the first
-// collects the header (wherever its keys sit relative to "events"), the
-// second builds and hands on one event at a time. No DOM of the whole file
-// is ever built, and no single event or header value may take more than
-// kMaxValueBytes of JSON text (see BoundedInput), so memory stays bounded
-// whatever the file holds.
+// Streamed in two passes through a read window, never as a whole: the
+// first pass validates the entire document (so a syntax error anywhere is
+// reported before any event is looked at), collects the header members
+// wherever they sit relative to "events", and notes where the events array
+// starts; the second pass decodes the array's elements one at a time, each
+// like a JSON Lines line.
 
 #include <cstdio>
 #include <cstring>
+#include <optional>
+#include <string>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "sim/errors.h"
-#include "traces/bounded_input.h"
-#include "traces/json_value_builder.h"
+#include "traces/file_window.h"
+#include "traces/json_scanner.h"
+#include "traces/json_syntax_error.h"
 #include "traces/trace_stream.h"
 
 namespace lbsim {
 namespace {
 
-using json = nlohmann::json;
+using Status = JsonScanner::Status;
 
-class DocumentSax {
+// What reading one value gave: the scanner's verdict, or kTooLong when the
+// value ran past kMaxValueBytes before it ended.
+enum class ValueStatus { kOk, kInvalid, kTooDeep, kTooMany, kTooLong };
+
+// A position in a document read through a FileWindow.
+class DocumentCursor {
  public:
-  enum class Pass { kHeader, kEvents };
+  DocumentCursor(std::FILE* file, TraceStream& stream, std::uint64_t pass_start)
+      : window_(file), stream_(stream), pass_start_(pass_start) {}
 
-  DocumentSax(Pass pass, TraceStream& stream, BoundedInput& input)
-      : pass_(pass), stream_(stream), input_(input) {
-    input_.AllowFromHere(kMaxValueBytes);
-    builder_.set_max_values(kMaxEventValues);
-  }
-
-  bool null() { return Boundary(Scalar(nullptr)); }
-  bool boolean(bool v) { return Boundary(Scalar(v)); }
-  bool number_integer(json::number_integer_t v) { return Boundary(Scalar(v)); }
-  bool number_unsigned(json::number_unsigned_t v) { return Boundary(Scalar(v)); }
-  bool number_float(json::number_float_t v, const std::string&) {
-    return Boundary(Scalar(v));
-  }
-  bool string(std::string& v) { return Boundary(Scalar(std::move(v))); }
-  bool binary(json::binary_t&) { return false; }
-  bool start_object(std::size_t) { return Boundary(Start(json::object())); }
-  bool start_array(std::size_t) { return Boundary(Start(json::array())); }
-  bool end_object() { return Boundary(End()); }
-  bool end_array() { return Boundary(End()); }
-
-  bool key(std::string& k) {
-    if (skip_ > 0 || building_) return building_ ? builder_.Key(k) : true;
-    // A key of the top-level object.
-    key_ = k;
-    if (k == "events") {
-      if (events_seen_) return Stop("field \"events\": appears twice in the document");
-      events_seen_ = true;
+  // Skips whitespace and returns the next byte, or '\0' at the end of the
+  // input: the end of the file or a NUL byte (which ends JSON input, as
+  // for nlohmann::json).
+  char Peek() {
+    for (;;) {
+      for (; pos_ < window_.size(); ++pos_) {
+        char c = window_.data()[pos_];
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return c;
+      }
+      if (!More()) return '\0';
     }
-    return Boundary(true);
   }
 
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& ex) {
-    std::string location = Location();
-    error_ = ParseErrorWithPosition(ex.what(), location.empty() ? "" : location + ": ");
-    return false;
+  // Moves past the byte Peek() returned.
+  void Skip() { ++pos_; }
+
+  // Whether the input starts with `bytes` at the cursor (without skipping
+  // whitespace); moves past them when it does.
+  bool Consume(std::string_view bytes) {
+    while (window_.size() - pos_ < bytes.size() && More()) {
+    }
+    if (std::string_view(window_.data() + pos_, window_.size() - pos_).substr(0, bytes.size()) !=
+        bytes)
+      return false;
+    pos_ += bytes.size();
+    return true;
   }
 
-  const json& header() const { return header_; }
-  bool events_seen() const { return events_seen_; }
-  const std::string& error() const { return error_; }
-  // Why the value being read went over a limit, or empty.
-  std::string LimitError() const {
-    if (too_deep_)
-      return fmt::format("nesting deeper than the limit of {} levels", kMaxNestingDepth);
-    if (!builder_.limit_error().empty()) return builder_.limit_error();
-    if (input_.hit_limit())
-      return fmt::format("longer than the limit of {} MiB of JSON text", kMaxValueBytes >> 20);
-    return {};
+  // Validates the value at the cursor and moves past it. `value` stays
+  // valid until the cursor moves again. A value may take kMaxValueBytes, so
+  // the window never holds more than that.
+  ValueStatus Value(JsonScanner& scanner, JsonView& value) {
+    for (;;) {
+      const char* p = window_.data() + pos_;
+      switch (scanner.ScanValue(p, window_.data() + window_.size(), window_.at_eof(), value)) {
+        case Status::kOk:
+          if (value.text.size() > kMaxValueBytes) return ValueStatus::kTooLong;
+          pos_ += value.text.size();
+          return ValueStatus::kOk;
+        case Status::kInvalid: return ValueStatus::kInvalid;
+        case Status::kTooDeep: return ValueStatus::kTooDeep;
+        case Status::kTooMany: return ValueStatus::kTooMany;
+        case Status::kTruncated: break;
+      }
+      if (window_.size() - pos_ > kMaxValueBytes) return ValueStatus::kTooLong;
+      More();
+    }
   }
-  // Where the parser is, for messages: "events[I]", "header: field \"K\"",
-  // or empty outside the top-level object.
-  std::string Location() const {
-    if (where_ == Where::kEventsArray) return fmt::format("events[{}]", index_);
-    if (where_ == Where::kRoot)
-      return fmt::format("header: field {}",
-                         json(key_).dump(-1, ' ', false, json::error_handler_t::replace));
-    return "";
+
+  // Whether the whole file has been read and the cursor is at its end.
+  bool AtEnd() const { return window_.at_eof() && pos_ == window_.size(); }
+
+  std::uint64_t offset() const { return window_.offset() + pos_; }
+
+  // Continues at file offset `offset`.
+  void Seek(std::uint64_t offset) {
+    if (!window_.Seek(offset))
+      throw InputError(fmt::format("{}: cannot seek back in the trace", stream_.path()));
+    pos_ = 0;
   }
 
  private:
-  enum class Where { kTop, kRoot, kEventsArray };
-
-  // Between two values of the root object or of `events` (not inside one),
-  // the next value may take kMaxValueBytes again.
-  bool Boundary(bool ok) {
-    if (ok && skip_ == 0 && !building_) input_.AllowFromHere(kMaxValueBytes);
-    return ok;
+  // Reads more, keeping the bytes from the cursor on. False at the end.
+  bool More() {
+    stream_.Progress(pass_start_ + offset());
+    bool more = window_.Refill(pos_);
+    pos_ = 0;
+    if (!more && window_.read_error())
+      throw InputError(fmt::format("{}: cannot read trace: {}", stream_.path(),
+                                   std::strerror(window_.read_error())));
+    return more;
   }
 
-  bool Stop(std::string message) {
-    error_ = std::move(message);
-    return false;
-  }
-
-  // Whether the value now starting is handed to the builder.
-  bool WantValue() const {
-    if (where_ == Where::kEventsArray) return pass_ == Pass::kEvents;
-    return pass_ == Pass::kHeader;  // a header value
-  }
-
-  bool Scalar(json v) {
-    if (skip_ > 0) return true;
-    if (building_) return builder_.Scalar(std::move(v)) && Finish();
-    switch (where_) {
-      case Where::kTop:
-        return Stop("expected a JSON object at the top level of a trace document");
-      case Where::kRoot:
-        if (key_ == "events")
-          return Stop(fmt::format("header: field \"events\": expected an array of events, got {}",
-                                  v.dump()));
-        if (pass_ == Pass::kHeader) header_[key_] = std::move(v);
-        return true;
-      case Where::kEventsArray:
-        if (pass_ == Pass::kEvents) {
-          builder_.Reset();
-          builder_.Scalar(std::move(v));
-          return Finish();
-        }
-        ++index_;
-        return true;
-    }
-    return true;
-  }
-
-  bool Start(json empty) {
-    if (skip_ > 0) {
-      if (++skip_ > kMaxNestingDepth) return TooDeep();
-      return true;
-    }
-    if (building_) return builder_.StartContainer(std::move(empty));
-    switch (where_) {
-      case Where::kTop:
-        if (!empty.is_object())
-          return Stop("expected a JSON object at the top level of a trace document");
-        where_ = Where::kRoot;
-        return true;
-      case Where::kRoot:
-        if (key_ == "events") {
-          if (!empty.is_array())
-            return Stop("header: field \"events\": expected an array of events, got an object");
-          where_ = Where::kEventsArray;
-          return true;
-        }
-        break;
-      case Where::kEventsArray:
-        break;
-    }
-    if (!WantValue()) {
-      skip_ = 1;
-      return true;
-    }
-    builder_.Reset();
-    building_ = true;
-    return builder_.StartContainer(std::move(empty));
-  }
-
-  bool End() {
-    if (skip_ > 0) {
-      if (--skip_ == 0 && where_ == Where::kEventsArray) ++index_;  // skipped an event
-      return true;
-    }
-    if (building_) return builder_.EndContainer() && Finish();
-    if (where_ == Where::kEventsArray) where_ = Where::kRoot;
-    else if (where_ == Where::kRoot) where_ = Where::kTop;
-    return true;
-  }
-
-  // Hands on a completed value, if the builder has one.
-  bool Finish() {
-    if (!builder_.done()) return true;
-    building_ = false;
-    if (where_ == Where::kRoot) {
-      header_[key_] = std::move(builder_.value());
-    } else {
-      stream_.Event(builder_.value(), index_++);
-    }
-    return true;
-  }
-
-  bool TooDeep() {
-    too_deep_ = true;
-    return false;
-  }
-
-  Pass pass_;
+  FileWindow window_;
   TraceStream& stream_;
-  BoundedInput& input_;
-  JsonValueBuilder builder_;
-  bool too_deep_ = false;  // while skipping
-  Where where_ = Where::kTop;
-  bool building_ = false;
-  std::size_t skip_ = 0;  // depth inside a value this pass ignores
-  std::string key_;
-  json header_ = json::object();
-  bool events_seen_ = false;
-  std::uint64_t index_ = 0;
-  std::string error_;
+  std::uint64_t pass_start_;  // reading work done before this pass
+  std::size_t pos_ = 0;
 };
 
-void RunPass(std::FILE* file, BoundedInput& input, DocumentSax& sax,
-             TraceStream& stream) {
-  std::rewind(file);
-  if (nlohmann::json::sax_parse(input.begin(), input.end(), &sax)) return;
-  if (input.read_error())
-    throw InputError(fmt::format("{}: cannot read trace: {}", stream.path(),
-                                 std::strerror(input.read_error())));
-  std::string limit = sax.LimitError();
-  if (!limit.empty()) {
-    std::string location = sax.Location();
-    throw InputError(fmt::format("{}: {}{}", stream.path(),
-                                 location.empty() ? "" : location + ": ", limit));
-  }
-  const std::string& error = sax.error();
-  // Syntax errors start with "LINE:COLUMN:", which joins the path without a space.
-  bool positioned = !error.empty() && error[0] >= '0' && error[0] <= '9';
-  throw InputError(fmt::format("{}:{}{}", stream.path(), positioned ? "" : " ", error));
-}
+class DocumentReader {
+ public:
+  DocumentReader(std::FILE* file, TraceStream& stream) : file_(file), stream_(stream) {}
 
-// An empty or all-whitespace file gets its own message rather than a
-// parser's "unexpected end of input".
-void RefuseEmpty(std::FILE* file, const TraceStream& stream) {
-  int c;
-  while ((c = std::getc(file)) == ' ' || c == '\t' || c == '\n' || c == '\r') {
+  // Pass 1: validates the whole document, collects the header, finds the
+  // events array.
+  void Check() {
+    DocumentCursor cursor(file_, stream_, 0);
+    // A byte order mark may open the document; a broken one is a syntax error.
+    const bool byte_order_mark = cursor.Consume("\xEF");
+    if (byte_order_mark && !cursor.Consume("\xBB\xBF")) SyntaxError();
+    char c = cursor.Peek();
+    if (!byte_order_mark && cursor.AtEnd())
+      Fail("empty trace: expected a JSON object {\"lbsim_trace\": 1, ..., \"events\": [...]}");
+    if (c == '[') Fail("expected a JSON object at the top level of a trace document");
+    if (c != '{') {
+      JsonView value;
+      if (c != '\0' && cursor.Value(scanner_, value) == ValueStatus::kOk)
+        Fail("expected a JSON object at the top level of a trace document");
+      SyntaxError();
+    }
+    TopObject(cursor);
+    if (cursor.Peek() != '\0') SyntaxError();
+    end_ = cursor.offset();
   }
-  if (c == EOF && !std::ferror(file))
-    throw InputError(fmt::format(
-        "{}: empty trace: expected a JSON object {{\"lbsim_trace\": 1, ..., \"events\": [...]}}",
-        stream.path()));
-}
+
+  // Hands the header members collected in pass 1 on as one object.
+  void Header() {
+    if (!events_start_)
+      Fail("header: field \"events\": expected an array of events, but it is missing");
+    header_ += '}';
+    stream_.Header(JsonView{JsonKind::kObject, false, header_}, 0);
+  }
+
+  // Pass 2: decodes the elements of the events array in order.
+  void Events() {
+    DocumentCursor cursor(file_, stream_, end_);
+    cursor.Seek(*events_start_);
+    cursor.Peek();  // [
+    cursor.Skip();
+    if (cursor.Peek() == ']') return;
+    for (std::uint64_t index = 0;; ++index) {
+      JsonView value;
+      if (cursor.Value(scanner_, value) != ValueStatus::kOk) SyntaxError();  // changed since pass 1
+      stream_.Event(value, scanner_.members(), index);
+      if (cursor.Peek() != ',') return;
+      cursor.Skip();
+      cursor.Peek();
+    }
+  }
+
+ private:
+  // The top-level object, at its '{'.
+  void TopObject(DocumentCursor& cursor) {
+    cursor.Skip();
+    char c = cursor.Peek();
+    if (c == '}') {
+      cursor.Skip();
+      return;
+    }
+    for (;;) {
+      JsonView key;
+      if (c != '"' || cursor.Value(scanner_, key) != ValueStatus::kOk) SyntaxError();
+      // The window may move while the value is read: keep the key's text.
+      std::string key_text(key.text);
+      key.text = key_text;
+      std::string_view name = ReadString(key, scratch_);
+      key_location_ = fmt::format("header: field {}: ", nlohmann::json(name).dump());
+      const bool events = name == "events";
+      if (events && events_start_) Fail("field \"events\": appears twice in the document");
+      if (cursor.Peek() != ':') SyntaxError();
+      cursor.Skip();
+      c = cursor.Peek();
+      if (events) EventsValue(cursor, c);
+      else HeaderValue(cursor, key_text);
+      c = cursor.Peek();
+      if (c == '}') {
+        cursor.Skip();
+        return;
+      }
+      if (c != ',') SyntaxError();
+      cursor.Skip();
+      c = cursor.Peek();
+    }
+  }
+
+  // The value of "events", whose first byte is `c`.
+  void EventsValue(DocumentCursor& cursor, char c) {
+    constexpr std::string_view kExpected = "header: field \"events\": expected an array of events, got";
+    if (c == '{') Fail(fmt::format("{} an object", kExpected));
+    if (c != '[') {
+      JsonView value;
+      if (c == '\0' || cursor.Value(scanner_, value) != ValueStatus::kOk) SyntaxError();
+      Fail(fmt::format("{} {}", kExpected, nlohmann::json::parse(value.text).dump()));
+    }
+    events_start_ = cursor.offset();
+    cursor.Skip();
+    c = cursor.Peek();
+    if (c == ']') {
+      cursor.Skip();
+      return;
+    }
+    for (element_ = 0;; ++*element_) {
+      CheckValue(cursor, c);
+      c = cursor.Peek();
+      if (c == ']') {
+        cursor.Skip();
+        element_.reset();
+        return;
+      }
+      if (c != ',') SyntaxError();
+      cursor.Skip();
+      c = cursor.Peek();
+    }
+  }
+
+  // A header member: kept (as text) for DecodeHeader.
+  void HeaderValue(DocumentCursor& cursor, const std::string& key_text) {
+    JsonView value = CheckValue(cursor, cursor.Peek());
+    if (header_.size() > 1) header_ += ',';
+    header_ += key_text;
+    header_ += ':';
+    header_ += value.text;
+  }
+
+  // Validates the value at the cursor, whose first byte is `c`.
+  JsonView CheckValue(DocumentCursor& cursor, char c) {
+    JsonView value;
+    if (c == '\0') SyntaxError();
+    switch (cursor.Value(scanner_, value)) {
+      case ValueStatus::kOk: return value;
+      case ValueStatus::kTooDeep: Fail(Location() + LimitMessage(Status::kTooDeep));
+      case ValueStatus::kTooMany: Fail(Location() + LimitMessage(Status::kTooMany));
+      case ValueStatus::kTooLong:
+        Fail(fmt::format("{}longer than the limit of {} MiB of JSON text", Location(),
+                         kMaxValueBytes >> 20));
+      case ValueStatus::kInvalid: break;
+    }
+    SyntaxError();
+  }
+
+  [[noreturn]] void Fail(const std::string& what) {
+    throw InputError(fmt::format("{}: {}", stream_.path(), what));
+  }
+
+  [[noreturn]] void SyntaxError() {
+    std::string error = DescribeDocumentSyntaxError(file_);
+    // Errors with a position start with "LINE:COLUMN:", which joins the
+    // path without a space; the others (number overflow) name the value.
+    if (error[0] >= '0' && error[0] <= '9')
+      throw InputError(fmt::format("{}:{}", stream_.path(), error));
+    throw InputError(fmt::format("{}: {}{}", stream_.path(), Location(), error));
+  }
+
+  // "events[I]: " or "header: field "KEY": " for the value being checked,
+  // "" at the top level.
+  std::string Location() const {
+    return element_ ? fmt::format("events[{}]: ", *element_) : key_location_;
+  }
+
+  std::FILE* file_;
+  TraceStream& stream_;
+  JsonScanner scanner_;
+  std::string scratch_;
+  std::string header_ = "{";  // the header members, as an object's text
+  std::string key_location_;   // Location() of the top-level member being read
+  std::optional<std::uint64_t> element_;  // index of the event being checked
+  std::optional<std::uint64_t> events_start_;  // file offset of the events '['
+  std::uint64_t end_ = 0;  // file offset where the document ends
+};
 
 }  // namespace
 
 void ReadDocumentTrace(std::FILE* file, TraceStream& stream) {
-  RefuseEmpty(file, stream);
-  {
-    BoundedInput input(file);
-    DocumentSax header_pass(DocumentSax::Pass::kHeader, stream, input);
-    RunPass(file, input, header_pass, stream);
-    if (!header_pass.events_seen())
-      throw InputError(fmt::format(
-          "{}: header: field \"events\": expected an array of events, but it is missing",
-          stream.path()));
-    stream.Header(header_pass.header(), 0);
-  }
-  BoundedInput input(file);
-  DocumentSax events_pass(DocumentSax::Pass::kEvents, stream, input);
-  RunPass(file, input, events_pass, stream);
+  DocumentReader reader(file, stream);
+  reader.Check();
+  reader.Header();
+  reader.Events();
 }
 
 }  // namespace lbsim

@@ -1,30 +1,28 @@
 #include "traces/event_decoder.h"
 
 #include <cmath>
+#include <cstring>
 #include <unordered_set>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
+#include "traces/json_line_parser.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {
 namespace {
 
-using nlohmann::json;
-
 // The largest inflight accepted: integers up to 2^53 stay exact in the
 // score's double arithmetic.
 constexpr std::uint64_t kMaxInflight = std::uint64_t{1} << 53;
 
-// A short rendering of an offending value for error messages.
-std::string Show(const json& v) {
-  std::string text = v.dump(-1, ' ', false, json::error_handler_t::replace);
-  if (text.size() > 40) text = text.substr(0, 37) + "...";
-  return text;
-}
+// A short rendering of an offending value for error messages, in
+// nlohmann::json's compact form (only error paths come here).
+std::string Show(const JsonView& v) { return ShortJson(nlohmann::json::parse(v.text)); }
 
 [[noreturn]] void Fail(std::string_view field, std::string_view expected,
-                       const json* got) {
+                       const JsonView* got) {
   if (got)
     throw FieldError(fmt::format("field \"{}\": expected {}, got {}", field,
                                  expected, Show(*got)));
@@ -32,42 +30,47 @@ std::string Show(const json& v) {
                                field, expected));
 }
 
-const json* Member(const json& object, std::string_view key) {
-  auto it = object.find(key);
-  return it == object.end() ? nullptr : &*it;
+// The last member of `object` named `key` (later duplicates win, as in
+// nlohmann::json and Python's json).
+std::optional<JsonView> Member(const JsonView& object, std::string_view key,
+                               std::string& scratch) {
+  std::optional<JsonView> found;
+  JsonObjectReader members(object);
+  for (JsonMember m; members.Next(m);)
+    if (ReadString(m.key, scratch) == key) found = m.value;
+  return found;
 }
 
-bool IsFiniteNumber(const json& v) {
-  return v.is_number() && std::isfinite(v.get<double>());
-}
+const JsonView* Get(const std::optional<JsonView>& v) { return v ? &*v : nullptr; }
 
-double NumberAtLeast(const json& v, std::string_view field, double min,
+double NumberAtLeast(const JsonView& v, std::string_view field, double min,
                      bool exclusive, std::string_view expected) {
-  if (!IsFiniteNumber(v)) Fail(field, expected, &v);
-  double x = v.get<double>();
+  if (!v.is_number()) Fail(field, expected, &v);
+  double x = ReadNumber(v.text).AsDouble();
   if (exclusive ? !(x > min) : !(x >= min)) Fail(field, expected, &v);
   return x;
 }
 
 // An Instance id: a non-empty string of at most kMaxIdBytes bytes.
-std::string InstanceId(const json* v, std::string_view field) {
-  if (!v || !v->is_string() || v->get_ref<const std::string&>().empty())
+std::string_view InstanceId(const JsonView* v, std::string_view field, std::string& scratch) {
+  if (!v || !v->is_string() || v->text.size() == 2)
     Fail(field, "a non-empty string (an Instance id)", v);
-  if (v->get_ref<const std::string&>().size() > kMaxIdBytes)
+  std::string_view id = ReadString(*v, scratch);
+  if (id.size() > kMaxIdBytes)
     Fail(field, fmt::format("an Instance id of at most {} bytes (the limit)", kMaxIdBytes), v);
-  return v->get<std::string>();
+  return id;
 }
 
-double Weight(const json& v) {
+double Weight(const JsonView& v) {
   return NumberAtLeast(v, "weight", 0.0, true, "a finite number > 0");
 }
 
 // `speed`: an lbsim extension of v1 for the what-if service model.
-double Speed(const json& v) {
+double Speed(const JsonView& v) {
   return NumberAtLeast(v, "speed", 0.0, true, "a finite number > 0 (service speed)");
 }
 
-FieldUpdate<std::int64_t> Inflight(const json* v) {
+FieldUpdate<std::int64_t> Inflight(const JsonView* v) {
   FieldUpdate<std::int64_t> u;
   if (!v) return u;
   if (v->is_null()) {
@@ -75,17 +78,21 @@ FieldUpdate<std::int64_t> Inflight(const json* v) {
     return u;
   }
   constexpr std::string_view kExpected = "an integer >= 0 (at most 2^53) or null";
-  if (v->is_number_unsigned()) {
-    if (v->get<std::uint64_t>() > kMaxInflight) Fail("inflight", kExpected, v);
-  } else if (!v->is_number_integer() || v->get<std::int64_t>() < 0) {
+  if (!v->is_number()) Fail("inflight", kExpected, v);
+  JsonNumber n = ReadNumber(v->text);
+  if (n.type == JsonNumber::Type::kUnsigned) {
+    if (n.unsigned_value > kMaxInflight) Fail("inflight", kExpected, v);
+    u.value = static_cast<std::int64_t>(n.unsigned_value);
+  } else if (n.type == JsonNumber::Type::kSigned && n.signed_value >= 0) {
+    u.value = n.signed_value;
+  } else {
     Fail("inflight", kExpected, v);
   }
   u.state = FieldUpdate<std::int64_t>::State::kValue;
-  u.value = v->get<std::int64_t>();
   return u;
 }
 
-FieldUpdate<double> Qps(const json* v) {
+FieldUpdate<double> Qps(const JsonView* v) {
   FieldUpdate<double> u;
   if (!v) return u;
   if (v->is_null()) {
@@ -97,141 +104,225 @@ FieldUpdate<double> Qps(const json* v) {
   return u;
 }
 
-TraceTime Time(const json* v) {
+TraceTime Time(const JsonView* v) {
   constexpr std::string_view kExpected = "a finite number >= 0";
-  if (!v) Fail("t", kExpected, nullptr);
+  if (!v || !v->is_number()) Fail("t", kExpected, v);
+  JsonNumber n = ReadNumber(v->text);
   TraceTime t;
-  t.value = NumberAtLeast(*v, "t", 0.0, false, kExpected);
-  if (v->is_number_unsigned() || v->is_number_integer()) {
+  t.value = n.AsDouble();
+  if (!(t.value >= 0.0)) Fail("t", kExpected, v);
+  if (n.integral()) {
     t.integral = true;
-    t.integer = v->get<std::uint64_t>();
+    // Only 0 can be a signed literal here ("-0").
+    t.integer = n.type == JsonNumber::Type::kUnsigned ? n.unsigned_value : 0;
   }
   return t;
 }
 
+// Whether `text` equals the literal `word` (of the same length, already
+// checked): a fixed-size compare the compiler inlines.
+template <std::size_t N>
+bool Equals(std::string_view text, const char (&word)[N]) {
+  return std::memcmp(text.data(), word, N - 1) == 0;
+}
+
+// The event type named `name`, or nullopt.
+std::optional<EventType> TypeNamed(std::string_view name) {
+  switch (name.size()) {
+    case 2: if (Equals(name, "up")) return EventType::kUp; break;
+    case 4:
+      if (Equals(name, "load")) return EventType::kLoad;
+      if (Equals(name, "down")) return EventType::kDown;
+      break;
+    case 6: if (Equals(name, "remove")) return EventType::kRemove; break;
+    case 7: if (Equals(name, "arrival")) return EventType::kArrival; break;
+    default: break;
+  }
+  return std::nullopt;
+}
+
+// The index of a hint queue key in kQueueFields, or kQueueFields.size().
+std::size_t QueueField(std::string_view key) {
+  std::size_t i = 0;
+  while (i < kQueueFields.size() && kQueueFields[i] != key) ++i;
+  return i;
+}
+
 // hint.queue_depths.per_instance[<id>][<key>] for every interned id; any
 // other shape carries no queue information.
-void DecodeHint(const json& hint, const InstanceTable& table, Hint& out) {
+void DecodeHint(const JsonView& hint, const InstanceTable& table, Hint& out,
+                std::string& scratch) {
   out.queues.clear();
   if (!hint.is_object()) return;
-  const json* queues = Member(hint, "queue_depths");
+  std::optional<JsonView> queues = Member(hint, "queue_depths", scratch);
   if (!queues || !queues->is_object()) return;
-  const json* per_instance = Member(*queues, "per_instance");
+  std::optional<JsonView> per_instance = Member(*queues, "per_instance", scratch);
   if (!per_instance || !per_instance->is_object()) return;
-  for (const auto& [id, values] : per_instance->items()) {
-    if (!values.is_object()) continue;
-    std::optional<InstanceIndex> index = table.Find(id);
+  JsonObjectReader ids(*per_instance);
+  for (JsonMember id; ids.Next(id);) {
+    std::optional<InstanceIndex> index = table.Find(ReadString(id.key, scratch));
     if (!index) continue;  // never registered: cannot be a candidate
+    // A later entry for the same id replaces an earlier one.
+    std::erase_if(out.queues, [&](const Hint::Entry& e) { return e.instance == *index; });
+    if (!id.value.is_object()) continue;
     Hint::Entry entry{*index, {}};
-    for (std::size_t i = 0; i < kQueueFields.size(); ++i) {
-      const json* v = Member(values, kQueueFields[i]);
-      if (v && v->is_number()) {
-        entry.load.value[i] = v->get<double>();
-        entry.load.known[i] = true;
-      }
+    JsonObjectReader fields(id.value);
+    for (JsonMember f; fields.Next(f);) {
+      std::size_t i = QueueField(ReadString(f.key, scratch));
+      if (i == kQueueFields.size()) continue;
+      entry.load.known[i] = f.value.is_number();
+      entry.load.value[i] = entry.load.known[i] ? ReadNumber(f.value.text).AsDouble() : 0.0;
     }
     out.queues.push_back(entry);
   }
 }
 
 // An arrival's `prefix_blocks`: an array of block ids, integers >= 0.
-void DecodePrefixBlocks(const json& blocks, std::vector<std::uint64_t>& out) {
-  constexpr std::string_view kExpected = "an array of block ids (integers >= 0)";
-  if (!blocks.is_array()) Fail("prefix_blocks", kExpected, &blocks);
-  out.reserve(blocks.size());
-  for (std::size_t i = 0; i < blocks.size(); ++i) {
-    const json& id = blocks[i];
-    bool ok = id.is_number_unsigned() ||
-              (id.is_number_integer() && id.get<std::int64_t>() >= 0);
-    if (!ok)
-      Fail(fmt::format("prefix_blocks[{}]", i), "a block id (an integer >= 0)", &id);
-    out.push_back(id.get<std::uint64_t>());
+void DecodePrefixBlocks(const JsonView& blocks, std::vector<std::uint64_t>& out) {
+  if (!blocks.is_array())
+    Fail("prefix_blocks", "an array of block ids (integers >= 0)", &blocks);
+  JsonArrayReader ids(blocks);
+  std::size_t i = 0;
+  for (JsonView id; ids.Next(id); ++i) {
+    JsonNumber n = id.is_number() ? ReadNumber(id.text) : JsonNumber{JsonNumber::Type::kFloat};
+    bool ok = n.type == JsonNumber::Type::kUnsigned ||
+              (n.type == JsonNumber::Type::kSigned && n.signed_value >= 0);
+    if (!ok) Fail(fmt::format("prefix_blocks[{}]", i), "a block id (an integer >= 0)", &id);
+    out.push_back(n.type == JsonNumber::Type::kUnsigned
+                      ? n.unsigned_value
+                      : static_cast<std::uint64_t>(n.signed_value));
   }
 }
 
+// The members of an event object that trace format v1 defines; the last of
+// duplicates wins.
+struct EventFields {
+  const JsonView* t = nullptr;
+  const JsonView* type = nullptr;
+  const JsonView* instance = nullptr;
+  const JsonView* weight = nullptr;
+  const JsonView* speed = nullptr;
+  const JsonView* inflight = nullptr;
+  const JsonView* qps_1m = nullptr;
+  const JsonView* request = nullptr;
+  const JsonView* duration = nullptr;
+  const JsonView* hint = nullptr;
+  const JsonView* prefix_blocks = nullptr;
+
+  void Set(std::string_view key, const JsonView* value) {
+    switch (key.size()) {
+      case 1: if (Equals(key, "t")) t = value; break;
+      case 4:
+        if (Equals(key, "type")) type = value;
+        else if (Equals(key, "hint")) hint = value;
+        break;
+      case 5: if (Equals(key, "speed")) speed = value; break;
+      case 6:
+        if (Equals(key, "weight")) weight = value;
+        else if (Equals(key, "qps_1m")) qps_1m = value;
+        break;
+      case 7: if (Equals(key, "request")) request = value; break;
+      case 8:
+        if (Equals(key, "instance")) instance = value;
+        else if (Equals(key, "inflight")) inflight = value;
+        else if (Equals(key, "duration")) duration = value;
+        break;
+      case 13: if (Equals(key, "prefix_blocks")) prefix_blocks = value; break;
+      default: break;
+    }
+  }
+};
+
 }  // namespace
 
-TraceHeader DecodeHeader(const json& header, bool document) {
+TraceHeader DecodeHeader(const JsonView& header, bool document) {
+  std::string scratch, text;
   if (!header.is_object())
     throw FieldError(fmt::format("expected the header object, got {}", Show(header)));
-  const json* version = Member(header, "lbsim_trace");
-  if (!version || !(version->is_number_integer() || version->is_number_unsigned()))
-    Fail("lbsim_trace", "the integer 1 (trace format version)", version);
-  if (version->get<std::int64_t>() != 1)
+  std::optional<JsonView> version = Member(header, "lbsim_trace", scratch);
+  if (!version || !version->is_number() || !ReadNumber(version->text).integral())
+    Fail("lbsim_trace", "the integer 1 (trace format version)", Get(version));
+  JsonNumber v = ReadNumber(version->text);
+  std::int64_t number = v.type == JsonNumber::Type::kUnsigned
+                            ? static_cast<std::int64_t>(v.unsigned_value)
+                            : v.signed_value;
+  if (number != 1)
     throw FieldError(fmt::format(
         "field \"lbsim_trace\": unsupported trace format version {}; this "
         "lbsim reads version 1",
         Show(*version)));
-  if (!document && Member(header, "events"))
+  if (!document && Member(header, "events", scratch))
     throw FieldError(
         "field \"events\": not allowed in a JSON Lines header (events follow "
         "it one per line)");
 
   TraceHeader h;
-  if (const json* v = Member(header, "name")) {
-    if (!v->is_string()) Fail("name", "a string", v);
-    h.name = v->get<std::string>();
+  if (std::optional<JsonView> v = Member(header, "name", scratch)) {
+    if (!v->is_string()) Fail("name", "a string", &*v);
+    h.name = ReadString(*v, text);
   }
-  if (const json* v = Member(header, "description")) {
-    if (!v->is_string()) Fail("description", "a string", v);
-    h.description = v->get<std::string>();
+  if (std::optional<JsonView> v = Member(header, "description", scratch)) {
+    if (!v->is_string()) Fail("description", "a string", &*v);
+    h.description = ReadString(*v, text);
   }
-  if (const json* v = Member(header, "time_unit")) {
-    if (!v->is_string() || (*v != "s" && *v != "ms"))
-      Fail("time_unit", "\"s\" or \"ms\"", v);
-    h.time_unit = v->get<std::string>();
+  if (std::optional<JsonView> v = Member(header, "time_unit", scratch)) {
+    std::string_view unit = v->is_string() ? ReadString(*v, text) : "";
+    if (unit != "s" && unit != "ms") Fail("time_unit", "\"s\" or \"ms\"", &*v);
+    h.time_unit = unit;
   }
-  if (const json* v = Member(header, "instances")) {
-    if (!v->is_array()) Fail("instances", "an array of Instance objects", v);
-    if (v->size() > kMaxInstances)
-      Fail("instances", fmt::format("at most {} Instances (the limit)", kMaxInstances), v);
+  if (std::optional<JsonView> v = Member(header, "instances", scratch)) {
+    if (!v->is_array()) Fail("instances", "an array of Instance objects", &*v);
+    std::size_t count = 0;
+    JsonArrayReader counter(*v);
+    for (JsonView item; counter.Next(item);) ++count;
+    if (count > kMaxInstances)
+      Fail("instances", fmt::format("at most {} Instances (the limit)", kMaxInstances), &*v);
     std::unordered_set<std::string> seen;
-    for (std::size_t i = 0; i < v->size(); ++i) {
-      const json& item = (*v)[i];
-      std::string prefix = fmt::format("instances[{}]", i);
+    JsonArrayReader items(*v);
+    std::size_t i = 0;
+    for (JsonView item; items.Next(item); ++i) {
       try {
         if (!item.is_object())
           throw FieldError(fmt::format("expected an Instance object, got {}", Show(item)));
         HeaderInstance inst;
-        inst.id = InstanceId(Member(item, "id"), "id");
+        std::optional<JsonView> id = Member(item, "id", scratch);
+        inst.id = InstanceId(Get(id), "id", text);
         if (!seen.insert(inst.id).second)
           throw FieldError(fmt::format(
-              "field \"id\": expected a unique Instance id, got {} again",
-              Show(*Member(item, "id"))));
-        if (const json* w = Member(item, "weight")) inst.weight = Weight(*w);
-        inst.inflight = Inflight(Member(item, "inflight")).AsOptional();
-        inst.qps_1m = Qps(Member(item, "qps_1m")).AsOptional();
-        if (const json* s = Member(item, "speed")) inst.speed = Speed(*s);
-        if (const json* a = Member(item, "alive")) {
-          if (!a->is_boolean()) Fail("alive", "true or false", a);
-          inst.alive = a->get<bool>();
+              "field \"id\": expected a unique Instance id, got {} again", Show(*id)));
+        if (std::optional<JsonView> w = Member(item, "weight", scratch)) inst.weight = Weight(*w);
+        inst.inflight = Inflight(Get(Member(item, "inflight", scratch))).AsOptional();
+        inst.qps_1m = Qps(Get(Member(item, "qps_1m", scratch))).AsOptional();
+        if (std::optional<JsonView> speed = Member(item, "speed", scratch)) inst.speed = Speed(*speed);
+        if (std::optional<JsonView> a = Member(item, "alive", scratch)) {
+          if (!a->is_bool()) Fail("alive", "true or false", &*a);
+          inst.alive = a->kind == JsonKind::kTrue;
         }
         h.instances.push_back(std::move(inst));
       } catch (const FieldError& e) {
-        throw FieldError(prefix + ": " + e.what());
+        throw FieldError(fmt::format("instances[{}]: {}", i, e.what()));
       }
     }
   }
   return h;
 }
 
-void DecodeEvent(const json& object, InstanceTable& table, TraceEvent& e) {
-  if (!object.is_object())
-    throw FieldError(fmt::format("expected an event object, got {}", Show(object)));
-  e.t = Time(Member(object, "t"));
+void EventDecoder::Decode(const JsonView& value, std::span<const JsonMember> members,
+                          InstanceTable& table, TraceEvent& e, bool raw_hint) {
+  if (!value.is_object())
+    throw FieldError(fmt::format("expected an event object, got {}", Show(value)));
+  EventFields f;
+  for (const JsonMember& m : members) f.Set(ReadString(m.key, key_), &m.value);
 
-  const json* type = Member(object, "type");
+  e.t = Time(f.t);
+
   constexpr std::string_view kTypes = "one of up, down, remove, load, arrival";
-  if (!type || !type->is_string()) Fail("type", kTypes, type);
-  const std::string& name = type->get_ref<const std::string&>();
-  if (name == "arrival") e.type = EventType::kArrival;
-  else if (name == "load") e.type = EventType::kLoad;
-  else if (name == "up") e.type = EventType::kUp;
-  else if (name == "down") e.type = EventType::kDown;
-  else if (name == "remove") e.type = EventType::kRemove;
-  else Fail("type", kTypes, type);
+  if (!f.type || !f.type->is_string()) Fail("type", kTypes, f.type);
+  std::optional<EventType> type = TypeNamed(ReadString(*f.type, text_));
+  if (!type) Fail("type", kTypes, f.type);
+  e.type = *type;
 
-  e.instance.clear();
+  e.instance = {};
   e.index.reset();
   e.weight.reset();
   e.speed.reset();
@@ -242,29 +333,32 @@ void DecodeEvent(const json& object, InstanceTable& table, TraceEvent& e) {
   e.hint.Clear();
 
   if (e.type == EventType::kArrival) {
-    if (const json* r = Member(object, "request")) {
-      if (!r->is_string()) Fail("request", "a string (request id)", r);
-      if (r->get_ref<const std::string&>().size() > kMaxIdBytes)
+    if (f.request) {
+      if (!f.request->is_string()) Fail("request", "a string (request id)", f.request);
+      e.request = ReadString(*f.request, request_);
+      if (e.request->size() > kMaxIdBytes)
         Fail("request", fmt::format("a request id of at most {} bytes (the limit)", kMaxIdBytes),
-             r);
-      e.request = r->get<std::string>();
+             f.request);
     }
-    if (const json* d = Member(object, "duration"))
-      e.duration = NumberAtLeast(*d, "duration", 0.0, false, "a finite number >= 0");
-    if (const json* h = Member(object, "hint")) DecodeHint(*h, table, e.hint);
-    if (const json* b = Member(object, "prefix_blocks"))
-      DecodePrefixBlocks(*b, e.hint.prefix_blocks);
+    if (f.duration)
+      e.duration = NumberAtLeast(*f.duration, "duration", 0.0, false, "a finite number >= 0");
+    if (f.hint) {
+      DecodeHint(*f.hint, table, e.hint, key_);
+      // nlohmann's compact form, as strategies that forward hints expect.
+      if (raw_hint) e.hint.raw_json = nlohmann::json::parse(f.hint->text).dump();
+    }
+    if (f.prefix_blocks) DecodePrefixBlocks(*f.prefix_blocks, e.hint.prefix_blocks);
     return;
   }
 
-  e.instance = InstanceId(Member(object, "instance"), "instance");
+  e.instance = InstanceId(f.instance, "instance", instance_);
   if (e.type == EventType::kUp) {
-    if (const json* w = Member(object, "weight")) e.weight = Weight(*w);
-    if (const json* s = Member(object, "speed")) e.speed = Speed(*s);
+    if (f.weight) e.weight = Weight(*f.weight);
+    if (f.speed) e.speed = Speed(*f.speed);
   }
   if (e.type == EventType::kUp || e.type == EventType::kLoad) {
-    e.inflight = Inflight(Member(object, "inflight"));
-    e.qps_1m = Qps(Member(object, "qps_1m"));
+    e.inflight = Inflight(f.inflight);
+    e.qps_1m = Qps(f.qps_1m);
   }
   // Validate every field before registering anything.
   e.index = table.Find(e.instance);
@@ -273,7 +367,7 @@ void DecodeEvent(const json& object, InstanceTable& table, TraceEvent& e) {
       throw FieldError(fmt::format(
           "field \"instance\": expected at most {} distinct Instance ids in a trace (the "
           "limit), got a new one, {}",
-          kMaxInstances, Show(*Member(object, "instance"))));
+          kMaxInstances, Show(*f.instance)));
     e.index = table.Intern(e.instance);
   }
 }

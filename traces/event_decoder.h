@@ -1,23 +1,41 @@
 #pragma once
 
-// Turns parsed JSON values into validated trace structures. Only the trace
-// readers include this header (it pulls in nlohmann/json.hpp).
+// Turns validated JSON values into validated trace structures. The one
+// decoder behind both trace encodings: a JSON Lines line and an element of
+// a document's `events` array are decoded alike.
 
-#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
 
 #include "traces/instance_table.h"
+#include "traces/json_view.h"
 #include "traces/trace_event.h"
 
 namespace lbsim {
 
 // Validates a header object. `document` says whether `events` belongs in it
 // (JSON document) or must not appear (JSON Lines). Throws FieldError.
-TraceHeader DecodeHeader(const nlohmann::json& header, bool document);
+TraceHeader DecodeHeader(const JsonView& header, bool document);
 
-// Validates one event object into `event` (reused; every field is reset).
-// Ids of `up` events are interned in `table`; other ids and hint keys are
-// only looked up. Throws FieldError.
-void DecodeEvent(const nlohmann::json& object, InstanceTable& table,
-                 TraceEvent& event);
+// Decodes events, reusing its buffers so that steady-state decoding does
+// not allocate.
+class EventDecoder {
+ public:
+  // Validates the event `value` into `event` (every field is reset).
+  // `members` are the members of `value` when it is an object, as
+  // JsonScanner recorded them. Ids of `up` events are interned in `table`;
+  // other ids and hint keys are only looked up. With `raw_hint`, an
+  // arrival's hint is also kept as compact JSON text (Hint::raw_json). The
+  // event's strings view `value`'s text or this decoder's buffers: they stay
+  // valid until the next call. Throws FieldError.
+  void Decode(const JsonView& value, std::span<const JsonMember> members,
+              InstanceTable& table, TraceEvent& event, bool raw_hint = false);
+
+ private:
+  std::string key_;       // decoded keys with escapes
+  std::string text_;      // decoded `type` with escapes
+  std::string instance_;  // decoded instance id with escapes
+  std::string request_;   // decoded request id with escapes
+};
 
 }  // namespace lbsim

@@ -3,14 +3,15 @@
 namespace lbsim {
 
 InstanceIndex InstanceTable::Intern(std::string_view id) {
-  auto [it, inserted] =
-      index_.try_emplace(std::string(id), static_cast<InstanceIndex>(ids_.size()));
-  if (inserted) ids_.emplace_back(id);
-  return it->second;
+  if (std::optional<InstanceIndex> known = Find(id)) return *known;
+  InstanceIndex index = static_cast<InstanceIndex>(ids_.size());
+  index_.emplace(std::string(id), index);
+  ids_.emplace_back(id);
+  return index;
 }
 
 std::optional<InstanceIndex> InstanceTable::Find(std::string_view id) const {
-  auto it = index_.find(std::string(id));
+  auto it = index_.find(id);
   if (it == index_.end()) return std::nullopt;
   return it->second;
 }

@@ -24,8 +24,15 @@ class InstanceTable {
   const std::vector<std::string>& Ids() const { return ids_; }
 
  private:
+  // Hashes std::string and std::string_view alike, so that lookups by a
+  // view of the trace text need no temporary string.
+  struct IdHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view id) const { return std::hash<std::string_view>{}(id); }
+  };
+
   std::vector<std::string> ids_;
-  std::unordered_map<std::string, InstanceIndex> index_;
+  std::unordered_map<std::string, InstanceIndex, IdHash, std::equal_to<>> index_;
 };
 
 }  // namespace lbsim

@@ -1,7 +1,5 @@
 #include "traces/line_source.h"
 
-#include <algorithm>
-#include <cerrno>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -11,52 +9,33 @@
 
 namespace lbsim {
 
-// The buffer starts small (most traces have short lines) and grows by
-// doubling, up to one byte past the line limit.
 LineSource::LineSource(std::FILE* file, std::string display_path)
-    : file_(file), path_(std::move(display_path)), buffer_(64u << 10) {}
+    : window_(file), path_(std::move(display_path)) {}
 
 bool LineSource::Next(std::string_view& line) {
   for (;;) {
-    const char* start = buffer_.data() + begin_;
-    const char* nl = static_cast<const char*>(std::memchr(start, '\n', end_ - begin_));
-    if (nl) {
-      line = std::string_view(start, nl - start);
-      begin_ += line.size() + 1;
-      ++number_;
-      return true;
+    char* start = window_.data() + pos_;
+    const std::size_t available = window_.size() - pos_;
+    char* newline = static_cast<char*>(std::memchr(start, '\n', available));
+    if (!newline && !window_.at_eof()) {
+      if (available > kMaxLineBytes)
+        throw InputError(fmt::format("{}:{}: line is longer than the limit of {} MiB", path_,
+                                     number_ + 1, kMaxLineBytes >> 20));
+      if (!window_.Refill(pos_) && window_.read_error())
+        throw InputError(fmt::format("{}: cannot read trace: {} (after line {})", path_,
+                                     std::strerror(window_.read_error()), number_));
+      pos_ = 0;
+      continue;
     }
-    if (end_ - begin_ > kMaxLineBytes)
+    if (!newline && available == 0) return false;
+    line = std::string_view(start, newline ? static_cast<std::size_t>(newline - start) : available);
+    ++number_;
+    if (line.size() > kMaxLineBytes)
       throw InputError(fmt::format("{}:{}: line is longer than the limit of {} MiB", path_,
-                                   number_ + 1, kMaxLineBytes >> 20));
-    if (eof_) {
-      if (begin_ == end_) return false;
-      line = std::string_view(start, end_ - begin_);
-      begin_ = end_;
-      ++number_;
-      return true;
-    }
-    Fill();
-  }
-}
-
-void LineSource::Fill() {
-  if (begin_ > 0) {  // keep the partial line at the front
-    std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
-    end_ -= begin_;
-    begin_ = 0;
-  }
-  // Room for one byte past the limit, so that a line one byte too long is
-  // seen as such.
-  if (end_ == buffer_.size()) buffer_.resize(std::min(buffer_.size() * 2, kMaxLineBytes + 1));
-  errno = 0;
-  std::size_t n = std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_);
-  end_ += n;
-  if (n == 0) {
-    if (std::ferror(file_))
-      throw InputError(fmt::format("{}: cannot read trace: {} (after line {})", path_,
-                                   std::strerror(errno ? errno : EIO), number_));
-    eof_ = true;
+                                   number_, kMaxLineBytes >> 20));
+    if (newline) *newline = '\0';  // the window keeps one after its last byte
+    pos_ += newline ? line.size() + 1 : line.size();
+    return true;
   }
 }
 

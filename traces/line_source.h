@@ -4,12 +4,15 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
-#include <vector>
+
+#include "traces/file_window.h"
 
 namespace lbsim {
 
-// Yields the lines of a file (without their '\n') through one buffer that
-// grows only to the longest line, so memory does not grow with the file.
+// Yields the lines of a file (without their '\n') in place in a FileWindow
+// that grows only to the longest line, so memory does not grow with the
+// file. Each line is followed in memory by a NUL byte (it replaces the
+// '\n'), as JsonScanner needs.
 class LineSource {
  public:
   // Reads `file` (not owned); `display_path` names it in error messages.
@@ -22,17 +25,15 @@ class LineSource {
 
   // The 1-based number of the line Next returned last.
   std::uint64_t number() const { return number_; }
+  // The bytes of the file read up to the end of that line.
+  std::uint64_t offset() const { return window_.offset() + pos_; }
   const std::string& display_path() const { return path_; }
 
  private:
-  void Fill();
-
-  std::FILE* file_;
+  FileWindow window_;
   std::string path_;
-  std::vector<char> buffer_;
-  std::size_t begin_ = 0, end_ = 0;
+  std::size_t pos_ = 0;  // start of the next line in the window
   std::uint64_t number_ = 0;
-  bool eof_ = false;
 };
 
 // Whether `line` holds only spaces, tabs and carriage returns.

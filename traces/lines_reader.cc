@@ -1,14 +1,15 @@
 // JSON Lines: the first non-blank line is the header, every further
-// non-blank line one event. Read through a LineSource, one line at a time,
-// so memory does not grow with the number of events.
+// non-blank line one event. Each line is validated and decoded in place in
+// the LineSource's window, so memory does not grow with the number of
+// events and steady-state reading does not allocate.
 
-#include <cstdio>
 #include <string_view>
 
 #include <fmt/format.h>
 
 #include "sim/errors.h"
-#include "traces/json_line_parser.h"
+#include "traces/json_scanner.h"
+#include "traces/json_syntax_error.h"
 #include "traces/line_source.h"
 #include "traces/trace_stream.h"
 
@@ -20,26 +21,42 @@ constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 }  // namespace
 
 void ReadLinesTrace(std::FILE* file, TraceStream& stream) {
+  constexpr std::uint64_t kProgressBytes = std::uint64_t{1} << 20;
   LineSource lines(file, stream.path());
-  JsonLineParser parser;
+  JsonScanner scanner;
   std::string_view line;
+  std::uint64_t next_progress = kProgressBytes;
   bool header = true;
   while (lines.Next(line)) {
+    if (lines.offset() >= next_progress) {
+      stream.Progress(lines.offset());
+      next_progress = lines.offset() + kProgressBytes;
+    }
     if (IsBlank(line)) continue;
-    // The parser skips a byte order mark at the start of its input, which
+    // The scanner takes a byte order mark at the start of its text, which
     // here is every line; only the file's first line may carry one.
     if (lines.number() > 1 && line.starts_with(kByteOrderMark))
       throw InputError(fmt::format(
           "{}:{}: invalid JSON: a byte order mark (U+FEFF) is allowed only at the "
           "start of the file",
           stream.path(), lines.number()));
-    if (!parser.Parse(line))
-      throw InputError(fmt::format("{}:{}: {}", stream.path(), lines.number(), parser.error()));
+    JsonView value;
+    const JsonScanner::Status status = scanner.ScanText(line, value);
+    switch (status) {
+      case JsonScanner::Status::kOk: break;
+      case JsonScanner::Status::kTooDeep:
+      case JsonScanner::Status::kTooMany:
+        throw InputError(fmt::format("{}:{}: {}", stream.path(), lines.number(),
+                                     LimitMessage(status)));
+      default:
+        throw InputError(
+            fmt::format("{}:{}: {}", stream.path(), lines.number(), DescribeLineSyntaxError(line)));
+    }
     if (header) {
-      stream.Header(parser.value(), lines.number());
+      stream.Header(value, lines.number());
       header = false;
     } else {
-      stream.Event(parser.value(), lines.number());
+      stream.Event(value, scanner.members(), lines.number());
     }
   }
   if (header)

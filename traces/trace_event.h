@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "strategies/hint.h"
@@ -53,7 +54,9 @@ struct TraceHeader {
   std::vector<HeaderInstance> instances;
 };
 
-// One validated trace event. Reused between events by the readers.
+// One validated trace event. Reused between events by the readers; its
+// strings view the reader's buffers and are valid only while the event is
+// being handled.
 struct TraceEvent {
   EventType type = EventType::kArrival;
   TraceTime t;
@@ -63,7 +66,7 @@ struct TraceEvent {
 
   // up, down, remove, load: the Instance named, and its interned index when
   // it was ever registered (always set for `up`).
-  std::string instance;
+  std::string_view instance;
   std::optional<InstanceIndex> index;
 
   // up, load
@@ -73,7 +76,7 @@ struct TraceEvent {
   FieldUpdate<double> qps_1m;
 
   // arrival
-  std::optional<std::string> request;
+  std::optional<std::string_view> request;
   std::optional<double> duration;
   Hint hint;
 };

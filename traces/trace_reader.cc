@@ -1,5 +1,7 @@
 #include "traces/trace_reader.h"
 
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <memory>
 
@@ -7,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/errors.h"
+#include "traces/json_scanner.h"
 #include "traces/trace_stream.h"
 
 namespace lbsim {
@@ -22,6 +25,13 @@ TraceEncoding Detect(const std::string& path) {
       "{}: cannot tell the trace encoding from the file name (expected .json, "
       ".ndjson or .jsonl); say it with --trace-format document|lines",
       path));
+}
+
+// The size of a regular file, 0 for anything else (a pipe, a terminal).
+std::uint64_t FileSize(std::FILE* file) {
+  struct stat st {};
+  if (::fstat(::fileno(file), &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+  return static_cast<std::uint64_t>(st.st_size);
 }
 
 struct FileCloser {
@@ -48,14 +58,16 @@ TraceEncoding ParseTraceEncoding(std::string_view text) {
 }
 
 TraceCounts ReadTrace(const std::string& path, TraceEncoding encoding,
-                      InstanceTable& table, TraceVisitor& visitor) {
+                      InstanceTable& table, TraceVisitor& visitor,
+                      TraceProgress* progress) {
   if (encoding == TraceEncoding::kAuto) encoding = Detect(path);
   const bool from_stdin = path == "-";
   if (from_stdin && encoding == TraceEncoding::kDocument)
     throw UsageError("standard input is read as JSON Lines; a JSON document needs a file");
   std::unique_ptr<std::FILE, FileCloser> file(from_stdin ? stdin : OpenTraceFile(path));
-  TraceStream stream(from_stdin ? "<stdin>" : path,
-                     encoding == TraceEncoding::kDocument, table, visitor);
+  const bool document = encoding == TraceEncoding::kDocument;
+  TraceStream stream(from_stdin ? "<stdin>" : path, document, table, visitor, progress,
+                     FileSize(file.get()) * (document ? 2 : 1));
   if (encoding == TraceEncoding::kDocument) ReadDocumentTrace(file.get(), stream);
   else ReadLinesTrace(file.get(), stream);
   return stream.counts();
@@ -73,10 +85,20 @@ TraceCounts ReadTraceValue(const std::string& display_path,
     throw InputError(fmt::format(
         "{}: header: field \"events\": expected an array of events{}",
         display_path, events == document.end() ? ", but it is missing" : ""));
+  // The parsed values go through the trace decoder as their JSON text, so
+  // that inline traces follow exactly the rules of trace files.
   TraceStream stream(display_path, /*document=*/true, table, visitor);
-  stream.Header(document, 0);  // a document header ignores "events"
+  JsonScanner scanner;
+  JsonView value;
+  std::string text = document.dump();  // a document header ignores "events"
+  scanner.ScanText(text, value);
+  stream.Header(value, 0);
   std::uint64_t index = 0;
-  for (const nlohmann::json& event : *events) stream.Event(event, index++);
+  for (const nlohmann::json& event : *events) {
+    text = event.dump();
+    scanner.ScanText(text, value);
+    stream.Event(value, scanner.members(), index++);
+  }
   return stream.counts();
 }
 

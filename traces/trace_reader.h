@@ -46,6 +46,16 @@ class TraceVisitor {
   virtual bool WantsRawHint() const { return false; }
 };
 
+// Receives reading progress, every few MiB read.
+class TraceProgress {
+ public:
+  virtual ~TraceProgress() = default;
+  // `done` of `total` units of reading work are done (bytes; a JSON
+  // document is read twice, so its total is twice its size; `total` is 0
+  // when unknown, as for standard input) and `events` were handed on.
+  virtual void Update(std::uint64_t done, std::uint64_t total, std::uint64_t events) = 0;
+};
+
 // Totals of what ReadTrace read.
 struct TraceCounts {
   std::uint64_t events = 0;
@@ -71,11 +81,13 @@ inline constexpr std::size_t kMaxIdBytes = 4096;
 // Reads the trace at `path` ("-" reads JSON Lines from standard input),
 // validating every rule of trace format v1, and feeds it to `visitor` in
 // one streaming pass: memory does not grow with the number of events.
-// Instance ids are interned in `table` as they are registered. Throws
-// InputError whose one-line message names the file, the line or index, the
-// field and what was expected.
+// Instance ids are interned in `table` as they are registered. `progress`,
+// when given, hears how far reading got. Throws InputError whose one-line
+// message names the file, the line or index, the field and what was
+// expected.
 TraceCounts ReadTrace(const std::string& path, TraceEncoding encoding,
-                      InstanceTable& table, TraceVisitor& visitor);
+                      InstanceTable& table, TraceVisitor& visitor,
+                      TraceProgress* progress = nullptr);
 
 // Reads a trace that is already a parsed JSON document (the header keys and
 // "events"), such as one written inline in a scenario file, with exactly the

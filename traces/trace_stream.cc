@@ -7,10 +7,8 @@
 #include <cstring>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "sim/errors.h"
-#include "traces/event_decoder.h"
 
 namespace lbsim {
 
@@ -23,7 +21,7 @@ void TraceStream::Fail(std::uint64_t position, const std::string& what) const {
   throw InputError(fmt::format("{}: {}", Where(position), what));
 }
 
-void TraceStream::Header(const nlohmann::json& header, std::uint64_t position) {
+void TraceStream::Header(const JsonView& header, std::uint64_t position) {
   TraceHeader h;
   try {
     h = DecodeHeader(header, document_);
@@ -40,19 +38,16 @@ void TraceStream::Header(const nlohmann::json& header, std::uint64_t position) {
   }
 }
 
-void TraceStream::Event(const nlohmann::json& object, std::uint64_t position) {
+void TraceStream::Event(const JsonView& value, std::span<const JsonMember> members,
+                        std::uint64_t position) {
   try {
-    DecodeEvent(object, table_, event_);
+    decoder_.Decode(value, members, table_, event_, raw_hint_);
     if (event_.t.value < last_t_)
       throw FieldError(fmt::format(
           "field \"t\": expected a time >= {} (events must be in "
           "non-decreasing t), got {}",
           last_t_, event_.t.value));
     last_t_ = event_.t.value;
-    if (raw_hint_ && event_.type == EventType::kArrival) {
-      auto hint = object.find("hint");
-      if (hint != object.end()) event_.hint.raw_json = hint->dump();
-    }
     event_.position = position;
     ++counts_.events;
     if (event_.type == EventType::kArrival) ++counts_.arrivals;

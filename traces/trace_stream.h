@@ -1,28 +1,41 @@
 #pragma once
 
-// Shared by the two trace readers: turns decoded JSON objects into events
+// Shared by the two trace readers: turns validated JSON values into events
 // in file order, checks what spans events (time order), counts, and adds
 // the file and position to every error.
 
+#include <cstdio>
+#include <span>
 #include <string>
 
-#include <nlohmann/json_fwd.hpp>
-
+#include "traces/event_decoder.h"
+#include "traces/json_view.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {
 
 class TraceStream {
  public:
+  // `progress` (may be nullptr) hears Progress() calls against
+  // `total_work` (see TraceProgress).
   TraceStream(std::string display_path, bool document, InstanceTable& table,
-              TraceVisitor& visitor)
+              TraceVisitor& visitor, TraceProgress* progress = nullptr,
+              std::uint64_t total_work = 0)
       : path_(std::move(display_path)), document_(document), table_(table),
-        visitor_(visitor), raw_hint_(visitor.WantsRawHint()) {}
+        visitor_(visitor), progress_(progress), total_work_(total_work),
+        raw_hint_(visitor.WantsRawHint()) {}
 
   // Validates the header object found at `position` and hands it on.
-  void Header(const nlohmann::json& header, std::uint64_t position);
-  // Validates one event object found at `position` and hands it on.
-  void Event(const nlohmann::json& object, std::uint64_t position);
+  void Header(const JsonView& header, std::uint64_t position);
+  // Validates one event value found at `position` and hands it on.
+  // `members`: its members when it is an object (see EventDecoder).
+  void Event(const JsonView& value, std::span<const JsonMember> members,
+             std::uint64_t position);
+
+  // Reports that `done` units of reading work are done.
+  void Progress(std::uint64_t done) {
+    if (progress_) progress_->Update(done, total_work_, counts_.events);
+  }
 
   // "file:LINE" for JSON Lines, "file: events[INDEX]" for documents.
   std::string Where(std::uint64_t position) const;
@@ -38,9 +51,12 @@ class TraceStream {
   bool document_;
   InstanceTable& table_;
   TraceVisitor& visitor_;
+  TraceProgress* progress_;
+  std::uint64_t total_work_;
+  bool raw_hint_;  // fill Hint::raw_json of arrivals
+  EventDecoder decoder_;
   TraceEvent event_;
   TraceCounts counts_;
-  bool raw_hint_;  // fill Hint::raw_json of arrivals
   double last_t_ = 0.0;
   bool header_seen_ = false;
 };

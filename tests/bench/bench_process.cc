@@ -42,9 +42,27 @@ Sample RunOnce(const std::vector<std::string>& argv) {
 Sample Median(const std::vector<std::string>& argv, int runs) {
   std::vector<Sample> samples;
   for (int i = 0; i < runs; ++i) samples.push_back(RunOnce(argv));
+  return Median(std::move(samples));
+}
+
+Sample Median(std::vector<Sample> samples) {
   std::sort(samples.begin(), samples.end(),
             [](const Sample& a, const Sample& b) { return a.seconds < b.seconds; });
   return samples[samples.size() / 2];
+}
+
+std::vector<Sample> RunSideBySide(const std::vector<std::vector<std::string>>& commands,
+                                  int rounds) {
+  std::vector<std::vector<Sample>> samples(commands.size());
+  for (int r = 0; r < rounds; ++r)
+    for (std::size_t c = 0; c < commands.size(); ++c) samples[c].push_back(RunOnce(commands[c]));
+  std::vector<Sample> medians;
+  for (std::vector<Sample>& s : samples) medians.push_back(Median(std::move(s)));
+  return medians;
+}
+
+std::string Seconds(double s) {
+  return s >= 1 ? fmt::format("{:.3f} s", s) : fmt::format("{:.1f} ms", s * 1e3);
 }
 
 }  // namespace lbsim::bench

@@ -20,4 +20,16 @@ Sample RunOnce(const std::vector<std::string>& argv);
 // The run with the median wall time out of `runs`.
 Sample Median(const std::vector<std::string>& argv, int runs);
 
+// The run with the median wall time out of `samples`.
+Sample Median(std::vector<Sample> samples);
+
+// Runs each command of `commands` once per round, interleaved (so that
+// background load hits all of them alike), for `rounds` rounds; returns
+// each command's run with the median wall time.
+std::vector<Sample> RunSideBySide(const std::vector<std::vector<std::string>>& commands,
+                                  int rounds);
+
+// "1.234 s" or "12.3 ms".
+std::string Seconds(double s);
+
 }  // namespace lbsim::bench

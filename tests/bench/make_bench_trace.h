@@ -5,7 +5,9 @@
 
 namespace lbsim::bench {
 
-// Shape of a synthetic JSON Lines trace for benchmarks.
+// Shape of a synthetic trace for benchmarks: a pool registered in the
+// header with known load, arrivals with durations, and a load snapshot of
+// a random Instance every few arrivals.
 struct BenchTraceShape {
   std::uint64_t arrivals = 1'000'000;
   std::uint32_t instances = 16;
@@ -14,6 +16,7 @@ struct BenchTraceShape {
   // 0: no hints.
   std::uint32_t arrivals_per_hint = 0;
   std::uint64_t seed = 42;
+  bool document = false;  // a JSON document instead of JSON Lines
 };
 
 // Writes the trace to `path` (deterministic for a shape); returns the

@@ -1,53 +1,68 @@
-// Replay benchmark: generates a synthetic JSON Lines trace (1M arrivals, 16
-// Instances, a load snapshot every 10 arrivals, durations), then runs the
-// lbsim binary on it for round_robin, least_load and both together, and
-// prints events/s, decisions/s and peak RSS (median of --runs runs).
+// Target 1 of issue 8: an end-to-end replay of 1M arrivals + 100k load
+// snapshots (16 Instances, JSON Lines, --strategy ll) against the plain
+// Python replay of the spec (tests/bench/python_replay.py, the peer a team
+// would write) and against `wc -l`, the cost of just reading the file.
+// All commands run side by side, interleaved, and each figure is the median
+// of --runs runs.
 //
-// Usage: replay_bench LBSIM [--arrivals N] [--instances K] [--runs R] [--trace PATH]
+// Usage: replay_bench LBSIM [--runs 5] [--arrivals 1000000] [--dir /tmp]
+//                           [--python PYTHON] [--peer python_replay.py]
 
 #include <cstdio>
-#include <cstdlib>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "bench_args.h"
 #include "bench_process.h"
 #include "make_bench_trace.h"
 
-using lbsim::bench::Median;
-using lbsim::bench::Sample;
+using namespace lbsim::bench;
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    fmt::print(stderr, "usage: replay_bench LBSIM [--arrivals N] [--instances K] [--runs R] [--trace PATH]\n");
-    return 2;
-  }
-  std::string lbsim = argv[1];
-  lbsim::bench::BenchTraceShape shape;
-  int runs = 5;
-  std::string trace = "/tmp/lbsim-bench.ndjson";
-  for (int i = 2; i + 1 < argc; i += 2) {
-    std::string flag = argv[i];
-    if (flag == "--arrivals") shape.arrivals = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (flag == "--instances") shape.instances = std::strtoul(argv[i + 1], nullptr, 10);
-    else if (flag == "--runs") runs = std::atoi(argv[i + 1]);
-    else if (flag == "--trace") trace = argv[i + 1];
-  }
-  std::uint64_t events = lbsim::bench::WriteBenchTrace(trace, shape);
-  fmt::print("trace: {} events ({} arrivals), {} Instances, {}; median of {} runs\n\n",
-             events, shape.arrivals, shape.instances, trace, runs);
-  fmt::print("{:<12} {:>9} {:>14} {:>16} {:>12}\n", "strategies", "seconds", "events/s",
-             "decisions/s", "peak RSS");
-  for (const auto& [label, spec, count] :
-       std::vector<std::tuple<std::string, std::string, int>>{
-           {"rr", "rr", 1}, {"ll", "ll", 1}, {"rr+ll", "rr,ll", 2}}) {
-    Sample s = Median({lbsim, "-s", spec, "--format", "json", trace}, runs);
-    fmt::print("{:<12} {:>9.3f} {:>14.0f} {:>16.0f} {:>9.1f} MiB\n", label, s.seconds,
-               events / s.seconds, shape.arrivals * count / s.seconds,
-               s.max_rss_kib / 1024.0);
-  }
+  BenchArgs args(argc, argv,
+                 {{"runs", "5"}, {"arrivals", "1000000"}, {"dir", "/tmp"},
+                  {"python", LBSIM_BENCH_PYTHON}, {"peer", LBSIM_BENCH_PEER}},
+                 "replay_bench LBSIM [--runs R] [--arrivals N] [--dir DIR] [--python PYTHON] "
+                 "[--peer SCRIPT]");
+  BenchTraceShape shape;
+  shape.arrivals = args.Number("arrivals");
+  const std::string trace = args.Text("dir") + "/lbsim-replay-bench.ndjson";
+  const std::string decisions = args.Text("dir") + "/lbsim-replay-bench.decisions.jsonl";
+  std::uint64_t events = WriteBenchTrace(trace, shape);
+  const int runs = static_cast<int>(args.Number("runs"));
+
+  std::vector<std::vector<std::string>> commands = {
+      {"/usr/bin/wc", "-l", trace},
+      {args.lbsim(), "--strategy", "ll", "--format", "json", trace},
+      {args.lbsim(), "--strategy", "ll", "--format", "json", "--decisions", decisions, trace},
+      {args.Text("python"), args.Text("peer"), "-s", "ll", trace},
+  };
+  const char* labels[] = {"wc -l", "lbsim -s ll", "lbsim -s ll --decisions", "python_replay.py -s ll"};
+  fmt::print("trace: {} events ({} arrivals, {} Instances), JSON Lines, {}\n", events,
+             shape.arrivals, shape.instances, trace);
+  fmt::print("median of {} interleaved runs\n\n", runs);
+  std::vector<Sample> cost = RunSideBySide(commands, runs);
+
+  fmt::print("{:<26} {:>10} {:>10} {:>12} {:>10}\n", "command", "wall", "cpu", "events/s",
+             "peak RSS");
+  for (std::size_t i = 0; i < commands.size(); ++i)
+    fmt::print("{:<26} {:>10} {:>10} {:>12.3g} {:>6.1f} MiB\n", labels[i], Seconds(cost[i].seconds),
+               Seconds(cost[i].cpu_seconds), events / cost[i].seconds, cost[i].max_rss_kib / 1024.0);
+
+  const Sample& wc = cost[0];
+  const Sample& lbsim = cost[1];
+  const Sample& logged = cost[2];
+  const Sample& python = cost[3];
+  fmt::print("\ntarget 1a: python_replay.py / lbsim  = {:.0f}x wall ({:.0f}x cpu); target >= 200x: {}\n",
+             python.seconds / lbsim.seconds, python.cpu_seconds / lbsim.cpu_seconds,
+             python.seconds / lbsim.seconds >= 200 ? "met" : "NOT met");
+  fmt::print("           with the decision log     = {:.0f}x wall ({:.0f}x cpu)\n",
+             python.seconds / logged.seconds, python.cpu_seconds / logged.cpu_seconds);
+  fmt::print("target 1b: lbsim / wc -l             = {:.1f}x wall; target <= 10x: {}\n",
+             lbsim.seconds / wc.seconds, lbsim.seconds / wc.seconds <= 10 ? "met" : "NOT met");
   std::remove(trace.c_str());
+  std::remove(decisions.c_str());
   return 0;
 }

@@ -5,21 +5,30 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "sim/replay.h"
 #include "sim/report.h"
 #include "traces/event_decoder.h"
+#include "traces/json_scanner.h"
 #include "traces/trace_reader.h"
 #include "replay_fixture.h"
 
 namespace lbsim {
 namespace {
 
+// Decodes one event the way both trace readers do: scan, then decode.
+void DecodeInto(const std::string& text, InstanceTable& table, EventDecoder& decoder,
+                TraceEvent& event) {
+  JsonScanner scanner;
+  JsonView value;
+  REQUIRE(scanner.ScanText(text, value) == JsonScanner::Status::kOk);
+  decoder.Decode(value, scanner.members(), table, event);
+}
+
 TraceEvent Decode(const std::string& text) {
   InstanceTable table;
+  EventDecoder decoder;
   TraceEvent event;
-  DecodeEvent(nlohmann::json::parse(text), table, event);
+  DecodeInto(text, table, decoder, event);
   return event;
 }
 
@@ -42,9 +51,11 @@ TEST_CASE("prefix_blocks: an array of integers >= 0, kept in order") {
 
 TEST_CASE("prefix_blocks: a reused event forgets the previous arrival's blocks") {
   InstanceTable table;
+  EventDecoder decoder;
   TraceEvent e;
-  DecodeEvent(nlohmann::json::parse(R"({"t":0,"type":"arrival","prefix_blocks":[1,2]})"), table, e);
-  DecodeEvent(nlohmann::json::parse(R"({"t":1,"type":"arrival","hint":{}})"), table, e);
+  DecodeInto(R"({"t":0,"type":"arrival","prefix_blocks":[1,2]})", table, decoder, e);
+  CHECK(e.hint.prefix_blocks.size() == 2);
+  DecodeInto(R"({"t":1,"type":"arrival","hint":{}})", table, decoder, e);
   CHECK(e.hint.prefix_blocks.empty());
 }
 

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lbsim {
+
+// What `lbsim sweep [OPTIONS] TRACE...` was asked to do.
+struct SweepCommand {
+  std::vector<std::string> traces;
+  std::vector<std::string> strategies;  // specs; empty: the default strategy
+  std::vector<std::string> settings;    // NAME.KEY=VALUE for every run
+  std::vector<std::string> vary;        // NAME.KEY=V1,V2,...
+  std::vector<std::uint64_t> seeds;
+  unsigned jobs = 0;                    // 0: one per hardware thread
+  std::string shard;                    // "I/N", empty: the whole sweep
+  std::string format = "csv";           // csv | json
+  std::string output;                   // empty or "-": standard output
+  std::string trace_format = "auto";
+};
+
+// Runs the sweep (or its shard) and writes one row per cell. The output
+// file appears only complete. Returns the exit status; throws
+// UsageError/InputError.
+int RunSweepCommand(const SweepCommand& command);
+
+}  // namespace lbsim

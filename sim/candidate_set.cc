@@ -1,0 +1,57 @@
+#include "sim/candidate_set.h"
+
+namespace lbsim {
+namespace {
+
+// Whether the candidate carries a load signal of its own (not from a hint).
+bool HasLoadSignal(const Candidate& c) { return c.inflight || c.qps_1m; }
+
+}  // namespace
+
+Candidate CandidateSet::Make(InstanceIndex i, const Pool& pool, const InstanceTable& table) const {
+  const Pool::Entry& e = pool.at(i);
+  return Candidate{i, table.Id(i), e.weight, seen_(i), e.qps_1m, e.registration};
+}
+
+void CandidateSet::Sync(const Pool& pool, const InstanceTable& table, RunMetrics& metrics,
+                        IndexedSelect* index) {
+  if (pool_version_ != pool.version()) {
+    Rebuild(pool, table, metrics, index);
+  } else if (all_changed_) {
+    for (const Candidate& c : candidates_) Refresh(c.instance, pool, table, metrics, index);
+  } else {
+    for (InstanceIndex i : changed_) Refresh(i, pool, table, metrics, index);
+  }
+  changed_.clear();
+  all_changed_ = false;
+}
+
+void CandidateSet::Rebuild(const Pool& pool, const InstanceTable& table, RunMetrics& metrics,
+                           IndexedSelect* index) {
+  for (const Candidate& c : candidates_) {
+    metrics.CandidateLeft(c.instance);
+    slot_[c.instance] = kNoSlot;
+  }
+  candidates_.clear();
+  for (InstanceIndex i : pool.Alive()) {
+    if (slot_.size() <= i) slot_.resize(i + 1, kNoSlot);
+    slot_[i] = static_cast<std::uint32_t>(candidates_.size());
+    candidates_.push_back(Make(i, pool, table));
+    metrics.CandidateJoined(i, HasLoadSignal(candidates_.back()));
+  }
+  pool_version_ = pool.version();
+  if (index) index->Reset(candidates_);
+}
+
+void CandidateSet::Refresh(InstanceIndex i, const Pool& pool, const InstanceTable& table,
+                           RunMetrics& metrics, IndexedSelect* index) {
+  if (i >= slot_.size() || slot_[i] == kNoSlot) return;  // not a candidate
+  Candidate& c = candidates_[slot_[i]];
+  Candidate fresh = Make(i, pool, table);
+  if (fresh.inflight == c.inflight && fresh.qps_1m == c.qps_1m && fresh.weight == c.weight) return;
+  if (HasLoadSignal(fresh) != HasLoadSignal(c)) metrics.LoadSignalChanged(i, HasLoadSignal(fresh));
+  c = fresh;
+  if (index) index->Update(candidates_, slot_[i]);
+}
+
+}  // namespace lbsim

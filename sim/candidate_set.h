@@ -1,0 +1,67 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "sim/pool.h"
+#include "sim/run_metrics.h"
+#include "strategies/candidate.h"
+#include "strategies/strategy.h"
+#include "traces/instance_table.h"
+
+namespace lbsim {
+
+// One World's candidates, kept from one decision to the next: the alive
+// Instances in pool order, with the load fields that World's strategy sees.
+// The list is rebuilt only when the alive set changes; otherwise only the
+// Instances marked as changed are refreshed, so a decision does no
+// pool-sized work. Every change is reported to the run's metrics and to the
+// strategy's index, when it keeps one.
+class CandidateSet {
+ public:
+  // The inflight value the strategy sees for an Instance.
+  using SeenInflight = std::function<std::optional<std::int64_t>(InstanceIndex)>;
+
+  explicit CandidateSet(SeenInflight seen) : seen_(std::move(seen)) {}
+
+  // The load fields of `i` (inflight, qps_1m) may have changed.
+  void MarkChanged(InstanceIndex i) {
+    if (all_changed_) return;
+    // Many marks between two decisions: refreshing everything is as cheap,
+    // and memory stays bounded.
+    if (changed_.size() >= candidates_.size() + 64) MarkAllChanged();
+    else changed_.push_back(i);
+  }
+  // Those of every Instance may have.
+  void MarkAllChanged() {
+    all_changed_ = true;
+    changed_.clear();
+  }
+
+  // Brings the list up to date with `pool` (ids from `table`).
+  void Sync(const Pool& pool, const InstanceTable& table, RunMetrics& metrics,
+            IndexedSelect* index);
+
+  std::span<const Candidate> candidates() const { return candidates_; }
+
+ private:
+  static constexpr std::uint32_t kNoSlot = ~std::uint32_t{0};
+
+  Candidate Make(InstanceIndex i, const Pool& pool, const InstanceTable& table) const;
+  void Rebuild(const Pool& pool, const InstanceTable& table, RunMetrics& metrics,
+               IndexedSelect* index);
+  void Refresh(InstanceIndex i, const Pool& pool, const InstanceTable& table,
+               RunMetrics& metrics, IndexedSelect* index);
+
+  SeenInflight seen_;
+  std::vector<Candidate> candidates_;
+  std::vector<std::uint32_t> slot_;  // by InstanceIndex
+  std::optional<std::uint64_t> pool_version_;
+  std::vector<InstanceIndex> changed_;
+  bool all_changed_ = false;
+};
+
+}  // namespace lbsim

@@ -1,0 +1,57 @@
+# lbsim sweep and lbsim merge: the same rows whatever -j, and shard slices
+# that merge into exactly the unsharded output.
+
+set(sweep_grid sweep -s rr,ll --vary ll.qps_1m=0,0.01 --vary ll.inflight=0,1
+    traces/examples/ties.json traces/examples/stale_snapshot.ndjson
+    traces/examples/mixed_known_unknown.json)
+
+foreach(format csv json)
+  foreach(jobs 1 2)
+    lbsim_cli_test(NAME "sweep ${format} -j ${jobs}"
+      ARGS ${sweep_grid} -f ${format} -j ${jobs}
+      EXIT 0 STDOUT_GOLDEN ${GOLDEN}/sweep.${format} STDERR_LINES 0)
+  endforeach()
+  set(parts)
+  foreach(shard 1 2 3)
+    lbsim_cli_test(NAME "sweep ${format} shard ${shard}/3"
+      ARGS ${sweep_grid} -f ${format} --shard ${shard}/3 -o ${OUT}/sweep-part${shard}.${format}
+      EXIT 0 STDOUT_MATCH "^$")
+    set_tests_properties("cli: sweep ${format} shard ${shard}/3" PROPERTIES
+      FIXTURES_SETUP sweep_parts_${format})
+    list(APPEND parts ${OUT}/sweep-part${shard}.${format})
+  endforeach()
+  # Slices in any order.
+  list(REVERSE parts)
+  lbsim_cli_test(NAME "merge ${format} shards"
+    ARGS merge -o ${OUT}/sweep-merged.${format} ${parts}
+    EXIT 0 STDOUT_MATCH "^$"
+    FILE_GOLDEN ${OUT}/sweep-merged.${format}=${GOLDEN}/sweep.${format})
+  set_tests_properties("cli: merge ${format} shards" PROPERTIES
+    FIXTURES_REQUIRED sweep_parts_${format})
+endforeach()
+
+lbsim_cli_test(NAME "merge refuses an incomplete set of slices"
+  ARGS merge -o ${OUT}/sweep-incomplete.csv ${OUT}/sweep-part1.csv ${OUT}/sweep-part3.csv
+  EXIT 2 STDERR_LINES 2
+  STDERR_MATCH "^lbsim: error: sweep merge: 5 of 15 cells are missing \\(the first is cell 5\\)[^\n]*\nlbsim: no output written \\(--output ${OUT}/sweep-incomplete.csv\\)\n$"
+  ABSENT ${OUT}/sweep-incomplete.csv)
+set_tests_properties("cli: merge refuses an incomplete set of slices" PROPERTIES
+  FIXTURES_REQUIRED sweep_parts_csv)
+
+lbsim_cli_test(NAME "sweep with a bad trace writes nothing"
+  ARGS sweep -s ll -o ${OUT}/sweep-bad.csv traces/examples/ties.json no-such-trace.ndjson
+  EXIT 2 STDERR_LINES 2
+  STDERR_MATCH "^lbsim: error: no-such-trace.ndjson: cannot read trace[^\n]*\nlbsim: no output written \\(--output ${OUT}/sweep-bad.csv\\)\n$"
+  ABSENT ${OUT}/sweep-bad.csv)
+lbsim_cli_test(NAME "sweep rejects a bad shard"
+  ARGS sweep --shard 4/3 traces/examples/ties.json
+  EXIT 2 STDERR_LINES 1 STDERR_MATCH "^lbsim: error: --shard: expected I/N with 1 <= I <= N")
+lbsim_cli_test(NAME "sweep rejects a parameter axis for a strategy it does not run"
+  ARGS sweep -s rr --vary ll.qps_1m=0,1 traces/examples/ties.json
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: --vary ll.qps_1m: strategy least_load is not among")
+
+# The progress line appears only on a terminal; --quiet is accepted anyway.
+lbsim_cli_test(NAME "replay --quiet prints only the report"
+  ARGS --quiet -s rr,ll --format csv traces/examples/ties.json
+  EXIT 0 STDERR_LINES 0 STDOUT_GOLDEN ${GOLDEN}/ties.csv)

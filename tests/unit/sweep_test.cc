@@ -1,0 +1,233 @@
+// lbsim sweep's grid, sharding, results and merging of slices.
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "sim/csv.h"
+#include "sim/errors.h"
+#include "sim/replay.h"
+#include "sim/report.h"
+#include "sim/sweep.h"
+#include "strategies/registry.h"
+
+namespace lbsim {
+namespace {
+
+const StrategyRegistry& Registry() { return StrategyRegistry::Builtin(); }
+
+SweepGrid ExampleGrid() {
+  SweepGrid grid;
+  grid.traces = {"traces/examples/ties.json", "traces/examples/stale_snapshot.ndjson",
+                 "traces/examples/mixed_known_unknown.json"};
+  grid.strategies = {"rr", "ll"};
+  grid.axes = {SweepAxis::Parse("ll.qps_1m=0,0.01"), SweepAxis::Parse("least_load.inflight=1,2")};
+  return grid;
+}
+
+std::vector<std::string> Specs(const std::vector<SweepCell>& cells) {
+  std::vector<std::string> out;
+  for (const SweepCell& c : cells) out.push_back(std::to_string(c.trace) + " " + c.spec);
+  return out;
+}
+
+TEST_CASE("--vary parses NAME.KEY=V1,V2,... and rejects anything else") {
+  SweepAxis axis = SweepAxis::Parse("ll.qps_1m=0,0.01,1e-3");
+  CHECK(axis.strategy == "ll");
+  CHECK(axis.key == "qps_1m");
+  CHECK(axis.values == std::vector<std::string>{"0", "0.01", "1e-3"});
+  CHECK(axis.Name() == "ll.qps_1m");
+  for (const char* bad : {"ll", "ll.qps_1m", "ll.qps_1m=", "qps_1m=1", ".k=1", "ll.=1", "ll.k=1,,2"}) {
+    INFO(bad);
+    CHECK_THROWS_AS(SweepAxis::Parse(bad), UsageError);
+  }
+}
+
+TEST_CASE("The grid's cells come by trace, strategy, varied values (first axis slowest)") {
+  SweepGrid grid = ExampleGrid();
+  grid.traces.resize(2);
+  std::vector<SweepCell> cells = ExpandSweep(grid, Registry());
+  CHECK(Specs(cells) == std::vector<std::string>{
+                           "0 rr", "0 ll:qps_1m=0:inflight=1", "0 ll:qps_1m=0:inflight=2",
+                           "0 ll:qps_1m=0.01:inflight=1", "0 ll:qps_1m=0.01:inflight=2",
+                           "1 rr", "1 ll:qps_1m=0:inflight=1", "1 ll:qps_1m=0:inflight=2",
+                           "1 ll:qps_1m=0.01:inflight=1", "1 ll:qps_1m=0.01:inflight=2"});
+  for (std::size_t i = 0; i < cells.size(); ++i) CHECK(cells[i].index == i);
+  CHECK(cells[4].request.params.Number("qps_1m") == 0.01);
+  CHECK(cells[4].request.params.Number("inflight") == 2);
+}
+
+TEST_CASE("A bad grid is a usage error") {
+  SweepGrid grid = ExampleGrid();
+  SUBCASE("an axis for a strategy that is not swept") {
+    grid.strategies = {"rr"};
+    CHECK_THROWS_WITH_AS(ExpandSweep(grid, Registry()),
+                         "--vary ll.qps_1m: strategy least_load is not among the strategies of the sweep",
+                         UsageError);
+  }
+  SUBCASE("an axis for a parameter the strategy lacks") {
+    grid.axes = {SweepAxis::Parse("ll.speed=1,2")};
+    CHECK_THROWS_WITH_AS(ExpandSweep(grid, Registry()),
+                         "--vary ll.speed: strategy least_load has no parameter 'speed'", UsageError);
+  }
+  SUBCASE("a bad value") {
+    grid.axes = {SweepAxis::Parse("ll.qps_1m=1,x")};
+    CHECK_THROWS_AS(ExpandSweep(grid, Registry()), UsageError);
+  }
+  SUBCASE("seeds without a randomized strategy") {
+    grid.seeds = {1, 2};
+    CHECK_THROWS_WITH_AS(ExpandSweep(grid, Registry()),
+                         "--seeds: none of the strategies of the sweep takes a seed", UsageError);
+  }
+  SUBCASE("no trace") {
+    grid.traces.clear();
+    CHECK_THROWS_AS(ExpandSweep(grid, Registry()), UsageError);
+  }
+}
+
+TEST_CASE("Shards I/N cover every cell exactly once, in contiguous blocks") {
+  CHECK(SweepShard::Parse("2/5").index == 2);
+  CHECK(SweepShard::Parse("2/5").count == 5);
+  for (const char* bad : {"0/3", "4/3", "1", "a/b", "1/0", "/3", "1/"}) {
+    INFO(bad);
+    CHECK_THROWS_AS(SweepShard::Parse(bad), UsageError);
+  }
+  for (std::size_t cells : {0u, 1u, 7u, 20u}) {
+    for (std::size_t count : {1u, 3u, 8u}) {
+      std::size_t next = 0;
+      for (std::size_t i = 1; i <= count; ++i) {
+        auto [first, last] = SweepShard{i, count}.Range(cells);
+        CHECK(first == next);
+        CHECK(last >= first);
+        next = last;
+      }
+      CHECK(next == cells);
+    }
+  }
+}
+
+TEST_CASE("Each sweep row holds the figures of replaying its cell alone") {
+  SweepGrid grid = ExampleGrid();
+  SweepResult result = RunSweep(grid, Registry(), std::nullopt, 1);
+  std::vector<SweepCell> cells = ExpandSweep(grid, Registry());
+  REQUIRE(result.rows.size() == cells.size());
+  CHECK(result.cells == cells.size());
+  for (const SweepCell& cell : cells) {
+    INFO(cell.spec);
+    const SweepRow& row = result.rows[cell.index];
+    Report alone = BuildReport(Replay(grid.traces[cell.trace], grid.encoding, {cell.request}));
+    const StrategyReport& s = alone.strategies[0];
+    CHECK(row.cell == cell.index);
+    CHECK(row.trace == grid.traces[cell.trace]);
+    CHECK(row.spec == cell.spec);
+    CHECK(row.strategy == s.strategy);
+    CHECK(row.events == alone.events);
+    CHECK(row.decisions == s.decisions);
+    CHECK(row.no_instances == s.no_instances);
+    CHECK(row.unknown_excluded == s.unknown_excluded);
+    CHECK(row.fairness.jain == s.fairness.jain);
+    CHECK(row.fairness.gini == s.fairness.gini);
+    CHECK(row.fairness.max_min_ratio == s.fairness.max_min_ratio);
+    CHECK(row.longest_run == s.longest_run);
+    CHECK(row.herded_decisions == s.herded_decisions);
+    for (const auto& [word, count] : s.reasons)
+      if (word != "no_instances")
+        CHECK(std::count(row.reasons.begin(), row.reasons.end(), std::pair{word, count}) == 1);
+  }
+}
+
+TEST_CASE("A sweep's output is the same whatever the number of threads") {
+  SweepGrid grid = ExampleGrid();
+  SweepResult one = RunSweep(grid, Registry(), std::nullopt, 1);
+  for (unsigned jobs : {2u, 3u, 16u}) {
+    SweepResult many = RunSweep(grid, Registry(), std::nullopt, jobs);
+    CHECK(RenderSweepCsv(many) == RenderSweepCsv(one));
+    CHECK(RenderSweepJson(many) == RenderSweepJson(one));
+  }
+}
+
+TEST_CASE("A bad trace fails the sweep with the replay's message") {
+  SweepGrid grid = ExampleGrid();
+  grid.traces.push_back("no/such/trace.ndjson");
+  CHECK_THROWS_WITH_AS(RunSweep(grid, Registry(), std::nullopt, 4),
+                       "no/such/trace.ndjson: cannot read trace: No such file or directory",
+                       InputError);
+}
+
+// The outputs of shards 1..count of `grid`, in the given format.
+std::vector<std::pair<std::string, std::string>> Slices(const SweepGrid& grid, std::size_t count,
+                                                        bool json) {
+  std::vector<std::pair<std::string, std::string>> slices;
+  for (std::size_t i = 1; i <= count; ++i) {
+    SweepResult part = RunSweep(grid, Registry(), SweepShard{i, count}, 2);
+    slices.emplace_back("part" + std::to_string(i), json ? RenderSweepJson(part) : RenderSweepCsv(part));
+  }
+  return slices;
+}
+
+TEST_CASE("Merging every shard's slice, in any order, gives the unsharded output") {
+  SweepGrid grid = ExampleGrid();
+  SweepResult whole = RunSweep(grid, Registry(), std::nullopt, 2);
+  for (bool json : {false, true}) {
+    for (std::size_t count : {1u, 2u, 4u, 20u}) {
+      INFO("json " << json << ", shards " << count);
+      auto slices = Slices(grid, count, json);
+      std::reverse(slices.begin(), slices.end());
+      CHECK(MergeSweepSlices(slices) == (json ? RenderSweepJson(whole) : RenderSweepCsv(whole)));
+    }
+  }
+}
+
+TEST_CASE("Merging refuses slices that do not make up one whole sweep") {
+  SweepGrid grid = ExampleGrid();
+  for (bool json : {false, true}) {
+    INFO("json " << json);
+    auto slices = Slices(grid, 3, json);
+    SUBCASE("a missing slice") {
+      slices.erase(slices.begin() + 1);
+      CHECK_THROWS_WITH_AS(MergeSweepSlices(slices),
+                           "sweep merge: 5 of 15 cells are missing (the first is cell 5); is a "
+                           "shard's slice missing?",
+                           InputError);
+    }
+    SUBCASE("a slice given twice") {
+      slices.push_back(slices[0]);
+      slices.back().first = "again";
+      CHECK_THROWS_WITH_AS(MergeSweepSlices(slices), "again: cell 0 appears in more than one slice",
+                           InputError);
+    }
+    SUBCASE("a slice of another sweep") {
+      SweepGrid other = grid;
+      other.axes[0].values.push_back("0.5");
+      slices.push_back(Slices(other, 1, json)[0]);
+      slices.back().first = "other";
+      CHECK_THROWS_AS(MergeSweepSlices(slices), InputError);
+    }
+    SUBCASE("a file that is no slice") {
+      slices.emplace_back("junk", json ? "{\"x\": 1}" : "a,b\n1,2\n");
+      CHECK_THROWS_AS(MergeSweepSlices(slices), InputError);
+    }
+  }
+  CHECK_THROWS_WITH_AS(
+      MergeSweepSlices({Slices(grid, 1, false)[0], {"b.json", Slices(grid, 1, true)[0].second}}),
+      "b.json: JSON, but the first slice is CSV", InputError);
+}
+
+TEST_CASE("CSV fields are quoted when they need it and split back") {
+  CHECK(CsvField("plain") == "plain");
+  CHECK(CsvField("a,b") == "\"a,b\"");
+  CHECK(CsvField("say \"hi\"") == "\"say \"\"hi\"\"\"");
+  std::string text = "x," + CsvField("a,\"b\"\nc") + ",y\r\n1,2,3";
+  std::vector<CsvRecord> records;
+  REQUIRE(SplitCsv(text, records));
+  REQUIRE(records.size() == 2);
+  CHECK(records[0].fields == std::vector<std::string>{"x", "a,\"b\"\nc", "y"});
+  CHECK(records[0].text == "x,\"a,\"\"b\"\"\nc\",y\r\n");
+  CHECK(records[1].fields == std::vector<std::string>{"1", "2", "3"});
+  CHECK_FALSE(SplitCsv("a,\"b", records));
+}
+
+}  // namespace
+}  // namespace lbsim

@@ -1,0 +1,46 @@
+#include "traces/file_window.h"
+
+#include <sys/types.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace lbsim {
+
+// The buffer holds the window's bytes and the NUL byte after them.
+FileWindow::FileWindow(std::FILE* file, std::size_t chunk_bytes)
+    : file_(file), buffer_(chunk_bytes + 1, '\0') {}
+
+bool FileWindow::Refill(std::size_t consumed) {
+  begin_ += consumed;
+  offset_ += consumed;
+  if (eof_ || read_error_) return false;
+  if (begin_ > 0) {  // keep the unreleased bytes at the front
+    std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  if (end_ == buffer_.size() - 1) buffer_.resize(2 * buffer_.size() - 1);
+  errno = 0;
+  std::size_t n = std::fread(buffer_.data() + end_, 1, buffer_.size() - 1 - end_, file_);
+  end_ += n;
+  buffer_[end_] = '\0';
+  if (n == 0) {
+    if (std::ferror(file_)) read_error_ = errno ? errno : EIO;
+    else eof_ = true;
+    return false;
+  }
+  return true;
+}
+
+bool FileWindow::Seek(std::uint64_t offset) {
+  begin_ = end_ = 0;
+  buffer_[0] = '\0';
+  eof_ = false;
+  read_error_ = 0;
+  offset_ = offset;
+  std::clearerr(file_);
+  return ::fseeko(file_, static_cast<off_t>(offset), SEEK_SET) == 0;
+}
+
+}  // namespace lbsim

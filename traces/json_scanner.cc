@@ -1,0 +1,331 @@
+#include "traces/json_scanner.h"
+
+#include <array>
+#include <bit>
+#include <cassert>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "traces/trace_reader.h"
+
+namespace lbsim {
+namespace {
+
+// Character classes, one table lookup each.
+enum CharClass : std::uint8_t {
+  kSpace = 1,  // JSON whitespace
+  kDigit = 2,
+  kPlain = 4,  // may appear unescaped in a string and needs no further check
+  kHex = 8,
+};
+
+constexpr std::array<std::uint8_t, 256> kClass = [] {
+  std::array<std::uint8_t, 256> c{};
+  for (int i = 0x20; i < 0x80; ++i) c[i] = kPlain;
+  c['"'] = c['\\'] = 0;
+  c[' '] |= kSpace;
+  c['\t'] = c['\n'] = c['\r'] = kSpace;
+  for (int i = '0'; i <= '9'; ++i) c[i] |= kDigit | kHex;
+  for (int i = 'a'; i <= 'f'; ++i) c[i] |= kHex;
+  for (int i = 'A'; i <= 'F'; ++i) c[i] |= kHex;
+  return c;
+}();
+
+bool Is(char c, CharClass cls) { return kClass[static_cast<unsigned char>(c)] & cls; }
+
+const char* SkipSpace(const char* p) {
+  while (Is(*p, kSpace)) ++p;
+  return p;
+}
+
+bool InRange(char c, unsigned lo, unsigned hi) {
+  unsigned u = static_cast<unsigned char>(c);
+  return u >= lo && u <= hi;
+}
+
+// Eight bytes at `p` as a word whose least significant byte is p[0].
+std::uint64_t LoadWord(const char* p) {
+  std::uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
+  return v;
+}
+
+// Flags (high bit per byte) the bytes a string scan must look at: '"',
+// '\\', control characters and non-ASCII. The lowest flag is always exact
+// (false flags can only appear above a true one).
+std::uint64_t SpecialBytes(std::uint64_t v) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101u;
+  constexpr std::uint64_t kHighs = 0x8080808080808080u;
+  auto zero_bytes = [](std::uint64_t x) { return (x - kOnes) & ~x & kHighs; };
+  return zero_bytes(v ^ (kOnes * '"')) | zero_bytes(v ^ (kOnes * '\\')) |
+         ((v - kOnes * 0x20) & ~v & kHighs) | (v & kHighs);
+}
+
+// Whether the number literal [first, last) overflows a double, given its
+// count of integer digits and its (saturated) decimal exponent.
+bool Overflows(const char* first, const char* last, long integer_digits, long exponent) {
+  if (integer_digits + exponent <= 300) return false;  // below 1e300
+  std::string copy(first, last);
+  return !std::isfinite(std::strtod(copy.c_str(), nullptr));
+}
+
+}  // namespace
+
+bool JsonScanner::Count() { return ++values_ <= kMaxEventValues; }
+
+std::string LimitMessage(JsonScanner::Status status) {
+  if (status == JsonScanner::Status::kTooMany)
+    return fmt::format("more than the limit of {} JSON values", kMaxEventValues);
+  return fmt::format("nesting deeper than the limit of {} levels", kMaxNestingDepth);
+}
+
+JsonScanner::Status JsonScanner::ScanText(std::string_view text, JsonView& value) {
+  end_ = text.data() + text.size();
+  assert(*end_ == '\0');
+  final_ = true;
+  members_.clear();
+  values_ = 0;
+  const char* p = text.data();
+  if (static_cast<unsigned char>(*p) == 0xEF) {  // a byte order mark, if well-formed
+    if (!InRange(p[1], 0xBB, 0xBB) || !InRange(p[2], 0xBF, 0xBF)) return Status::kInvalid;
+    p += 3;
+  }
+  p = SkipSpace(p);
+  if (*p == '\0') return Status::kInvalid;
+  const char* start = p;
+  p = Value(p, 0);
+  if (!p) return status_;
+  value = View(start, p);
+  return *SkipSpace(p) == '\0' ? Status::kOk : Status::kInvalid;
+}
+
+JsonScanner::Status JsonScanner::ScanValue(const char* p, const char* end, bool final,
+                                           JsonView& value) {
+  end_ = end;
+  assert(*end_ == '\0');
+  final_ = final;
+  members_.clear();
+  values_ = 0;
+  const char* start = p;
+  p = Value(p, 0);
+  if (!p) return status_;
+  value = View(start, p);
+  return Status::kOk;
+}
+
+const char* JsonScanner::Value(const char* p, std::size_t depth) {
+  const char* end;
+  switch (*p) {
+    case '{': return Object(p, depth);
+    case '[': return Array(p, depth);
+    case '"': end = String(p); break;
+    case 't': end = Literal(p, "true"); break;
+    case 'f': end = Literal(p, "false"); break;
+    case 'n': end = Literal(p, "null"); break;
+    case '-':
+    case '0': case '1': case '2': case '3': case '4':
+    case '5': case '6': case '7': case '8': case '9':
+      end = Number(p);
+      break;
+    case '\0':
+      return AtNul(p);
+    default:
+      return Fail(Status::kInvalid);
+  }
+  // A scalar counts once it is read whole, as nlohmann's parser reports it.
+  if (end && !Count()) return Fail(Status::kTooMany);
+  return end;
+}
+
+const char* JsonScanner::Object(const char* p, std::size_t depth) {
+  if (depth >= kMaxNestingDepth) return Fail(Status::kTooDeep);
+  if (!Count()) return Fail(Status::kTooMany);
+  const bool record = depth == 0;
+  p = SkipSpace(p + 1);
+  if (*p == '}') return p + 1;
+  for (;;) {
+    if (*p != '"') return *p == '\0' ? AtNul(p) : Fail(Status::kInvalid);
+    const char* key_start = p;
+    p = String(p);
+    if (!p) return nullptr;
+    JsonView key = View(key_start, p);
+    p = SkipSpace(p);
+    if (*p != ':') return *p == '\0' ? AtNul(p) : Fail(Status::kInvalid);
+    p = SkipSpace(p + 1);
+    const char* value = p;
+    p = Value(p, depth + 1);
+    if (!p) return nullptr;
+    if (record) members_.push_back(JsonMember{key, View(value, p)});
+    p = SkipSpace(p);
+    if (*p == ',') {
+      p = SkipSpace(p + 1);
+    } else if (*p == '}') {
+      return p + 1;
+    } else {
+      return *p == '\0' ? AtNul(p) : Fail(Status::kInvalid);
+    }
+  }
+}
+
+const char* JsonScanner::Array(const char* p, std::size_t depth) {
+  if (depth >= kMaxNestingDepth) return Fail(Status::kTooDeep);
+  if (!Count()) return Fail(Status::kTooMany);
+  p = SkipSpace(p + 1);
+  if (*p == ']') return p + 1;
+  for (;;) {
+    p = Value(p, depth + 1);
+    if (!p) return nullptr;
+    p = SkipSpace(p);
+    if (*p == ',') {
+      p = SkipSpace(p + 1);
+    } else if (*p == ']') {
+      return p + 1;
+    } else {
+      return *p == '\0' ? AtNul(p) : Fail(Status::kInvalid);
+    }
+  }
+}
+
+const char* JsonScanner::String(const char* p) {
+  ++p;  // the opening quote
+  escaped_ = false;
+  for (;;) {
+    // Short strings (most keys and ids) are done byte by byte; longer runs
+    // eight bytes at a time.
+    for (int i = 0; i < 8 && Is(*p, kPlain); ++i) ++p;
+    while (Is(*p, kPlain) && end_ - p >= 8) {
+      std::uint64_t special = SpecialBytes(LoadWord(p));
+      if (special == 0) {
+        p += 8;
+        continue;
+      }
+      p += std::countr_zero(special) / 8;
+      break;
+    }
+    while (Is(*p, kPlain)) ++p;
+    unsigned char c = static_cast<unsigned char>(*p);
+    if (c == '"') return p + 1;
+    if (c == '\\') {
+      escaped_ = true;
+      p = Escape(p + 1);
+      if (!p) return nullptr;
+    } else if (c >= 0x80) {
+      p = Utf8(p);
+      if (!p) return nullptr;
+    } else {  // a control character, or the NUL after the data
+      return p == end_ ? OutOfData() : Fail(Status::kInvalid);
+    }
+  }
+}
+
+// `p` is just after a backslash.
+const char* JsonScanner::Escape(const char* p) {
+  auto hex4 = [this](const char*& q, unsigned& code) -> bool {
+    code = 0;
+    for (int i = 0; i < 4; ++i, ++q) {
+      if (!Is(*q, kHex)) {
+        if (q == end_) OutOfData();
+        else Fail(Status::kInvalid);
+        return false;
+      }
+      char c = *q;
+      code = code << 4 | static_cast<unsigned>(Is(c, kDigit) ? c - '0' : (c | 0x20) - 'a' + 10);
+    }
+    return true;
+  };
+  switch (*p) {
+    case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+      return p + 1;
+    case 'u': {
+      ++p;
+      unsigned code;
+      if (!hex4(p, code)) return nullptr;
+      if (code >= 0xDC00 && code <= 0xDFFF) return Fail(Status::kInvalid);
+      if (code < 0xD800 || code > 0xDBFF) return p;
+      // A high surrogate must be followed by an escaped low one.
+      for (char expected : {'\\', 'u'}) {
+        if (*p != expected) return p == end_ ? OutOfData() : Fail(Status::kInvalid);
+        ++p;
+      }
+      if (!hex4(p, code)) return nullptr;
+      if (code < 0xDC00 || code > 0xDFFF) return Fail(Status::kInvalid);
+      return p;
+    }
+    default:
+      return p == end_ ? OutOfData() : Fail(Status::kInvalid);
+  }
+}
+
+// `p` is at a byte >= 0x80: one well-formed UTF-8 sequence (RFC 3629).
+const char* JsonScanner::Utf8(const char* p) {
+  unsigned lead = static_cast<unsigned char>(*p);
+  unsigned second_lo = 0x80, second_hi = 0xBF;
+  int continuation;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    continuation = 1;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    continuation = 2;
+    if (lead == 0xE0) second_lo = 0xA0;       // no overlong forms
+    else if (lead == 0xED) second_hi = 0x9F;  // no surrogates
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    continuation = 3;
+    if (lead == 0xF0) second_lo = 0x90;       // no overlong forms
+    else if (lead == 0xF4) second_hi = 0x8F;  // nothing above U+10FFFF
+  } else {
+    return Fail(Status::kInvalid);
+  }
+  ++p;
+  for (int i = 0; i < continuation; ++i, ++p) {
+    if (p == end_) return OutOfData();
+    if (!InRange(*p, i == 0 ? second_lo : 0x80, i == 0 ? second_hi : 0xBF))
+      return Fail(Status::kInvalid);
+  }
+  return p;
+}
+
+const char* JsonScanner::Number(const char* p) {
+  const char* first = p;
+  if (*p == '-') ++p;
+  const char* digits = p;
+  if (*p == '0') {
+    ++p;
+  } else if (Is(*p, kDigit)) {
+    while (Is(*++p, kDigit)) {
+    }
+  } else {
+    return *p == '\0' ? AtNul(p) : Fail(Status::kInvalid);
+  }
+  const long integer_digits = static_cast<long>(p - digits);
+  if (*p == '.') {
+    if (!Is(*++p, kDigit)) return *p == '\0' ? AtNul(p) : Fail(Status::kInvalid);
+    while (Is(*++p, kDigit)) {
+    }
+  }
+  long exponent = 0;
+  if (*p == 'e' || *p == 'E') {
+    bool negative = *++p == '-';
+    if (*p == '+' || *p == '-') ++p;
+    if (!Is(*p, kDigit)) return *p == '\0' ? AtNul(p) : Fail(Status::kInvalid);
+    for (; Is(*p, kDigit); ++p)
+      if (exponent < 100000) exponent = exponent * 10 + (*p - '0');
+    if (negative) exponent = -exponent;
+  }
+  if (p == end_ && !final_) return Fail(Status::kTruncated);  // may go on
+  if (integer_digits + exponent > 300 && Overflows(first, p, integer_digits, exponent))
+    return Fail(Status::kInvalid);
+  return p;
+}
+
+const char* JsonScanner::Literal(const char* p, std::string_view word) {
+  for (char c : word) {
+    if (*p != c) return *p == '\0' ? AtNul(p) : Fail(Status::kInvalid);
+    ++p;
+  }
+  return p;
+}
+
+}  // namespace lbsim

@@ -1,0 +1,117 @@
+#pragma once
+
+// Read-only access to JSON values inside text that JsonScanner has already
+// validated. Nothing here checks syntax again: give these functions only
+// text the scanner accepted.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace lbsim {
+
+enum class JsonKind : std::uint8_t {
+  kNull,
+  kFalse,
+  kTrue,
+  kNumber,
+  kString,
+  kObject,
+  kArray,
+};
+
+// One validated JSON value: its kind and its exact text (a string keeps its
+// quotes, an object or array its brackets).
+struct JsonView {
+  JsonKind kind = JsonKind::kNull;
+  bool escaped = false;  // a string holding at least one escape
+  std::string_view text;
+
+  bool is_null() const { return kind == JsonKind::kNull; }
+  bool is_bool() const { return kind == JsonKind::kTrue || kind == JsonKind::kFalse; }
+  bool is_number() const { return kind == JsonKind::kNumber; }
+  bool is_string() const { return kind == JsonKind::kString; }
+  bool is_object() const { return kind == JsonKind::kObject; }
+  bool is_array() const { return kind == JsonKind::kArray; }
+};
+
+// The kind of the validated value whose text starts at `first`.
+inline JsonKind KindOf(char first) {
+  switch (first) {
+    case '"': return JsonKind::kString;
+    case '{': return JsonKind::kObject;
+    case '[': return JsonKind::kArray;
+    case 't': return JsonKind::kTrue;
+    case 'f': return JsonKind::kFalse;
+    case 'n': return JsonKind::kNull;
+    default: return JsonKind::kNumber;
+  }
+}
+
+// One member of a validated object: its key (a string) and its value.
+struct JsonMember {
+  JsonView key;
+  JsonView value;
+};
+
+// A number literal as nlohmann::json and Python's json module type it: a
+// literal without fraction or exponent is an integer when it fits 64 bits
+// (unsigned when it has no minus sign), anything else a double.
+struct JsonNumber {
+  enum class Type : std::uint8_t { kUnsigned, kSigned, kFloat };
+  Type type = Type::kUnsigned;
+  std::uint64_t unsigned_value = 0;  // when kUnsigned
+  std::int64_t signed_value = 0;     // when kSigned
+  double float_value = 0.0;          // when kFloat
+
+  bool integral() const { return type != Type::kFloat; }
+  // The value as a double (integers converted).
+  double AsDouble() const {
+    switch (type) {
+      case Type::kUnsigned: return static_cast<double>(unsigned_value);
+      case Type::kSigned: return static_cast<double>(signed_value);
+      case Type::kFloat: break;
+    }
+    return float_value;
+  }
+};
+
+// Reads a validated number literal.
+JsonNumber ReadNumber(std::string_view literal);
+
+// The characters of a validated string that holds escapes, decoded into
+// `scratch` (which the result views).
+std::string_view ReadEscapedString(const JsonView& string, std::string& scratch);
+
+// The characters of a validated string: a view into its text when it has
+// no escapes, otherwise decoded into `scratch` (which the result views).
+inline std::string_view ReadString(const JsonView& string, std::string& scratch) {
+  if (string.escaped) return ReadEscapedString(string, scratch);
+  return string.text.substr(1, string.text.size() - 2);
+}
+
+// Walks the members of a validated object in text order.
+class JsonObjectReader {
+ public:
+  explicit JsonObjectReader(const JsonView& object);
+  // The next member; false after the last.
+  bool Next(JsonMember& member);
+
+ private:
+  const char* p_;
+  const char* end_;
+};
+
+// Walks the elements of a validated array in text order.
+class JsonArrayReader {
+ public:
+  explicit JsonArrayReader(const JsonView& array);
+  // The next element; false after the last.
+  bool Next(JsonView& element);
+
+ private:
+  const char* p_;
+  const char* end_;
+};
+
+}  // namespace lbsim
