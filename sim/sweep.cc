@@ -43,7 +43,7 @@ void RunCellGroup(const SweepGrid& grid, const std::vector<SweepCell>& all,
     row.strategy = s.strategy;
     row.spec = cell.spec;
     row.seed = cell.seed;
-    row.params = s.params;
+    row.params = cell.request.params.All();  // every value in force, defaults too
     row.events = report.events;
     row.arrivals = report.arrivals;
     row.decisions = s.decisions;
@@ -54,6 +54,7 @@ void RunCellGroup(const SweepGrid& grid, const std::vector<SweepCell>& all,
     row.fairness = s.fairness;
     row.herded_decisions = s.herded_decisions;
     row.longest_run = s.longest_run;
+    row.prefix_cache = s.prefix_cache;
   }
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/fairness.h"
+#include "sim/report.h"
 #include "strategies/registry.h"
 #include "traces/trace_reader.h"
 
@@ -81,6 +82,8 @@ struct SweepRow {
   Fairness fairness;
   std::uint64_t herded_decisions = 0;
   std::uint64_t longest_run = 0;
+  // Present when the trace's arrivals carried prefix_blocks.
+  std::optional<PrefixCacheReport> prefix_cache;
 };
 
 // What a sweep (or a slice of one) produced.

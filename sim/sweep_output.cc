@@ -32,8 +32,10 @@ ojson RowJson(const SweepRow& row) {
   j["seed"] = row.seed ? ojson(*row.seed) : ojson(nullptr);
   ojson params = ojson::object();
   for (const ParamValues::Value& p : row.params) {
-    if (p.kind == ParamKind::kChoice) params[std::string(p.name)] = p.text;
-    else params[std::string(p.name)] = p.number;
+    if (p.kind == ParamKind::kNumber || p.kind == ParamKind::kInteger)
+      params[std::string(p.name)] = p.number;
+    else
+      params[std::string(p.name)] = p.text;
   }
   j["params"] = params;
   j["events"] = row.events;
@@ -52,6 +54,11 @@ ojson RowJson(const SweepRow& row) {
                    {"gini", Optional(row.fairness.gini)}};
   j["herded_decisions"] = row.herded_decisions;
   j["longest_run"] = row.longest_run;
+  j["prefix_cache"] = ojson(nullptr);
+  if (row.prefix_cache)
+    j["prefix_cache"] = {{"requested_blocks", row.prefix_cache->requested_blocks},
+                         {"matched_blocks", row.prefix_cache->matched_blocks},
+                         {"hit_rate", row.prefix_cache->hit_rate}};
   return j;
 }
 
@@ -97,7 +104,8 @@ std::string RenderSweepCsv(const SweepResult& result) {
   out += ",events,arrivals,decisions,no_instances";
   for (const std::string& word : result.reason_words) out += fmt::format(",reason_{}", word);
   out += ",unknown_excluded,jain,jain_eligible,cv,max_min_ratio,max_mean_ratio,gini,"
-         "herded_decisions,longest_run\n";
+         "herded_decisions,longest_run,prefix_requested_blocks,prefix_matched_blocks,"
+         "prefix_hit_rate\n";
   for (const SweepRow& row : result.rows) {
     out += fmt::format("{},{},{},{},{},{}", row.cell, result.cells, CsvField(row.trace),
                        row.strategy, CsvField(row.spec),
@@ -110,10 +118,15 @@ std::string RenderSweepCsv(const SweepResult& result) {
     for (const std::string& word : result.reason_words)
       out += fmt::format(",{}", ReasonCount(row, word));
     const Fairness& f = row.fairness;
-    out += fmt::format(",{},{},{},{},{},{},{},{},{}\n", row.unknown_excluded, Number(f.jain),
+    out += fmt::format(",{},{},{},{},{},{},{},{},{}", row.unknown_excluded, Number(f.jain),
                        Number(f.jain_eligible), Number(f.cv), Number(f.max_min_ratio),
                        Number(f.max_mean_ratio), Number(f.gini), row.herded_decisions,
                        row.longest_run);
+    if (row.prefix_cache)
+      out += fmt::format(",{},{},{}\n", row.prefix_cache->requested_blocks,
+                         row.prefix_cache->matched_blocks, Number(row.prefix_cache->hit_rate));
+    else
+      out += ",,,\n";
   }
   return out;
 }

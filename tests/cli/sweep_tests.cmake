@@ -55,3 +55,10 @@ lbsim_cli_test(NAME "sweep rejects a parameter axis for a strategy it does not r
 lbsim_cli_test(NAME "replay --quiet prints only the report"
   ARGS --quiet -s rr,ll --format csv traces/examples/ties.json
   EXIT 0 STDERR_LINES 0 STDOUT_GOLDEN ${GOLDEN}/ties.csv)
+
+# Prefix-cache figures per cell (68 requested blocks: rr matches 20, ll 24,
+# kv_aware 38, as in README), and a varied choice parameter shown in every
+# row, its default included.
+lbsim_cli_test(NAME "sweep reports prefix hit rates and varied choice parameters"
+  ARGS sweep -s rr,ll,kv --vary ll.unknown=exclude,zero traces/examples/shared_prefixes.json
+  EXIT 0 STDERR_LINES 0 STDOUT_GOLDEN ${GOLDEN}/sweep_prefixes.csv)
