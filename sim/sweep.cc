@@ -175,7 +175,13 @@ SweepResult RunSweep(const SweepGrid& grid, const StrategyRegistry& registry,
           result.reason_words.end())
         result.reason_words.emplace_back(word);
 
-  auto [first, last] = shard ? shard->Range(cells.size()) : std::pair<std::size_t, std::size_t>{0, cells.size()};
+  // Plain variables, not a structured binding: the worker lambda below
+  // captures `first`, which clang 14 (the fuzz build) does not allow for
+  // bindings.
+  const std::pair<std::size_t, std::size_t> range =
+      shard ? shard->Range(cells.size()) : std::pair<std::size_t, std::size_t>{0, cells.size()};
+  const std::size_t first = range.first;
+  const std::size_t last = range.second;
   result.rows.resize(last - first);
   if (first == last) return result;
 
