@@ -258,9 +258,13 @@ TEST_CASE("gen: streams, memory does not grow with the number of arrivals") {
   getrusage(RUSAGE_SELF, &after);
   std::fclose(sink);
   CHECK(counts.arrivals == 3'000'000);
+#ifndef __SANITIZE_ADDRESS__
   // Holding the arrivals would take at least 16 bytes each (48 MB); the qps
-  // window holds 60 s x 1000/s x 8 bytes = 0.5 MB.
+  // window holds 60 s x 1000/s x 8 bytes = 0.5 MB. (Not under ASan: its
+  // quarantine keeps freed blocks resident by design, so RSS grows with
+  // every short-lived allocation; the Release suite checks this.)
   CHECK(after.ru_maxrss - before.ru_maxrss < 16 * 1024);  // KiB
+#endif
 }
 
 }  // namespace
