@@ -1,5 +1,6 @@
 // libFuzzer target: one input is one trace file, replayed exactly as
-// `lbsim -s rr,ll,ll:qps_1m=0 --decisions ... --format json|table|csv` would:
+// `lbsim -s rr,ll,ll:...,rand,p2c:...,wrr,kv:... --decisions ...
+// --format json|table|csv` would:
 // the public ReadTrace path, every strategy World, the decision log writer
 // and the three report renderers. Built twice, once per encoding
 // (FUZZ_TRACE_ENCODING is kLines or kDocument).
@@ -38,7 +39,9 @@ struct Harness {
 
   Harness() {
     const StrategyRegistry& registry = StrategyRegistry::Builtin();
-    for (const char* spec : {"rr", "ll", "ll:qps_1m=0:queue_depth=2:active_prepare=2"})
+    for (const char* spec : {"rr", "ll", "ll:qps_1m=0:queue_depth=2:active_prepare=2:unknown=max",
+                             "rand", "p2c:choices=3:replacement=with:unknown=zero", "wrr",
+                             "kv:cache_blocks=8:abs_threshold=1"})
       requests.push_back(ParseStrategyRequest(registry, spec));
     logs.assign(requests.size(), &log);
     if (!sink) std::abort();
