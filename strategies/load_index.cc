@@ -28,29 +28,13 @@ LoadIndex::BaseScore LoadIndex::ScoreOf(const Candidate& c) const {
   return {BaseScore::Kind::kKnown, *score};
 }
 
-LoadIndex::Groups::iterator LoadIndex::GroupFor(double score, Groups::iterator near) {
-  if (near != groups_.end()) {
-    if (near->first == score) return near;
-    if (near->first < score) {
-      auto after = std::next(near);
-      if (after == groups_.end() || score < after->first) return groups_.try_emplace(after, score);
-      if (after->first == score) return after;
-    } else if (near == groups_.begin() || std::prev(near)->first < score) {
-      return groups_.try_emplace(near, score);
-    } else if (std::prev(near)->first == score) {
-      return std::prev(near);
-    }
-  }
-  return groups_.try_emplace(score).first;
-}
-
-void LoadIndex::Add(std::uint32_t slot, Groups::iterator near) {
+void LoadIndex::Add(std::uint32_t slot) {
   BaseScore& b = base_[slot];
   switch (b.kind) {
     case BaseScore::Kind::kUnknown: ++unknown_count_; break;
     case BaseScore::Kind::kNotANumber: ++not_a_number_count_; break;
     case BaseScore::Kind::kKnown:
-      b.group = GroupFor(b.value, near);
+      b.group = groups_.try_emplace(b.value).first;
       b.group->second.Insert(slot);
       break;
   }
@@ -81,7 +65,7 @@ void LoadIndex::Reset(std::span<const Candidate> candidates) {
     if (slot_of_.size() <= c.instance) slot_of_.resize(c.instance + 1, kNoSlot);
     slot_of_[c.instance] = slot;
     base_[slot] = ScoreOf(c);
-    Add(slot, groups_.end());
+    Add(slot);
   }
 }
 
@@ -90,18 +74,9 @@ void LoadIndex::Update(std::span<const Candidate> candidates, std::size_t slot) 
   const BaseScore& old = base_[slot];
   if (fresh.kind == old.kind && fresh.value == old.value) return;  // same group
   const auto s = static_cast<std::uint32_t>(slot);
-  if (old.kind == BaseScore::Kind::kKnown) {
-    // Join the new group before leaving the old one, which may go away.
-    const Groups::iterator left = old.group;
-    base_[slot] = fresh;
-    Add(s, left);
-    left->second.Erase(s);
-    if (left->second.empty()) groups_.erase(left);
-  } else {
-    Remove(s);
-    base_[slot] = fresh;
-    Add(s, groups_.end());
-  }
+  Remove(s);
+  base_[slot] = fresh;
+  Add(s);
 }
 
 bool LoadIndex::Rescore(std::span<const Candidate> candidates, const Hint& hint) {

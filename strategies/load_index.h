@@ -67,13 +67,8 @@ class LoadIndex {
   };
 
   BaseScore ScoreOf(const Candidate& c) const;
-  // Counts base_[slot] in, into the group `near` (an iterator of groups_ or
-  // end) or one next to it when its score is there: a changed load moves a
-  // slot to a neighbouring group most often.
-  void Add(std::uint32_t slot, Groups::iterator near);
-  // The group of `score`, made when missing; looked for next to `near`
-  // first (groups_.end(): nowhere in particular).
-  Groups::iterator GroupFor(double score, Groups::iterator near);
+  // Counts base_[slot] in (into its group when known), or out.
+  void Add(std::uint32_t slot);
   void Remove(std::uint32_t slot);
   // Collects the candidates `hint` rescores into rescored_; false when one
   // of their scores is not a number.
