@@ -14,10 +14,17 @@ ojson Optional(const std::optional<double>& v) {
   return v ? ojson(*v) : ojson(nullptr);
 }
 
+// Adds `key`, which `object` does not hold yet (Instance ids are distinct),
+// without ordered_json's operator[] lookup: that one is a linear search, so
+// keying thousands of Instances costs their count squared.
+void AddNewKey(ojson& object, const std::string& key, ojson value) {
+  object.get_ref<ojson::object_t&>().emplace_back(key, std::move(value));
+}
+
 ojson PerInstance(const StrategyReport& s,
                   std::uint64_t InstanceReport::*field) {
   ojson out = ojson::object();
-  for (const InstanceReport& i : s.instances) out[i.id] = i.*field;
+  for (const InstanceReport& i : s.instances) AddNewKey(out, i.id, i.*field);
   return out;
 }
 
@@ -38,7 +45,7 @@ template <typename T, typename ToJson>
 ojson ById(const StrategyReport& s, const std::vector<T>& values, ToJson to_json) {
   ojson out = ojson::object();
   for (std::size_t i = 0; i < values.size() && i < s.instances.size(); ++i)
-    out[s.instances[i].id] = to_json(values[i]);
+    AddNewKey(out, s.instances[i].id, to_json(values[i]));
   return out;
 }
 
@@ -55,7 +62,7 @@ ojson WhatIfJson(const StrategyReport& s, const WhatIfReport& w) {
     line["inflight_peak"] = w.inflight_peak[i];
     line["service"] = w.instance_service.empty() ? ojson(nullptr)
                                                  : LatencyJson(w.instance_service[i]);
-    instances[s.instances[i].id] = line;
+    AddNewKey(instances, s.instances[i].id, std::move(line));
   }
   j["instances"] = instances;
   if (!w.windows.empty()) {
@@ -105,7 +112,7 @@ ojson StrategyJson(const StrategyReport& s) {
   j["no_instances"] = s.no_instances;
   j["selections"] = PerInstance(s, &InstanceReport::selections);
   ojson share = ojson::object();
-  for (const InstanceReport& i : s.instances) share[i.id] = i.share;
+  for (const InstanceReport& i : s.instances) AddNewKey(share, i.id, i.share);
   j["share"] = share;
   ojson reasons = ojson::object();
   for (const auto& [word, count] : s.reasons) reasons[word] = count;

@@ -9,6 +9,7 @@
 
 #include "strategies/candidate.h"
 #include "strategies/hint.h"
+#include "strategies/load_index.h"
 #include "strategies/load_score.h"
 #include "strategies/lowest_score.h"
 #include "strategies/strategy.h"
@@ -39,6 +40,11 @@ class LeastLoadRule {
   // The same decision restricted to the candidate indices `subset`, which
   // is non-empty and in pool order.
   Choice PickAmong(std::span<const std::size_t> subset);
+
+  // The same decision among `candidates` candidates when `index` has found
+  // their lowest score (`lowest`): the counter picks exactly as Pick would.
+  Choice PickIndexed(std::size_t candidates, const LoadIndex& index,
+                     const LoadIndex::Lowest& lowest);
 
  private:
   std::string_view strategy_;

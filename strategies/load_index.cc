@@ -1,0 +1,208 @@
+#include "strategies/load_index.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lbsim {
+namespace {
+
+// Whether `queue` changes a score: a known value of a component whose
+// weight is not 0. A hint entry that does not leaves the score bit-equal.
+bool ChangesScore(const QueueLoad& queue, const LoadWeights& w) {
+  for (std::size_t i = 0; i < kQueueFields.size(); ++i)
+    if (queue.known[i] && w.queue[i] != 0.0) return true;
+  return false;
+}
+
+}  // namespace
+
+LoadIndex::LoadIndex(const LoadWeights& weights, UnknownLoad unknown)
+    : weights_(weights), unknown_(unknown) {}
+
+LoadIndex::BaseScore LoadIndex::ScoreOf(const Candidate& c) const {
+  std::optional<double> score = LoadScore(c, nullptr, weights_);
+  // Under `zero` an unknown score takes part as 0 in every comparison.
+  if (!score && unknown_ == UnknownLoad::kZero) score = 0.0;
+  if (!score) return {};
+  if (std::isnan(*score)) return {BaseScore::Kind::kNotANumber, 0.0};
+  return {BaseScore::Kind::kKnown, *score};
+}
+
+void LoadIndex::Add(std::uint32_t slot) {
+  BaseScore& b = base_[slot];
+  switch (b.kind) {
+    case BaseScore::Kind::kUnknown: ++unknown_count_; break;
+    case BaseScore::Kind::kNotANumber: ++not_a_number_count_; break;
+    case BaseScore::Kind::kKnown:
+      b.group = groups_.try_emplace(b.value).first;
+      b.group->second.Insert(slot);
+      break;
+  }
+}
+
+void LoadIndex::Remove(std::uint32_t slot) {
+  const BaseScore& b = base_[slot];
+  switch (b.kind) {
+    case BaseScore::Kind::kUnknown: --unknown_count_; break;
+    case BaseScore::Kind::kNotANumber: --not_a_number_count_; break;
+    case BaseScore::Kind::kKnown:
+      b.group->second.Erase(slot);
+      if (b.group->second.empty()) groups_.erase(b.group);
+      break;
+  }
+}
+
+void LoadIndex::Reset(std::span<const Candidate> candidates) {
+  for (InstanceIndex i : instance_) slot_of_[i] = kNoSlot;
+  groups_.clear();
+  unknown_count_ = not_a_number_count_ = 0;
+  base_.resize(candidates.size());
+  instance_.resize(candidates.size());
+  seen_.assign(candidates.size(), 0);
+  for (std::uint32_t slot = 0; slot < candidates.size(); ++slot) {
+    const Candidate& c = candidates[slot];
+    instance_[slot] = c.instance;
+    if (slot_of_.size() <= c.instance) slot_of_.resize(c.instance + 1, kNoSlot);
+    slot_of_[c.instance] = slot;
+    base_[slot] = ScoreOf(c);
+    Add(slot);
+  }
+}
+
+void LoadIndex::Update(std::span<const Candidate> candidates, std::size_t slot) {
+  const BaseScore fresh = ScoreOf(candidates[slot]);
+  const BaseScore& old = base_[slot];
+  if (fresh.kind == old.kind && fresh.value == old.value) return;  // same group
+  const auto s = static_cast<std::uint32_t>(slot);
+  Remove(s);
+  base_[slot] = fresh;
+  Add(s);
+}
+
+bool LoadIndex::Rescore(std::span<const Candidate> candidates, const Hint& hint) {
+  rescored_.clear();
+  hinted_bases_.clear();
+  ++decision_;
+  for (const Hint::Entry& e : hint.queues) {
+    if (e.instance >= slot_of_.size() || slot_of_[e.instance] == kNoSlot) continue;
+    const std::uint32_t slot = slot_of_[e.instance];
+    // Like Hint::QueueFor, the first entry naming an Instance counts.
+    if (seen_[slot] == decision_) continue;
+    seen_[slot] = decision_;
+    if (!ChangesScore(e.load, weights_)) continue;
+    // Known, since a queue value contributes.
+    const double score = *LoadScore(candidates[slot], &e.load, weights_);
+    if (std::isnan(score)) return false;
+    rescored_.push_back({slot, score});
+    if (base_[slot].kind == BaseScore::Kind::kKnown) hinted_bases_.push_back(base_[slot].value);
+  }
+  std::sort(hinted_bases_.begin(), hinted_bases_.end());
+  return true;
+}
+
+LoadIndex::Groups::const_iterator LoadIndex::LowestUnhinted() const {
+  std::size_t next = 0;  // into hinted_bases_, ascending
+  auto it = groups_.begin();
+  for (; it != groups_.end(); ++it) {
+    std::size_t hinted = 0;
+    for (; next < hinted_bases_.size() && hinted_bases_[next] == it->first; ++next) ++hinted;
+    if (it->second.size() > hinted) break;
+  }
+  return it;
+}
+
+bool LoadIndex::HighestUnhinted(double& score) const {
+  std::size_t left = hinted_bases_.size();  // hinted_bases_[0, left) not yet matched
+  for (auto it = groups_.rbegin(); it != groups_.rend(); ++it) {
+    std::size_t hinted = 0;
+    for (; left > 0 && hinted_bases_[left - 1] == it->first; --left) ++hinted;
+    if (it->second.size() > hinted) {
+      score = it->first;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool LoadIndex::FindLowest(std::span<const Candidate> candidates, const Hint& hint,
+                           Lowest& out) {
+  out = {};
+  ties_group_ = nullptr;
+  hinted_members_.clear();
+  hinted_ties_.clear();
+  all_tie_ = false;
+  // FindLowestScore's outcome with a NaN depends on where it sits in pool
+  // order; the index does not track that.
+  if (not_a_number_count_ > 0 || !Rescore(candidates, hint)) return false;
+
+  const std::size_t unknown = unknown_count_ - (rescored_.size() - hinted_bases_.size());
+  if (unknown == candidates.size()) return true;  // nothing known: fallback
+
+  const Groups::const_iterator first = LowestUnhinted();
+  bool found = first != groups_.end();
+  double lowest = found ? first->first : 0.0;
+  for (const Rescored& r : rescored_)
+    if (!found || r.score < lowest) lowest = r.score, found = true;
+
+  if (unknown > 0 && unknown_ == UnknownLoad::kMax) {
+    // Unknown scores count as the highest known one: when that is also the
+    // lowest, every candidate ties.
+    double highest = 0.0;
+    bool any = HighestUnhinted(highest);
+    for (const Rescored& r : rescored_)
+      if (!any || r.score > highest) highest = r.score, any = true;
+    if (highest == lowest) {
+      all_tie_ = true;
+      out.ties = candidates.size();
+      return true;
+    }
+  }
+  out.passed_over_unknown = unknown > 0 && unknown_ == UnknownLoad::kExclude;
+
+  std::size_t ties = 0;
+  auto it = first != groups_.end() && first->first == lowest ? first : groups_.find(lowest);
+  if (it != groups_.end()) {
+    ties_group_ = &it->second;
+    ties = it->second.size();
+    for (const Rescored& r : rescored_) {
+      const BaseScore& b = base_[r.slot];
+      if (b.kind == BaseScore::Kind::kKnown && b.value == lowest) hinted_members_.push_back(r.slot);
+    }
+  }
+  for (const Rescored& r : rescored_)
+    if (r.score == lowest) hinted_ties_.push_back(r.slot);
+  std::sort(hinted_members_.begin(), hinted_members_.end());
+  std::sort(hinted_ties_.begin(), hinted_ties_.end());
+  out.ties = ties - hinted_members_.size() + hinted_ties_.size();
+  return true;
+}
+
+std::size_t LoadIndex::CountUnhintedBelow(std::uint32_t slot) const {
+  if (!ties_group_) return 0;
+  const auto hinted_below = static_cast<std::size_t>(
+      std::lower_bound(hinted_members_.begin(), hinted_members_.end(), slot) -
+      hinted_members_.begin());
+  return ties_group_->CountBelow(slot) - hinted_below;
+}
+
+std::uint32_t LoadIndex::NthUnhinted(std::size_t k) const {
+  // Each hinted member at or before the sought one shifts it one further.
+  for (std::uint32_t member : hinted_members_) {
+    if (ties_group_->CountBelow(member) > k) break;
+    ++k;
+  }
+  return ties_group_->Nth(k);
+}
+
+std::size_t LoadIndex::TieAt(std::size_t k) const {
+  if (all_tie_) return k;
+  // Merge the unhinted ties with the rescored ones, both in slot order.
+  for (std::size_t j = 0; j < hinted_ties_.size(); ++j) {
+    const std::size_t before = CountUnhintedBelow(hinted_ties_[j]) + j;
+    if (before > k) return NthUnhinted(k - j);
+    if (before == k) return hinted_ties_[j];
+  }
+  return NthUnhinted(k - hinted_ties_.size());
+}
+
+}  // namespace lbsim

@@ -1,0 +1,107 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <span>
+#include <vector>
+
+#include "strategies/candidate.h"
+#include "strategies/hint.h"
+#include "strategies/load_score.h"
+#include "strategies/slot_set.h"
+#include "strategies/unknown_load.h"
+
+namespace lbsim {
+
+// least_load's lowest-score search as an index over a candidate list that
+// changes a little between decisions. Candidates are grouped by their score
+// without a hint (the exact double; under `zero` an unknown score counts as
+// 0), each group an ordered set of slots, so a decision finds the lowest
+// score, the number of candidates tied at it and the k-th of them in pool
+// order without scoring every candidate. The few candidates a hint gives
+// queue values for are rescored with LoadScore for that decision and merged
+// in. The answers equal LeastLoadRule's Score + FindLowestScore.
+class LoadIndex {
+ public:
+  LoadIndex(const LoadWeights& weights, UnknownLoad unknown);
+
+  // The candidate list is new.
+  void Reset(std::span<const Candidate> candidates);
+  // The load fields of candidates[slot] changed.
+  void Update(std::span<const Candidate> candidates, std::size_t slot);
+
+  // What the lowest-score rule finds in one decision.
+  struct Lowest {
+    // How many candidates tie at the lowest score; 0 when no score is known.
+    std::size_t ties = 0;
+    // A candidate of unknown score was passed over for a known one.
+    bool passed_over_unknown = false;
+  };
+
+  // Finds the lowest score among `candidates` (the list as last reset and
+  // updated) under `hint`. False when the index cannot answer exactly (a
+  // score is not a number): the caller must score every candidate instead.
+  bool FindLowest(std::span<const Candidate> candidates, const Hint& hint, Lowest& out);
+
+  // The slot of the k-th tie in pool order (k < ties) of the last
+  // successful FindLowest; valid until the next Reset or Update.
+  std::size_t TieAt(std::size_t k) const;
+
+ private:
+  static constexpr std::uint32_t kNoSlot = ~std::uint32_t{0};
+
+  using Groups = std::map<double, SlotSet>;
+
+  // A slot's score without a hint.
+  struct BaseScore {
+    enum class Kind : std::uint8_t { kUnknown, kKnown, kNotANumber };
+    Kind kind = Kind::kUnknown;
+    double value = 0.0;
+    Groups::iterator group{};  // the slot's group, when known
+  };
+  // A candidate a hint rescored in the current decision.
+  struct Rescored {
+    std::uint32_t slot;
+    double score;
+  };
+
+  BaseScore ScoreOf(const Candidate& c) const;
+  // Counts base_[slot] in (into its group when known), or out.
+  void Add(std::uint32_t slot);
+  void Remove(std::uint32_t slot);
+  // Collects the candidates `hint` rescores into rescored_; false when one
+  // of their scores is not a number.
+  bool Rescore(std::span<const Candidate> candidates, const Hint& hint);
+  // The group of the lowest score among the candidates the hint leaves
+  // alone; end when all of them are unknown.
+  Groups::const_iterator LowestUnhinted() const;
+  // The highest score among them; false when all of them are unknown.
+  bool HighestUnhinted(double& score) const;
+  // The k-th member, in slot order, of ties_group_ without hinted_members_.
+  std::uint32_t NthUnhinted(std::size_t k) const;
+  // How many members of ties_group_ without hinted_members_ are below `slot`.
+  std::size_t CountUnhintedBelow(std::uint32_t slot) const;
+
+  LoadWeights weights_;
+  UnknownLoad unknown_;
+
+  std::vector<BaseScore> base_;                  // by slot
+  std::vector<InstanceIndex> instance_;          // by slot
+  std::vector<std::uint32_t> slot_of_;           // by InstanceIndex
+  Groups groups_;                                // known, numeric base scores
+  std::size_t unknown_count_ = 0;
+  std::size_t not_a_number_count_ = 0;
+
+  // Per decision.
+  std::vector<std::uint64_t> seen_;  // by slot: the decision that last saw it in a hint
+  std::uint64_t decision_ = 0;
+  std::vector<Rescored> rescored_;       // in hint order
+  std::vector<double> hinted_bases_;     // known base scores of rescored_, sorted
+  const SlotSet* ties_group_ = nullptr;  // unhinted ties come from here...
+  std::vector<std::uint32_t> hinted_members_;  // ...less these, sorted
+  std::vector<std::uint32_t> hinted_ties_;     // rescored ties, sorted
+  bool all_tie_ = false;                       // every candidate ties
+};
+
+}  // namespace lbsim
