@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace lbsim {
 namespace {
@@ -30,10 +31,14 @@ LoadIndex::BaseScore LoadIndex::ScoreOf(const Candidate& c) const {
 
 void LoadIndex::Add(std::uint32_t slot) {
   BaseScore& b = base_[slot];
+  if (scan_)
+    scan_value_[slot] = b.kind == BaseScore::Kind::kKnown ? b.value
+                                                          : std::numeric_limits<double>::quiet_NaN();
   switch (b.kind) {
     case BaseScore::Kind::kUnknown: ++unknown_count_; break;
     case BaseScore::Kind::kNotANumber: ++not_a_number_count_; break;
     case BaseScore::Kind::kKnown:
+      if (scan_) break;
       b.group = groups_.try_emplace(b.value).first;
       b.group->second.Insert(slot);
       break;
@@ -46,6 +51,7 @@ void LoadIndex::Remove(std::uint32_t slot) {
     case BaseScore::Kind::kUnknown: --unknown_count_; break;
     case BaseScore::Kind::kNotANumber: --not_a_number_count_; break;
     case BaseScore::Kind::kKnown:
+      if (scan_) break;
       b.group->second.Erase(slot);
       if (b.group->second.empty()) groups_.erase(b.group);
       break;
@@ -56,6 +62,8 @@ void LoadIndex::Reset(std::span<const Candidate> candidates) {
   for (InstanceIndex i : instance_) slot_of_[i] = kNoSlot;
   groups_.clear();
   unknown_count_ = not_a_number_count_ = 0;
+  scan_ = candidates.size() <= kScanMax;
+  scan_value_.resize(scan_ ? candidates.size() : 0);
   base_.resize(candidates.size());
   instance_.resize(candidates.size());
   seen_.assign(candidates.size(), 0);
@@ -136,6 +144,11 @@ bool LoadIndex::FindLowest(std::span<const Candidate> candidates, const Hint& hi
   if (not_a_number_count_ > 0 || !Rescore(candidates, hint)) return false;
 
   const std::size_t unknown = unknown_count_ - (rescored_.size() - hinted_bases_.size());
+  if (scan_) {
+    ScanLowest(unknown, out);
+    return true;
+  }
+
   if (unknown == candidates.size()) return true;  // nothing known: fallback
 
   const Groups::const_iterator first = LowestUnhinted();
@@ -177,6 +190,47 @@ bool LoadIndex::FindLowest(std::span<const Candidate> candidates, const Hint& hi
   return true;
 }
 
+void LoadIndex::ScanLowest(std::size_t unknown, Lowest& out) {
+  std::span<const double> scores = scan_value_;
+  if (!rescored_.empty()) {
+    scan_hinted_.assign(scan_value_.begin(), scan_value_.end());
+    for (const Rescored& r : rescored_) scan_hinted_[r.slot] = r.score;
+    scores = scan_hinted_;
+  }
+  // Unknown scores are NaN here, which no comparison picks (no known score
+  // is NaN: FindLowest declined those).
+  std::size_t ties = 0;
+  double lowest = std::numeric_limits<double>::infinity();
+  double highest = -lowest;
+  for (const double score : scores) {
+    if (score < lowest) {
+      lowest = score;
+      ties = 1;
+    } else if (score == lowest) {
+      ++ties;
+    }
+    highest = std::max(highest, score);
+  }
+  scan_lowest_ = lowest;
+  if (ties == 0) return;  // nothing known: fallback
+  if (unknown > 0 && unknown_ == UnknownLoad::kMax && highest == lowest) {
+    // Unknown scores count as the highest known one, which is also the lowest.
+    all_tie_ = true;
+    out.ties = scores.size();
+    return;
+  }
+  out.passed_over_unknown = unknown > 0 && unknown_ == UnknownLoad::kExclude;
+  out.ties = ties;
+}
+
+std::uint32_t LoadIndex::ScanTieAt(std::size_t k) const {
+  std::span<const double> scores = scan_value_;
+  if (!rescored_.empty()) scores = scan_hinted_;
+  std::uint32_t slot = 0;
+  for (;; ++slot)
+    if (scores[slot] == scan_lowest_ && k-- == 0) return slot;
+}
+
 std::size_t LoadIndex::CountUnhintedBelow(std::uint32_t slot) const {
   if (!ties_group_) return 0;
   const auto hinted_below = static_cast<std::size_t>(
@@ -196,6 +250,7 @@ std::uint32_t LoadIndex::NthUnhinted(std::size_t k) const {
 
 std::size_t LoadIndex::TieAt(std::size_t k) const {
   if (all_tie_) return k;
+  if (scan_) return ScanTieAt(k);
   // Merge the unhinted ties with the rescored ones, both in slot order.
   for (std::size_t j = 0; j < hinted_ties_.size(); ++j) {
     const std::size_t before = CountUnhintedBelow(hinted_ties_[j]) + j;

@@ -21,9 +21,15 @@ namespace lbsim {
 // score, the number of candidates tied at it and the k-th of them in pool
 // order without scoring every candidate. The few candidates a hint gives
 // queue values for are rescored with LoadScore for that decision and merged
-// in. The answers equal LeastLoadRule's Score + FindLowestScore.
+// in. A short list (at most kScanMax candidates) keeps no groups: its
+// cached base scores are scanned instead, which costs less than keeping
+// groups ordered. The answers equal LeastLoadRule's Score + FindLowestScore.
 class LoadIndex {
  public:
+  // The longest candidate list searched by a scan rather than through
+  // score groups.
+  static constexpr std::size_t kScanMax = 64;
+
   LoadIndex(const LoadWeights& weights, UnknownLoad unknown);
 
   // The candidate list is new.
@@ -76,6 +82,11 @@ class LoadIndex {
   // The group of the lowest score among the candidates the hint leaves
   // alone; end when all of them are unknown.
   Groups::const_iterator LowestUnhinted() const;
+  // FindLowest for a list searched by a scan, after Rescore found no NaN;
+  // `unknown` candidates have no known score.
+  void ScanLowest(std::size_t unknown, Lowest& out);
+  // TieAt after ScanLowest.
+  std::uint32_t ScanTieAt(std::size_t k) const;
   // The highest score among them; false when all of them are unknown.
   bool HighestUnhinted(double& score) const;
   // The k-th member, in slot order, of ties_group_ without hinted_members_.
@@ -89,6 +100,7 @@ class LoadIndex {
   std::vector<BaseScore> base_;                  // by slot
   std::vector<InstanceIndex> instance_;          // by slot
   std::vector<std::uint32_t> slot_of_;           // by InstanceIndex
+  bool scan_ = false;                            // the list is short: no groups kept
   Groups groups_;                                // known, numeric base scores
   std::size_t unknown_count_ = 0;
   std::size_t not_a_number_count_ = 0;
@@ -102,6 +114,11 @@ class LoadIndex {
   std::vector<std::uint32_t> hinted_members_;  // ...less these, sorted
   std::vector<std::uint32_t> hinted_ties_;     // rescored ties, sorted
   bool all_tie_ = false;                       // every candidate ties
+  // Scan only: base scores by slot (NaN when unknown), the same with the
+  // hint's rescores, and the lowest score the last scan found.
+  std::vector<double> scan_value_;
+  std::vector<double> scan_hinted_;
+  double scan_lowest_ = 0.0;
 };
 
 }  // namespace lbsim
