@@ -10,7 +10,7 @@ bool HasLoadSignal(const Candidate& c) { return c.inflight || c.qps_1m; }
 
 Candidate CandidateSet::Make(InstanceIndex i, const Pool& pool, const InstanceTable& table) const {
   const Pool::Entry& e = pool.at(i);
-  return Candidate{i, table.Id(i), e.weight, seen_(i), e.qps_1m, e.registration};
+  return Candidate{i, table.Id(i), e.weight, SeenInflight(i), e.qps_1m, e.registration};
 }
 
 void CandidateSet::Sync(const Pool& pool, const InstanceTable& table, RunMetrics& metrics,

@@ -1,11 +1,11 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
 
+#include "sim/metric_view.h"
 #include "sim/pool.h"
 #include "sim/run_metrics.h"
 #include "strategies/candidate.h"
@@ -22,10 +22,12 @@ namespace lbsim {
 // strategy's index, when it keeps one.
 class CandidateSet {
  public:
-  // The inflight value the strategy sees for an Instance.
-  using SeenInflight = std::function<std::optional<std::int64_t>(InstanceIndex)>;
+  // `inflight`: the World's inflight counters by InstanceIndex (-1:
+  // unknown), which the strategy sees unless a stale-metrics view is set.
+  explicit CandidateSet(const std::vector<std::int64_t>& inflight) : inflight_(inflight) {}
 
-  explicit CandidateSet(SeenInflight seen) : seen_(std::move(seen)) {}
+  // Makes the strategy see `view`'s published inflight values instead.
+  void SetView(const MetricView* view) { view_ = view; }
 
   // The load fields of `i` (inflight, qps_1m) may have changed.
   void MarkChanged(InstanceIndex i) {
@@ -50,13 +52,20 @@ class CandidateSet {
  private:
   static constexpr std::uint32_t kNoSlot = ~std::uint32_t{0};
 
+  // The inflight value the strategy sees for `i`.
+  std::optional<std::int64_t> SeenInflight(InstanceIndex i) const {
+    if (view_) return view_->Seen(i);
+    if (i >= inflight_.size() || inflight_[i] < 0) return std::nullopt;
+    return inflight_[i];
+  }
   Candidate Make(InstanceIndex i, const Pool& pool, const InstanceTable& table) const;
   void Rebuild(const Pool& pool, const InstanceTable& table, RunMetrics& metrics,
                IndexedSelect* index);
   void Refresh(InstanceIndex i, const Pool& pool, const InstanceTable& table,
                RunMetrics& metrics, IndexedSelect* index);
 
-  SeenInflight seen_;
+  const std::vector<std::int64_t>& inflight_;
+  const MetricView* view_ = nullptr;
   std::vector<Candidate> candidates_;
   std::vector<std::uint32_t> slot_;  // by InstanceIndex
   std::optional<std::uint64_t> pool_version_;

@@ -13,11 +13,12 @@ World::World(const StrategyRequest& request, const SimOptions& options)
     : request_(request), strategy_(request.Make()),
       metrics_(request.info->reasons),
       caches_(options.cache_blocks),
-      candidates_([this](InstanceIndex i) { return SeenInflight(i); }) {
+      candidates_(inflight_) {
   if (options.service()) service_ = std::make_unique<ServiceModel>(options.slots);
   if (options.stale())
     view_ = std::make_unique<MetricView>(options.stale_interval, options.stale_delay,
                                          options.stale_jitter, options.seed);
+  candidates_.SetView(view_.get());
   if (options.any()) timeline_ = std::make_unique<LoadTimeline>(options.window);
 }
 

@@ -77,11 +77,6 @@ class World {
   };
   void Complete(const Completion& c, double time, const Pool& pool);
   void ScheduleCompletion(double time, const Completion& c);
-  // The inflight value the strategy sees: the live counter, or under stale
-  // metrics the published snapshot.
-  std::optional<std::int64_t> SeenInflight(InstanceIndex i) const {
-    return view_ ? view_->Seen(i) : Inflight(i);
-  }
   // Serves the arrival's prefix_blocks from the chosen Instance's cache,
   // counting the leading blocks it already held, then caches them.
   void ServePrefix(const Hint& hint, InstanceIndex chosen, const Pool& pool);
