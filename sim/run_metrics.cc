@@ -5,15 +5,12 @@
 namespace lbsim {
 
 RunMetrics::RunMetrics(std::span<const std::string_view> reasons)
-    : reasons_(reasons.begin(), reasons.end()) {
+    : declared_(reasons.begin(), reasons.end()), reasons_(reasons.begin(), reasons.end()) {
   reasons_.push_back("no_instances");
   reason_counts_.assign(reasons_.size(), 0);
 }
 
 std::size_t RunMetrics::ReasonIndex(std::string_view reason) const {
-  // Strategies return their declared words themselves: same address first.
-  for (std::size_t i = 0; i < reasons_.size(); ++i)
-    if (reasons_[i].data() == reason.data() && reasons_[i].size() == reason.size()) return i;
   for (std::size_t i = 0; i < reasons_.size(); ++i)
     if (reasons_[i] == reason) return i;
   return static_cast<std::size_t>(-1);
@@ -25,6 +22,11 @@ std::uint64_t RunMetrics::ReasonCount(std::string_view reason) const {
 }
 
 std::size_t RunMetrics::ReasonSlot(std::string_view reason) {
+  // Strategies mostly return their declared words themselves: the same
+  // address (of a live declared word) is the same word, without comparing
+  // text. Declared words keep their slots: undeclared ones go after them.
+  for (std::size_t i = 0; i < declared_.size(); ++i)
+    if (declared_[i].data() == reason.data() && declared_[i].size() == reason.size()) return i;
   std::size_t i = ReasonIndex(reason);
   if (i != static_cast<std::size_t>(-1)) return i;
   // An undeclared word: keep it, before "no_instances".

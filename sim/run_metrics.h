@@ -39,8 +39,8 @@ class RunMetrics {
     std::size_t max_candidates = 0;  // most candidates seen during the run
   };
 
-  // `reasons`: the strategy's declared reason words; "no_instances" is
-  // added at the end. Words a strategy gives that it did not declare are
+  // `reasons`: the strategy's declared reason words, which must stay alive
+  // while decisions are recorded; "no_instances" is added at the end. Words a strategy gives that it did not declare are
   // added as they come (copied: they need not outlive the strategy).
   explicit RunMetrics(std::span<const std::string_view> reasons);
 
@@ -109,6 +109,7 @@ class RunMetrics {
   void CloseIntervals(InstanceIndex i);
   void CloseRun();
 
+  std::vector<std::string_view> declared_;  // the words given to the constructor
   std::vector<std::string> reasons_;
   std::vector<std::uint64_t> reason_counts_;
   std::vector<InstanceTally> instances_;
