@@ -194,19 +194,20 @@ const char* JsonScanner::String(const char* p) {
   ++p;  // the opening quote
   escaped_ = false;
   for (;;) {
-    // Short strings (most keys and ids) are done byte by byte; longer runs
-    // eight bytes at a time.
-    for (int i = 0; i < 8 && Is(*p, kPlain); ++i) ++p;
-    while (Is(*p, kPlain) && end_ - p >= 8) {
-      std::uint64_t special = SpecialBytes(LoadWord(p));
-      if (special == 0) {
-        p += 8;
-        continue;
+    // Eight bytes at a time while eight remain before the end of the data;
+    // the lowest flagged byte is the first one to look at.
+    for (;;) {
+      if (end_ - p < 8) {
+        while (Is(*p, kPlain)) ++p;
+        break;
       }
-      p += std::countr_zero(special) / 8;
-      break;
+      const std::uint64_t special = SpecialBytes(LoadWord(p));
+      if (special != 0) {
+        p += std::countr_zero(special) / 8;
+        break;
+      }
+      p += 8;
     }
-    while (Is(*p, kPlain)) ++p;
     unsigned char c = static_cast<unsigned char>(*p);
     if (c == '"') return p + 1;
     if (c == '\\') {

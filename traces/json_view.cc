@@ -130,7 +130,7 @@ std::string_view Unescape(std::string_view content, std::string& out) {
 
 }  // namespace
 
-JsonNumber ReadNumber(std::string_view literal) {
+JsonNumber ReadNumberInGeneral(std::string_view literal) {
   JsonNumber n;
   const char* first = literal.data();
   const char* last = first + literal.size();
