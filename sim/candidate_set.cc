@@ -18,9 +18,9 @@ void CandidateSet::Sync(const Pool& pool, const InstanceTable& table, RunMetrics
   if (pool_version_ != pool.version()) {
     Rebuild(pool, table, metrics, index);
   } else if (all_changed_) {
-    for (const Candidate& c : candidates_) Refresh(c.instance, pool, table, metrics, index);
+    for (const Candidate& c : candidates_) Refresh(c.instance, pool, metrics, index);
   } else {
-    for (InstanceIndex i : changed_) Refresh(i, pool, table, metrics, index);
+    for (InstanceIndex i : changed_) Refresh(i, pool, metrics, index);
   }
   changed_.clear();
   all_changed_ = false;
@@ -43,14 +43,20 @@ void CandidateSet::Rebuild(const Pool& pool, const InstanceTable& table, RunMetr
   if (index) index->Reset(candidates_);
 }
 
-void CandidateSet::Refresh(InstanceIndex i, const Pool& pool, const InstanceTable& table,
-                           RunMetrics& metrics, IndexedSelect* index) {
+void CandidateSet::Refresh(InstanceIndex i, const Pool& pool, RunMetrics& metrics,
+                           IndexedSelect* index) {
   if (i >= slot_.size() || slot_[i] == kNoSlot) return;  // not a candidate
   Candidate& c = candidates_[slot_[i]];
-  Candidate fresh = Make(i, pool, table);
-  if (fresh.inflight == c.inflight && fresh.qps_1m == c.qps_1m && fresh.weight == c.weight) return;
-  if (HasLoadSignal(fresh) != HasLoadSignal(c)) metrics.LoadSignalChanged(i, HasLoadSignal(fresh));
-  c = fresh;
+  // Only the load fields change between rebuilds (an id or registration
+  // change comes with a new pool version).
+  const Pool::Entry& e = pool.at(i);
+  const std::optional<std::int64_t> inflight = SeenInflight(i);
+  if (inflight == c.inflight && e.qps_1m == c.qps_1m && e.weight == c.weight) return;
+  const bool had_signal = HasLoadSignal(c);
+  c.inflight = inflight;
+  c.qps_1m = e.qps_1m;
+  c.weight = e.weight;
+  if (HasLoadSignal(c) != had_signal) metrics.LoadSignalChanged(i, !had_signal);
   if (index) index->Update(candidates_, slot_[i]);
 }
 

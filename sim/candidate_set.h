@@ -61,8 +61,7 @@ class CandidateSet {
   Candidate Make(InstanceIndex i, const Pool& pool, const InstanceTable& table) const;
   void Rebuild(const Pool& pool, const InstanceTable& table, RunMetrics& metrics,
                IndexedSelect* index);
-  void Refresh(InstanceIndex i, const Pool& pool, const InstanceTable& table,
-               RunMetrics& metrics, IndexedSelect* index);
+  void Refresh(InstanceIndex i, const Pool& pool, RunMetrics& metrics, IndexedSelect* index);
 
   const std::vector<std::int64_t>& inflight_;
   const MetricView* view_ = nullptr;
