@@ -38,6 +38,12 @@ std::size_t RunMetrics::ReasonSlot(std::string_view reason) {
 }
 
 RunMetrics::InstanceTally& RunMetrics::Tally(InstanceIndex i) {
+  if (i < instances_.size() && instances_[i].by_reason.size() == reasons_.size())
+    return instances_[i];  // the common case, without a call
+  return GrowTally(i);
+}
+
+RunMetrics::InstanceTally& RunMetrics::GrowTally(InstanceIndex i) {
   if (instances_.size() <= i) instances_.resize(i + 1);
   InstanceTally& t = instances_[i];
   if (t.by_reason.size() != reasons_.size()) t.by_reason.resize(reasons_.size(), 0);
@@ -45,7 +51,8 @@ RunMetrics::InstanceTally& RunMetrics::Tally(InstanceIndex i) {
 }
 
 RunMetrics::CandidateState& RunMetrics::State(InstanceIndex i) {
-  if (states_.size() <= i) states_.resize(i + 1);
+  if (i < states_.size()) return states_[i];
+  states_.resize(i + 1);
   return states_[i];
 }
 

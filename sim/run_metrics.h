@@ -103,7 +103,9 @@ class RunMetrics {
   };
 
   std::size_t ReasonSlot(std::string_view reason);
+  // The tally of `i`, made (or given a count for every reason) if needed.
   InstanceTally& Tally(InstanceIndex i);
+  InstanceTally& GrowTally(InstanceIndex i);  // Tally's slow path
   CandidateState& State(InstanceIndex i);
   // Adds the open intervals of candidate `i` to its tally and restarts them.
   void CloseIntervals(InstanceIndex i);
