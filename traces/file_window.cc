@@ -9,20 +9,28 @@ namespace lbsim {
 
 // The buffer holds the window's bytes and the NUL byte after them.
 FileWindow::FileWindow(std::FILE* file, std::size_t chunk_bytes)
-    : file_(file), buffer_(chunk_bytes + 1, '\0') {}
+    : file_(file), buffer_(new char[chunk_bytes + 1]), capacity_(chunk_bytes + 1) {
+  buffer_[0] = '\0';
+}
 
 bool FileWindow::Refill(std::size_t consumed) {
   begin_ += consumed;
   offset_ += consumed;
   if (eof_ || read_error_) return false;
   if (begin_ > 0) {  // keep the unreleased bytes at the front
-    std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+    std::memmove(buffer_.get(), buffer_.get() + begin_, end_ - begin_);
     end_ -= begin_;
     begin_ = 0;
   }
-  if (end_ == buffer_.size() - 1) buffer_.resize(2 * buffer_.size() - 1);
+  if (end_ == capacity_ - 1) {  // full: double the window
+    const std::size_t capacity = 2 * capacity_ - 1;
+    std::unique_ptr<char[]> grown(new char[capacity]);
+    std::memcpy(grown.get(), buffer_.get(), end_);
+    buffer_ = std::move(grown);
+    capacity_ = capacity;
+  }
   errno = 0;
-  std::size_t n = std::fread(buffer_.data() + end_, 1, buffer_.size() - 1 - end_, file_);
+  std::size_t n = std::fread(buffer_.get() + end_, 1, capacity_ - 1 - end_, file_);
   end_ += n;
   buffer_[end_] = '\0';
   if (n == 0) {

@@ -2,7 +2,7 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <vector>
+#include <memory>
 
 namespace lbsim {
 
@@ -16,8 +16,8 @@ class FileWindow {
   explicit FileWindow(std::FILE* file, std::size_t chunk_bytes = std::size_t{1} << 20);
 
   // The bytes read and not yet released; data()[size()] is a NUL byte.
-  char* data() { return buffer_.data() + begin_; }
-  const char* data() const { return buffer_.data() + begin_; }
+  char* data() { return buffer_.get() + begin_; }
+  const char* data() const { return buffer_.get() + begin_; }
   std::size_t size() const { return end_ - begin_; }
   // The file offset of data()[0].
   std::uint64_t offset() const { return offset_; }
@@ -37,7 +37,10 @@ class FileWindow {
 
  private:
   std::FILE* file_;
-  std::vector<char> buffer_;
+  // Not zero-filled: only the bytes read and the NUL after them are ever
+  // looked at, and a short trace then touches only the pages it fills.
+  std::unique_ptr<char[]> buffer_;
+  std::size_t capacity_ = 0;  // bytes in buffer_, the NUL's place included
   std::size_t begin_ = 0;
   std::size_t end_ = 0;
   std::uint64_t offset_ = 0;
