@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/fairness_json.h"
 #include "sim/report.h"
 
 namespace lbsim {
@@ -120,12 +121,7 @@ ojson StrategyJson(const StrategyReport& s) {
   j["fallback"] = {{"decisions", s.fallback_decisions},
                    {"selections", PerInstance(s, &InstanceReport::fallback_selections)}};
   j["unknown_excluded"] = s.unknown_excluded;
-  j["fairness"] = {{"jain", Optional(s.fairness.jain)},
-                   {"jain_eligible", Optional(s.fairness.jain_eligible)},
-                   {"cv", Optional(s.fairness.cv)},
-                   {"max_min_ratio", Optional(s.fairness.max_min_ratio)},
-                   {"max_mean_ratio", Optional(s.fairness.max_mean_ratio)},
-                   {"gini", Optional(s.fairness.gini)}};
+  j["fairness"] = FairnessJson(s.fairness);
   // Additions beyond the spec's minimum.
   j["label"] = s.label;
   j["status"] = s.status;
@@ -170,6 +166,15 @@ std::string RenderJson(const Report& report) {
   for (const StrategyReport& s : report.strategies) strategies.push_back(StrategyJson(s));
   j["strategies"] = strategies;
   return j.dump(2) + "\n";
+}
+
+ojson FairnessJson(const Fairness& f) {
+  return {{"jain", Optional(f.jain)},
+          {"jain_eligible", Optional(f.jain_eligible)},
+          {"cv", Optional(f.cv)},
+          {"max_min_ratio", Optional(f.max_min_ratio)},
+          {"max_mean_ratio", Optional(f.max_mean_ratio)},
+          {"gini", Optional(f.gini)}};
 }
 
 }  // namespace lbsim

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "sim/csv.h"
+#include "sim/fairness_json.h"
 #include "sim/sweep.h"
 
 namespace lbsim {
@@ -14,8 +15,6 @@ namespace {
 using ojson = nlohmann::ordered_json;
 
 std::string Number(const std::optional<double>& v) { return v ? fmt::format("{}", *v) : ""; }
-
-ojson Optional(const std::optional<double>& v) { return v ? ojson(*v) : ojson(nullptr); }
 
 std::uint64_t ReasonCount(const SweepRow& row, std::string_view word) {
   for (const auto& [w, count] : row.reasons)
@@ -46,12 +45,7 @@ ojson RowJson(const SweepRow& row) {
   for (const auto& [word, count] : row.reasons) reasons[word] = count;
   j["reasons"] = reasons;
   j["unknown_excluded"] = row.unknown_excluded;
-  j["fairness"] = {{"jain", Optional(row.fairness.jain)},
-                   {"jain_eligible", Optional(row.fairness.jain_eligible)},
-                   {"cv", Optional(row.fairness.cv)},
-                   {"max_min_ratio", Optional(row.fairness.max_min_ratio)},
-                   {"max_mean_ratio", Optional(row.fairness.max_mean_ratio)},
-                   {"gini", Optional(row.fairness.gini)}};
+  j["fairness"] = FairnessJson(row.fairness);
   j["herded_decisions"] = row.herded_decisions;
   j["longest_run"] = row.longest_run;
   j["prefix_cache"] = ojson(nullptr);
