@@ -94,6 +94,13 @@ Examples:
 Exit status: 0 nothing moved beyond its tolerance; 1 something did (marked
 FLAGGED); 2 usage error or a file that is not a report of the same trace.)";
 
+// The single output file a command's --output names, as "--output FILE",
+// for Fail's note; none when it writes to standard output (empty or "-").
+std::vector<std::string> NamedOutput(const std::string& path) {
+  if (path.empty() || path == "-") return {};
+  return {"--output " + path};
+}
+
 // Prints the error as one line (text from the input is escaped, so it cannot
 // break the line or drive the terminal) and, when the run named output
 // files, a second line saying that none was written. Returns `status`.
@@ -371,7 +378,7 @@ exit status 2 and no output file, unless --skip-bad.)");
   try {
     if (list_strategies || strategies_cmd->parsed()) return RunListStrategies();
     if (gen_cmd->parsed()) {
-      if (!gen.output.empty() && gen.output != "-") unwritten = {"--output " + gen.output};
+      unwritten = NamedOutput(gen.output);
       return RunGen(gen);
     }
     if (check_cmd->parsed()) {
@@ -381,11 +388,11 @@ exit status 2 and no output file, unless --skip-bad.)");
     if (diff_cmd->parsed()) return RunDiff(diff);
     if (import_cmd->parsed()) return RunImport(import);
     if (sweep_cmd->parsed()) {
-      if (!sweep.output.empty() && sweep.output != "-") unwritten = {"--output " + sweep.output};
+      unwritten = NamedOutput(sweep.output);
       return RunSweepCommand(sweep);
     }
     if (merge_cmd->parsed()) {
-      if (!merge.output.empty() && merge.output != "-") unwritten = {"--output " + merge.output};
+      unwritten = NamedOutput(merge.output);
       return RunMergeCommand(merge);
     }
     if (replay.trace.empty())
