@@ -21,7 +21,7 @@
 #include "cli/merge_command.h"
 #include "cli/replay_command.h"
 #include "cli/sweep_command.h"
-#include "gen/gen_flags.h"
+#include "traces/gen/gen_flags.h"
 #include "sim/errors.h"
 #include "sim/number_text.h"
 #include "sim/printable.h"

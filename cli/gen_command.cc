@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "gen/gen_flags.h"
-#include "gen/gen_spec.h"
-#include "gen/trace_generator.h"
+#include "traces/gen/gen_flags.h"
+#include "traces/gen/gen_spec.h"
+#include "traces/gen/trace_generator.h"
 #include "sim/errors.h"
 #include "sim/output_file.h"
 

@@ -9,8 +9,8 @@
 
 #include <fmt/format.h>
 
-#include "importers/field_text.h"
-#include "importers/trace_import.h"
+#include "traces/importers/field_text.h"
+#include "traces/importers/trace_import.h"
 #include "sim/errors.h"
 #include "sim/output_file.h"
 #include "traces/trace_stream.h"

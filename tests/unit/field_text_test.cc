@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "importers/field_text.h"
+#include "traces/importers/field_text.h"
 
 namespace lbsim {
 

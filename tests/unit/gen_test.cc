@@ -13,11 +13,11 @@
 
 #include <fmt/format.h>
 
-#include "gen/arrival_stream.h"
-#include "gen/gen_flags.h"
-#include "gen/gen_spec.h"
-#include "gen/instance_schedule.h"
-#include "gen/trace_generator.h"
+#include "traces/gen/arrival_stream.h"
+#include "traces/gen/gen_flags.h"
+#include "traces/gen/gen_spec.h"
+#include "traces/gen/instance_schedule.h"
+#include "traces/gen/trace_generator.h"
 #include "sim/errors.h"
 
 namespace lbsim {

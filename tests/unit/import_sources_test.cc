@@ -6,9 +6,9 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
-#include "importers/csv_source.h"
-#include "importers/import_format.h"
-#include "importers/trace_import.h"
+#include "traces/importers/csv_source.h"
+#include "traces/importers/import_format.h"
+#include "traces/importers/trace_import.h"
 #include "sim/errors.h"
 #include "traces/trace_reader.h"
 

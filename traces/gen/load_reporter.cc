@@ -1,4 +1,4 @@
-#include "gen/load_reporter.h"
+#include "traces/gen/load_reporter.h"
 
 #include <cmath>
 

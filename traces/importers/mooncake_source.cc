@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "importers/import_format.h"
+#include "traces/importers/import_format.h"
 #include "traces/json_line_parser.h"
 #include "traces/line_source.h"
 #include "traces/trace_reader.h"

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "gen/instance_schedule.h"
+#include "traces/gen/instance_schedule.h"
 
 namespace lbsim {
 

@@ -4,9 +4,9 @@
 
 #include <optional>
 
-#include "importers/csv_source.h"
-#include "importers/field_text.h"
-#include "importers/import_format.h"
+#include "traces/importers/csv_source.h"
+#include "traces/importers/field_text.h"
+#include "traces/importers/import_format.h"
 
 namespace lbsim {
 namespace {

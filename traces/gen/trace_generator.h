@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "gen/gen_spec.h"
+#include "traces/gen/gen_spec.h"
 
 namespace lbsim {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "importers/request_source.h"
+#include "traces/importers/request_source.h"
 
 namespace lbsim {
 

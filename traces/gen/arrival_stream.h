@@ -4,8 +4,8 @@
 #include <limits>
 #include <vector>
 
-#include "gen/gen_spec.h"
-#include "gen/random_source.h"
+#include "traces/gen/gen_spec.h"
+#include "traces/gen/random_source.h"
 
 namespace lbsim {
 

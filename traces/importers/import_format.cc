@@ -1,4 +1,4 @@
-#include "importers/import_format.h"
+#include "traces/importers/import_format.h"
 
 #include <cctype>
 #include <vector>

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "importers/request_source.h"
+#include "traces/importers/request_source.h"
 #include "traces/line_source.h"
 
 namespace lbsim {

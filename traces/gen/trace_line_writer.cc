@@ -1,4 +1,4 @@
-#include "gen/trace_line_writer.h"
+#include "traces/gen/trace_line_writer.h"
 
 #include <fmt/format.h>
 

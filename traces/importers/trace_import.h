@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "importers/import_format.h"
+#include "traces/importers/import_format.h"
 
 namespace lbsim {
 

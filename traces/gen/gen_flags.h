@@ -3,7 +3,7 @@
 #include <span>
 #include <string_view>
 
-#include "gen/gen_spec.h"
+#include "traces/gen/gen_spec.h"
 
 namespace lbsim {
 

@@ -1,11 +1,11 @@
-#include "importers/trace_import.h"
+#include "traces/importers/trace_import.h"
 
 #include <cmath>
 #include <limits>
 
 #include <fmt/format.h>
 
-#include "gen/trace_line_writer.h"
+#include "traces/gen/trace_line_writer.h"
 #include "sim/errors.h"
 #include "traces/trace_reader.h"
 

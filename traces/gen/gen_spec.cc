@@ -1,11 +1,11 @@
-#include "gen/gen_spec.h"
+#include "traces/gen/gen_spec.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "gen/instance_schedule.h"
+#include "traces/gen/instance_schedule.h"
 #include "sim/errors.h"
 #include "sim/number_text.h"
 

@@ -1,4 +1,4 @@
-#include "gen/gen_flags.h"
+#include "traces/gen/gen_flags.h"
 
 #include <array>
 #include <cmath>

@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "gen/instance_schedule.h"
+#include "traces/gen/instance_schedule.h"
 
 namespace lbsim {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "gen/gen_spec.h"
+#include "traces/gen/gen_spec.h"
 
 namespace lbsim {
 

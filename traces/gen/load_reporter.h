@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "gen/gen_spec.h"
-#include "gen/reference_proxy.h"
-#include "gen/trace_line_writer.h"
+#include "traces/gen/gen_spec.h"
+#include "traces/gen/reference_proxy.h"
+#include "traces/gen/trace_line_writer.h"
 
 namespace lbsim {
 

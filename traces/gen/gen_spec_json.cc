@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "gen/gen_spec.h"
+#include "traces/gen/gen_spec.h"
 #include "sim/errors.h"
 
 namespace lbsim {

@@ -1,9 +1,9 @@
-#include "gen/arrival_stream.h"
+#include "traces/gen/arrival_stream.h"
 
 #include <cmath>
 #include <numbers>
 
-#include "gen/instance_schedule.h"
+#include "traces/gen/instance_schedule.h"
 
 namespace lbsim {
 

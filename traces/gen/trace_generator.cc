@@ -1,15 +1,15 @@
-#include "gen/trace_generator.h"
+#include "traces/gen/trace_generator.h"
 
 #include <cmath>
 #include <numeric>
 #include <set>
 
-#include "gen/arrival_stream.h"
-#include "gen/instance_schedule.h"
-#include "gen/load_reporter.h"
-#include "gen/random_source.h"
-#include "gen/reference_proxy.h"
-#include "gen/trace_line_writer.h"
+#include "traces/gen/arrival_stream.h"
+#include "traces/gen/instance_schedule.h"
+#include "traces/gen/load_reporter.h"
+#include "traces/gen/random_source.h"
+#include "traces/gen/reference_proxy.h"
+#include "traces/gen/trace_line_writer.h"
 
 namespace lbsim {
 namespace {

@@ -1,4 +1,4 @@
-#include "gen/instance_schedule.h"
+#include "traces/gen/instance_schedule.h"
 
 #include <algorithm>
 #include <cmath>

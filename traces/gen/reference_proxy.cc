@@ -1,4 +1,4 @@
-#include "gen/reference_proxy.h"
+#include "traces/gen/reference_proxy.h"
 
 #include <algorithm>
 

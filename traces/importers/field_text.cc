@@ -1,4 +1,4 @@
-#include "importers/field_text.h"
+#include "traces/importers/field_text.h"
 
 #include <charconv>
 #include <chrono>

@@ -1,11 +1,11 @@
-#include "importers/csv_source.h"
+#include "traces/importers/csv_source.h"
 
 #include <cctype>
 #include <optional>
 
 #include <fmt/format.h>
 
-#include "importers/field_text.h"
+#include "traces/importers/field_text.h"
 #include "sim/errors.h"
 #include "traces/trace_reader.h"
 

@@ -1,4 +1,4 @@
-#include "gen/random_source.h"
+#include "traces/gen/random_source.h"
 
 #include <cmath>
 #include <numbers>
