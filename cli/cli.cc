@@ -24,6 +24,7 @@
 #include "traces/gen/gen_flags.h"
 #include "sim/errors.h"
 #include "sim/number_text.h"
+#include "sim/output_file.h"
 #include "sim/printable.h"
 
 #ifndef LBSIM_VERSION
@@ -97,7 +98,7 @@ FLAGGED); 2 usage error or a file that is not a report of the same trace.)";
 // The single output file a command's --output names, as "--output FILE",
 // for Fail's note; none when it writes to standard output (empty or "-").
 std::vector<std::string> NamedOutput(const std::string& path) {
-  if (path.empty() || path == "-") return {};
+  if (IsStandardOutputPath(path)) return {};
   return {"--output " + path};
 }
 

@@ -25,7 +25,7 @@ int RunGen(const GenCommand& command) {
   for (const auto& [flag, value] : command.flags) ApplyGenFlag(spec, flag, value);
   ValidateGenSpec(spec, origin);
 
-  const bool to_stdout = command.output.empty() || command.output == "-";
+  const bool to_stdout = IsStandardOutputPath(command.output);
   if (!to_stdout && !command.spec.empty() &&
       (command.output == command.spec || SameFile(command.output, command.spec)))
     throw UsageError(fmt::format("--output {}: refusing to overwrite the spec", command.output));

@@ -104,7 +104,7 @@ int RunImport(const ImportCommand& c) {
   const std::string display_path = from_stdin ? "<stdin>" : c.input;
   std::unique_ptr<std::FILE, FileCloser> in(from_stdin ? stdin : OpenTraceFile(c.input));
   std::optional<OutputFile> out_file;
-  if (!c.output.empty() && c.output != "-") out_file.emplace(c.output);
+  if (!IsStandardOutputPath(c.output)) out_file.emplace(c.output);
 
   std::unique_ptr<RequestSource> source = format.open(in.get(), display_path);
   ImportStats stats =

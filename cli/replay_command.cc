@@ -108,7 +108,7 @@ int RunReplay(const ReplayCommand& command) {
     }
   }
   std::optional<OutputFile> report_file;
-  if (!command.output.empty() && command.output != "-")
+  if (!IsStandardOutputPath(command.output))
     report_file.emplace(command.output);
   std::optional<OutputFile> window_file;
   if (!command.window_csv.empty()) window_file.emplace(command.window_csv);
@@ -147,7 +147,7 @@ int RunReplay(const ReplayCommand& command) {
 
 std::vector<std::string> NamedOutputFiles(const ReplayCommand& command) {
   std::vector<std::string> named;
-  if (!command.output.empty() && command.output != "-")
+  if (!IsStandardOutputPath(command.output))
     named.push_back("--output " + command.output);
   if (!command.decisions.empty()) named.push_back("--decisions " + command.decisions);
   if (!command.window_csv.empty()) named.push_back("--window-csv " + command.window_csv);

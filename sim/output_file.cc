@@ -191,7 +191,7 @@ bool SameFile(const std::string& a, const std::string& b) {
 
 void RefuseOverwrite(const std::string& out, const std::string& input,
                      std::string_view flag, std::string_view kind) {
-  if (out.empty() || out == "-") return;
+  if (IsStandardOutputPath(out)) return;
   if (input == "-" ? IsStandardInput(out) : out == input || SameFile(out, input))
     throw UsageError(fmt::format("{} {}: refusing to overwrite the input {}{}", flag, out, kind,
                                  input == "-" ? " (standard input reads it)" : ""));
@@ -206,7 +206,7 @@ void WriteText(std::string_view text, std::FILE* out, std::string_view failure) 
 }
 
 OutputTarget::OutputTarget(const std::string& path) {
-  if (!path.empty() && path != "-") file_ = std::make_unique<OutputFile>(path);
+  if (!IsStandardOutputPath(path)) file_ = std::make_unique<OutputFile>(path);
 }
 
 void OutputTarget::Write(std::string_view text) {

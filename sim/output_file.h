@@ -50,6 +50,9 @@ class OutputFile {
 // when either fails.
 void WriteText(std::string_view text, std::FILE* out, std::string_view failure);
 
+// Whether an output path means standard output: empty (not given) or "-".
+inline bool IsStandardOutputPath(std::string_view path) { return path.empty() || path == "-"; }
+
 // Where a command's single output goes: an OutputFile at `path`, or
 // standard output when `path` is empty or "-". Opened at construction, so
 // that an unwritable output fails before any work is done.
