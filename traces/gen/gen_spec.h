@@ -7,7 +7,7 @@
 
 namespace lbsim {
 
-// A scenario for `lbsim gen`: what the generated trace holds. Every time and
+// A gen spec: what goes into the trace `lbsim gen` writes. Every time and
 // duration is in the trace's `time_unit`; rates are arrivals per time unit.
 // Built from defaults, then a JSON spec file, then command-line flags (see
 // README "Generating traces").
