@@ -17,6 +17,8 @@ int RunCheck(const CheckCommand& command) {
   const std::vector<std::string> files = FindScenarioFiles(command.paths);
   std::optional<OutputFile> junit;
   if (!command.junit.empty()) {
+    if (command.junit == "-")
+      throw UsageError("--junit -: the results already go to standard output; give a file");
     for (const std::string& file : files)
       if (command.junit == file || SameFile(command.junit, file))
         throw UsageError(fmt::format(

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -82,6 +83,17 @@ int RunReplay(const ReplayCommand& command) {
   RefuseOverwrite(command.output, command.trace, "--output");
   RefuseOverwrite(command.decisions, command.trace, "--decisions");
   RefuseOverwrite(command.window_csv, command.trace, "--window-csv");
+  // "-" is standard output, which holds one output: the report unless
+  // --output names a file.
+  for (const auto& [flag, path] : {std::pair<std::string_view, const std::string*>{
+                                       "--decisions", &command.decisions},
+                                   {"--window-csv", &command.window_csv}}) {
+    if (*path == "-" && IsStandardOutputPath(command.output))
+      throw UsageError(fmt::format(
+          "{} -: the report already goes to standard output; give --output FILE", flag));
+  }
+  if (command.decisions == "-" && command.window_csv == "-")
+    throw UsageError("--decisions - and --window-csv -: only one of them can go to standard output");
   if (!command.decisions.empty() && !command.output.empty() &&
       (command.decisions == command.output || SameFile(command.decisions, command.output)))
     throw UsageError("--decisions and --output name the same file");
@@ -126,7 +138,8 @@ int RunReplay(const ReplayCommand& command) {
   // Every output is complete on disk before any is put in place.
   if (decisions_file) {
     for (ScratchFile& f : scratch)
-      AppendFile(f.get(), decisions_file->stream(), command.decisions);
+      AppendFile(f.get(), decisions_file->stream(),
+                 command.decisions == "-" ? "standard output" : command.decisions);
     decisions_file->Finish();
   }
   if (window_file) {

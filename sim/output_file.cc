@@ -60,20 +60,25 @@ bool IsStandardInput(const std::string& path) {
          S_ISREG(in.st_mode) && in.st_dev == out.st_dev && in.st_ino == out.st_ino;
 }
 
-[[noreturn]] void FailWrite(const std::string& path, int err) {
+[[noreturn]] void FailWrite(std::string_view path, int err) {
   throw UsageError(fmt::format("{}: cannot write output: {}", path, std::strerror(err)));
 }
 
 }  // namespace
 
 OutputFile::OutputFile(std::string path)
-    : path_(std::move(path)), destination_(FollowLinks(path_)) {
+    : path_(std::move(path)), destination_(path_ == "-" ? path_ : FollowLinks(path_)) {
+  if (path_ == "-") {  // standard output
+    stream_ = std::tmpfile();
+    if (!stream_) FailWrite(Name(), errno);
+    return;
+  }
   struct stat st {};
   if (::stat(destination_.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
     throw UsageError(fmt::format("{}: cannot write output: is a directory", path_));
   if (IsSpecialFile(destination_)) {
     stream_ = std::tmpfile();
-    if (!stream_) FailWrite(path_, errno);
+    if (!stream_) FailWrite(Name(), errno);
     return;
   }
   // ".NAME.tmp.XXXXXX" beside the destination: same file system, so the
@@ -83,14 +88,14 @@ OutputFile::OutputFile(std::string path)
   temp_path_ = fmt::format("{}.{}.tmp.XXXXXX", std::string_view(destination_).substr(0, base),
                            std::string_view(destination_).substr(base));
   int fd = ::mkstemp(temp_path_.data());
-  if (fd < 0) FailWrite(path_, errno);
+  if (fd < 0) FailWrite(Name(), errno);
   ::fchmod(fd, 0644);
   stream_ = ::fdopen(fd, "wb");
   if (!stream_) {
     int err = errno;
     ::close(fd);
     ::unlink(temp_path_.c_str());
-    FailWrite(path_, err);
+    FailWrite(Name(), err);
   }
   // Larger than any one decision log line, so that every write goes through
   // the buffer and a failing write is retried, with its errno, by Finish().
@@ -115,7 +120,7 @@ void OutputFile::Finish() {
     ok = ok && closed;
     stream_ = nullptr;
   }
-  if (!ok) FailWrite(path_, err ? err : EIO);
+  if (!ok) FailWrite(Name(), err ? err : EIO);
 }
 
 void OutputFile::Commit() {
@@ -123,14 +128,16 @@ void OutputFile::Commit() {
   if (temp_path_.empty()) {
     CopyIntoSpecialFile();
   } else if (std::rename(temp_path_.c_str(), destination_.c_str()) != 0) {
-    FailWrite(path_, errno);  // the destructor removes the temporary file
+    FailWrite(Name(), errno);  // the destructor removes the temporary file
   }
   committed_ = true;
 }
 
 void OutputFile::CopyIntoSpecialFile() {
-  int fd = ::open(destination_.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) FailWrite(path_, errno);
+  const bool to_stdout = path_ == "-";
+  if (to_stdout && std::fflush(stdout) != 0) FailWrite(Name(), errno);
+  int fd = to_stdout ? STDOUT_FILENO : ::open(destination_.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) FailWrite(Name(), errno);
   std::rewind(stream_);
   char buffer[1 << 16];
   std::size_t n;
@@ -147,15 +154,15 @@ void OutputFile::CopyIntoSpecialFile() {
     }
   }
   if (err == 0 && std::ferror(stream_)) err = EIO;
-  if (::close(fd) != 0 && err == 0) err = errno;
+  if (!to_stdout && ::close(fd) != 0 && err == 0) err = errno;
   std::fclose(stream_);
   stream_ = nullptr;
-  if (err != 0) FailWrite(path_, err);
+  if (err != 0) FailWrite(Name(), err);
 }
 
 std::FILE* ScratchFileNear(const std::string& near_path) {
-  std::string destination = FollowLinks(near_path);
-  if (IsSpecialFile(destination)) {
+  std::string destination = near_path == "-" ? near_path : FollowLinks(near_path);
+  if (destination == "-" || IsSpecialFile(destination)) {
     std::FILE* f = std::tmpfile();
     if (!f)
       throw UsageError(fmt::format("cannot create a scratch file: {}", std::strerror(errno)));

@@ -16,7 +16,8 @@ namespace lbsim {
 // kept. A path naming an existing file that is not a regular file (a
 // device such as /dev/null, a FIFO), or any path under /dev or /proc
 // (/dev/stdout), is never renamed over: the contents wait in an unnamed
-// temporary file and Commit() copies them into it.
+// temporary file and Commit() copies them into it. The path "-" is
+// standard output, held back the same way until Commit().
 class OutputFile {
  public:
   // Creates the temporary file; throws UsageError when it cannot.
@@ -37,8 +38,12 @@ class OutputFile {
 
  private:
   void CopyIntoSpecialFile();
+  // The output as messages name it.
+  std::string_view Name() const {
+    return path_ == "-" ? std::string_view("standard output") : std::string_view(path_);
+  }
 
-  std::string path_;         // as given, for messages
+  std::string path_;         // as given
   std::string destination_;  // path_ with symbolic links followed
   std::string temp_path_;    // empty when writing to a special file
   std::FILE* stream_ = nullptr;
@@ -68,8 +73,8 @@ class OutputTarget {
 };
 
 // An unnamed scratch file (removed when closed), in the directory of
-// `near_path` when that is where an OutputFile would write, else in the
-// system's temporary directory; throws UsageError when it cannot be created.
+// `near_path` when that is where an OutputFile would write, else (a
+// special file, "-") in the system's temporary directory; throws UsageError when it cannot be created.
 std::FILE* ScratchFileNear(const std::string& near_path);
 
 // Whether two paths name the same file: the same existing file, or, when

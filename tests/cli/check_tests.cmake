@@ -28,6 +28,10 @@ lbsim_cli_test(NAME "check junit"
   EXIT 1 STDOUT_GOLDEN ${GOLDEN}/check_results.txt
   FILE_GOLDEN ${OUT}/check_results.junit.xml=${GOLDEN}/check_results.junit.xml)
 set_tests_properties("cli: check junit" PROPERTIES FIXTURES_SETUP check_junit)
+# The results themselves go to standard output, so the XML cannot.
+lbsim_cli_test(NAME "check --junit - is refused"
+  ARGS check ${RESULTS} --junit - EXIT 2 STDERR_LINES 2 STDOUT_MATCH "^$"
+  STDERR_MATCH "^lbsim: error: --junit -: the results already go to standard output; give a file\nlbsim: no output written \\(--junit -\\)\n$")
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 add_test(NAME "cli: check junit parses"
   COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/../check/junit_check.py

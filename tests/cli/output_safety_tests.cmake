@@ -87,6 +87,35 @@ lbsim_output_test(NAME "--decisions /dev/stdout"
   ARGS -s rr,ll --decisions /dev/stdout --output ${SAFE}/dev-stdout-report.txt ${SAFE}/trace.json
   EXIT 0 STDERR_LINES 0 STDOUT_GOLDEN ${GOLDEN}/ties.decisions.jsonl
   CLEAN ${SAFE}/dev-stdout-report.txt)
+
+# "-" is standard output, held back until the run succeeds, and only one
+# output may go there.
+set(dir ${SAFE}/dash)
+lbsim_output_test(NAME "--decisions - with the report in a file"
+  ARGS -s rr,ll --format csv --decisions - --output ${SAFE}/dash-report.csv ${SAFE}/trace.json
+  EXIT 0 STDERR_LINES 0 STDOUT_GOLDEN ${GOLDEN}/ties.decisions.jsonl
+  FILE_GOLDEN ${SAFE}/dash-report.csv=${GOLDEN}/ties.csv CLEAN ${SAFE}/dash-report.csv)
+lbsim_output_test(NAME "--decisions - on a failed run writes nothing to standard output"
+  ARGS -s rr,ll --decisions - --output ${dir}/failed/report.txt tests/corpus/bad/t_out_of_order.json
+  EXIT 2 STDERR_LINES 2 STDOUT_MATCH "^$" EMPTY_DIRS ${dir}/failed
+  STDERR_MATCH "\nlbsim: no output written \\(--output ${dir}/failed/report.txt, --decisions -\\)\n$")
+lbsim_output_test(NAME "--decisions - with the report on standard output"
+  ARGS --decisions - ${SAFE}/trace.json EXIT 2 STDERR_LINES 2 STDOUT_MATCH "^$"
+  STDERR_MATCH "^lbsim: error: --decisions -: the report already goes to standard output; give --output FILE\nlbsim: no output written \\(--decisions -\\)\n$")
+lbsim_output_test(NAME "--window-csv - with the report on standard output"
+  ARGS --window 1 --window-csv - --output - ${SAFE}/trace.json EXIT 2 STDERR_LINES 2
+  STDOUT_MATCH "^$"
+  STDERR_MATCH "^lbsim: error: --window-csv -: the report already goes to standard output; give --output FILE\n")
+lbsim_output_test(NAME "--decisions - and --window-csv - together"
+  ARGS --window 1 --window-csv - --decisions - --output ${dir}/both/r.txt ${SAFE}/trace.json
+  EXIT 2 STDERR_LINES 2 STDOUT_MATCH "^$" EMPTY_DIRS ${dir}/both
+  STDERR_MATCH "^lbsim: error: --decisions - and --window-csv -: only one of them can go to standard output\n")
+lbsim_cli_test(NAME "whatif window csv on standard output"
+  ARGS -s rr --slots 1 --window 2 --format csv --output ${OUT}/whatif_k1_dash.csv
+       --window-csv - tests/cli/whatif/two_instances_k1.json
+  EXIT 0 STDERR_LINES 0 STDOUT_GOLDEN ${GOLDEN}/whatif_k1.windows.csv
+  FILE_GOLDEN ${OUT}/whatif_k1_dash.csv=${GOLDEN}/whatif_k1.csv)
+
 add_test(NAME "cli: output safety: a device is written to, not replaced"
   COMMAND ${CMAKE_COMMAND} -DLBSIM=$<TARGET_FILE:lbsim> -DTRACE=${EXAMPLES}/ties.json
           -DDIR=${OUT}/device-output -P ${CLI_DIR}/run_device_output_test.cmake)
@@ -115,3 +144,7 @@ lbsim_write_failure("report too large for the disk" file_size_limit
 lbsim_write_failure("standard output is full" stdout_full
   "^lbsim: error: standard output: cannot write the report: No space left on device\n$"
   DIR ${OUT}/write-failure/stdout ARGS traces/examples/ties.json)
+set(dir ${OUT}/write-failure/decisions-stdout)
+lbsim_write_failure("standard output is full for --decisions -" stdout_full
+  "^lbsim: error: standard output: cannot write output: No space left on device\nlbsim: no output written \\(--output ${dir}/report.txt, --decisions -\\)\n$"
+  DIR ${dir} ARGS -s rr,ll --decisions - --output ${dir}/report.txt traces/examples/ties.json)
