@@ -154,7 +154,8 @@ int RunCli(int argc, char** argv) {
                  "Write the report to FILE (atomically) instead of standard output")
       ->type_name("FILE");
   app.add_option("--decisions", replay.decisions,
-                 "Write the decision log (JSON Lines) to FILE")
+                 "Write the decision log (JSON Lines) to FILE "
+                 "(\"-\": standard output, given --output FILE)")
       ->type_name("FILE");
   app.add_option("--trace-format", replay.trace_format,
                  "Trace encoding when the file name does not tell")
@@ -203,7 +204,8 @@ int RunCli(int argc, char** argv) {
       ->type_name("W")
       ->group(what_if);
   app.add_option("--window-csv", replay.window_csv,
-                 "Write the per-window series as CSV to FILE; needs --window")
+                 "Write the per-window series as CSV to FILE "
+                 "(\"-\": standard output, given --output FILE); needs --window")
       ->type_name("FILE")
       ->group(what_if);
   app.add_flag("--list-strategies", list_strategies,
