@@ -6,7 +6,7 @@
 #include <cstring>
 #include <memory>
 #include <optional>
-#include <utility>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -28,7 +28,7 @@ using ScratchFile = std::unique_ptr<std::FILE, FileCloser>;
 // Appends the scratch decision log `from` to `to`. A write error on either
 // shows when `to` is finished; one on `from` (a full disk while the replay
 // wrote it) would silently drop decisions, so it throws UsageError.
-void AppendFile(std::FILE* from, std::FILE* to, const std::string& path) {
+void AppendFile(std::FILE* from, std::FILE* to, std::string_view path) {
   errno = 0;
   bool ok = std::fflush(from) == 0 && !std::ferror(from);
   std::rewind(from);
@@ -85,13 +85,13 @@ int RunReplay(const ReplayCommand& command) {
   RefuseOverwrite(command.window_csv, command.trace, "--window-csv");
   // "-" is standard output, which holds one output: the report unless
   // --output names a file.
-  for (const auto& [flag, path] : {std::pair<std::string_view, const std::string*>{
-                                       "--decisions", &command.decisions},
-                                   {"--window-csv", &command.window_csv}}) {
-    if (*path == "-" && IsStandardOutputPath(command.output))
+  auto refuse_beside_report = [&](std::string_view flag, const std::string& path) {
+    if (path == "-" && IsStandardOutputPath(command.output))
       throw UsageError(fmt::format(
           "{} -: the report already goes to standard output; give --output FILE", flag));
-  }
+  };
+  refuse_beside_report("--decisions", command.decisions);
+  refuse_beside_report("--window-csv", command.window_csv);
   if (command.decisions == "-" && command.window_csv == "-")
     throw UsageError("--decisions - and --window-csv -: only one of them can go to standard output");
   if (!command.decisions.empty() && !command.output.empty() &&
@@ -138,8 +138,7 @@ int RunReplay(const ReplayCommand& command) {
   // Every output is complete on disk before any is put in place.
   if (decisions_file) {
     for (ScratchFile& f : scratch)
-      AppendFile(f.get(), decisions_file->stream(),
-                 command.decisions == "-" ? "standard output" : command.decisions);
+      AppendFile(f.get(), decisions_file->stream(), decisions_file->Name());
     decisions_file->Finish();
   }
   if (window_file) {

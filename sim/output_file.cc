@@ -27,10 +27,11 @@ std::string DirectoryOf(const std::string& path) {
 }
 
 // Whether output to `path` is written into the file as it is, never
-// replaced: an existing file that is neither regular nor a directory (a
-// device, a FIFO, a socket), and anything under /dev or /proc, whose
-// names (/dev/stdout, /proc/self/fd/1) stand for open files.
+// replaced: "-" (standard output), an existing file that is neither regular
+// nor a directory (a device, a FIFO, a socket), and anything under /dev or
+// /proc, whose names (/dev/stdout, /proc/self/fd/1) stand for open files.
 bool IsSpecialFile(const std::string& path) {
+  if (path == "-") return true;
   std::error_code ec;
   fs::path absolute = fs::absolute(path, ec).lexically_normal();
   for (const char* root : {"/dev/", "/proc/"})
@@ -67,14 +68,10 @@ bool IsStandardInput(const std::string& path) {
 }  // namespace
 
 OutputFile::OutputFile(std::string path)
-    : path_(std::move(path)), destination_(path_ == "-" ? path_ : FollowLinks(path_)) {
-  if (path_ == "-") {  // standard output
-    stream_ = std::tmpfile();
-    if (!stream_) FailWrite(Name(), errno);
-    return;
-  }
+    : path_(std::move(path)), destination_(FollowLinks(path_)) {
   struct stat st {};
-  if (::stat(destination_.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+  // ("-" is standard output, whatever the working directory holds.)
+  if (path_ != "-" && ::stat(destination_.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
     throw UsageError(fmt::format("{}: cannot write output: is a directory", path_));
   if (IsSpecialFile(destination_)) {
     stream_ = std::tmpfile();
@@ -161,8 +158,8 @@ void OutputFile::CopyIntoSpecialFile() {
 }
 
 std::FILE* ScratchFileNear(const std::string& near_path) {
-  std::string destination = near_path == "-" ? near_path : FollowLinks(near_path);
-  if (destination == "-" || IsSpecialFile(destination)) {
+  std::string destination = FollowLinks(near_path);
+  if (IsSpecialFile(destination)) {
     std::FILE* f = std::tmpfile();
     if (!f)
       throw UsageError(fmt::format("cannot create a scratch file: {}", std::strerror(errno)));

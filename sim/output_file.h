@@ -28,6 +28,10 @@ class OutputFile {
 
   std::FILE* stream() { return stream_; }
   const std::string& path() const { return path_; }
+  // The output as messages name it: the path, or "standard output".
+  std::string_view Name() const {
+    return path_ == "-" ? std::string_view("standard output") : std::string_view(path_);
+  }
 
   // Flushes and closes the temporary file, so that every write error
   // (a full disk) shows before anything is put in place; throws UsageError.
@@ -38,10 +42,6 @@ class OutputFile {
 
  private:
   void CopyIntoSpecialFile();
-  // The output as messages name it.
-  std::string_view Name() const {
-    return path_ == "-" ? std::string_view("standard output") : std::string_view(path_);
-  }
 
   std::string path_;         // as given
   std::string destination_;  // path_ with symbolic links followed
@@ -74,7 +74,7 @@ class OutputTarget {
 
 // An unnamed scratch file (removed when closed), in the directory of
 // `near_path` when that is where an OutputFile would write, else (a
-// special file, "-") in the system's temporary directory; throws UsageError when it cannot be created.
+// special file, standard output) in the system's temporary directory; throws UsageError when it cannot be created.
 std::FILE* ScratchFileNear(const std::string& near_path);
 
 // Whether two paths name the same file: the same existing file, or, when
