@@ -198,19 +198,17 @@ void LoadIndex::ScanLowest(std::size_t unknown, Lowest& out) {
     scores = scan_hinted_;
   }
   // Unknown scores are NaN here, which no comparison picks (no known score
-  // is NaN: FindLowest declined those).
-  std::size_t ties = 0;
+  // is NaN: FindLowest declined those). Selects rather than branches: the
+  // running minimum changes unpredictably, and two short passes over at
+  // most kScanMax scores cost less than the mispredicted branches.
   double lowest = std::numeric_limits<double>::infinity();
   double highest = -lowest;
   for (const double score : scores) {
-    if (score < lowest) {
-      lowest = score;
-      ties = 1;
-    } else if (score == lowest) {
-      ++ties;
-    }
-    highest = std::max(highest, score);
+    lowest = score < lowest ? score : lowest;
+    highest = score > highest ? score : highest;
   }
+  std::size_t ties = 0;
+  for (const double score : scores) ties += score == lowest ? 1 : 0;
   scan_lowest_ = lowest;
   if (ties == 0) return;  // nothing known: fallback
   if (unknown > 0 && unknown_ == UnknownLoad::kMax && highest == lowest) {
