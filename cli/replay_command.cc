@@ -16,6 +16,7 @@
 #include "sim/replay.h"
 #include "sim/report.h"
 #include "strategies/registry.h"
+#include "traces/read_ahead.h"
 
 namespace lbsim {
 namespace {
@@ -127,8 +128,15 @@ int RunReplay(const ReplayCommand& command) {
 
   std::optional<ProgressLine> progress;
   if (command.progress) progress.emplace(stderr);
-  ReplayResult result = Replay(command.trace, encoding, requests, logs, sim,
-                               progress ? &*progress : nullptr);
+  // A terminal replay has the machine to itself: the trace is read on a
+  // second thread while the strategies run on this one.
+  TraceProgress* shown = progress ? &*progress : nullptr;
+  ReplayResult result = Replay(
+      command.trace,
+      [&](InstanceTable& table, TraceVisitor& visitor) {
+        return ReadTraceAhead(command.trace, encoding, table, visitor, shown);
+      },
+      requests, logs, sim);
   if (progress) progress->Finish();
 
   Report report = BuildReport(result);

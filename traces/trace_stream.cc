@@ -12,9 +12,13 @@
 
 namespace lbsim {
 
-std::string TraceStream::Where(std::uint64_t position) const {
-  if (document_) return fmt::format("{}: events[{}]", path_, position);
-  return fmt::format("{}:{}", path_, position);
+std::string EventLocation(const std::string& path, bool document, std::uint64_t position) {
+  if (document) return fmt::format("{}: events[{}]", path, position);
+  return fmt::format("{}:{}", path, position);
+}
+
+void FailVisitedHeader(const std::string& path, const std::string& what) {
+  throw InputError(fmt::format("{}: header: {}", path, what));
 }
 
 void TraceStream::Fail(std::uint64_t position, const std::string& what) const {
@@ -34,7 +38,7 @@ void TraceStream::Header(const JsonView& header, std::uint64_t position) {
   try {
     visitor_.OnHeader(h, table_);
   } catch (const FieldError& e) {
-    throw InputError(fmt::format("{}: header: {}", path_, e.what()));
+    FailVisitedHeader(path_, e.what());
   }
 }
 

@@ -14,6 +14,12 @@
 
 namespace lbsim {
 
+// "file:LINE" for JSON Lines, "file: events[INDEX]" for documents.
+std::string EventLocation(const std::string& path, bool document, std::uint64_t position);
+// Throws the InputError that a visitor's complaint `what` about the header
+// of the trace `path` becomes.
+[[noreturn]] void FailVisitedHeader(const std::string& path, const std::string& what);
+
 class TraceStream {
  public:
   // `progress` (may be nullptr) hears Progress() calls against
@@ -38,7 +44,9 @@ class TraceStream {
   }
 
   // "file:LINE" for JSON Lines, "file: events[INDEX]" for documents.
-  std::string Where(std::uint64_t position) const;
+  std::string Where(std::uint64_t position) const {
+    return EventLocation(path_, document_, position);
+  }
   // An InputError for a problem at `position`.
   [[noreturn]] void Fail(std::uint64_t position, const std::string& what) const;
 

@@ -1,0 +1,232 @@
+// ReadTraceAhead must be indistinguishable from ReadTrace to its visitor:
+// the same header, events, ids, counts and errors, across batch
+// boundaries, in both encodings, and whichever side fails first.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include "replay_fixture.h"
+#include "sim/errors.h"
+#include "traces/read_ahead.h"
+#include "traces/trace_reader.h"
+
+namespace lbsim {
+namespace {
+
+using testing::TempFile;
+
+// Everything a visitor can see of an event, as text.
+std::string Describe(const TraceEvent& e) {
+  std::string s = fmt::format("{} t={}/{}/{} @{} ", static_cast<int>(e.type), e.t.value,
+                              e.t.integral, e.t.integer, e.position);
+  s += fmt::format("inst={} idx={} ", e.instance, e.index ? std::to_string(*e.index) : "-");
+  s += fmt::format("w={} sp={} ", e.weight.value_or(-1), e.speed.value_or(-1));
+  s += fmt::format("inf={}/{} qps={}/{} ", static_cast<int>(e.inflight.state), e.inflight.value,
+                   static_cast<int>(e.qps_1m.state), e.qps_1m.value);
+  s += fmt::format("req={} dur={} ", e.request ? *e.request : "<none>",
+                   e.duration.value_or(-1));
+  for (const Hint::Entry& q : e.hint.queues) {
+    s += fmt::format("q{}:", q.instance);
+    for (std::size_t i = 0; i < q.load.value.size(); ++i)
+      if (q.load.known[i]) s += fmt::format("{}={},", i, q.load.value[i]);
+  }
+  s += " raw=" + e.hint.raw_json + " blocks=";
+  for (std::uint64_t b : e.hint.prefix_blocks) s += std::to_string(b) + ",";
+  return s;
+}
+
+// Records what it is shown; throws FieldError (or, with `input_error`,
+// InputError) at event number `fail_at` (0-based), if set.
+class Recorder final : public TraceVisitor {
+ public:
+  explicit Recorder(bool raw_hint = false) : raw_hint_(raw_hint) {}
+
+  bool WantsRawHint() const override { return raw_hint_; }
+  void OnHeader(const TraceHeader& header, const InstanceTable& table) override {
+    seen.push_back(fmt::format("header {} {} instances, table {}", header.name,
+                               header.instances.size(), table.size()));
+  }
+  void OnEvent(const TraceEvent& e) override {
+    if (fail_at && seen.size() == *fail_at + 1) {
+      if (input_error) throw InputError("the visitor refuses this one");
+      throw FieldError("field \"t\": the visitor refuses this one");
+    }
+    seen.push_back(Describe(e));
+  }
+
+  std::vector<std::string> seen;
+  std::optional<std::size_t> fail_at;
+  bool input_error = false;
+
+ private:
+  bool raw_hint_;
+};
+
+// What one way of reading produced.
+struct Reading {
+  std::vector<std::string> seen;
+  std::vector<std::string> ids;  // the table's
+  TraceCounts counts;
+  std::string error;  // the InputError's message, "" when none
+
+  bool operator==(const Reading& o) const {
+    return seen == o.seen && ids == o.ids && counts.events == o.counts.events &&
+           counts.arrivals == o.counts.arrivals && error == o.error;
+  }
+};
+
+template <typename ReadFn>
+Reading ReadWith(ReadFn read, const std::string& path, Recorder recorder) {
+  Reading r;
+  InstanceTable table;
+  try {
+    r.counts = read(path, TraceEncoding::kAuto, table, recorder, nullptr);
+  } catch (const InputError& e) {
+    r.error = e.what();
+  }
+  r.seen = recorder.seen;
+  r.ids = table.Ids();
+  return r;
+}
+
+// Reads `text` as trace.<ext> both ways and checks they agree; returns the
+// read-ahead's reading.
+Reading CheckSame(const std::string& text, const std::string& ext, Recorder recorder = Recorder()) {
+  TempFile file(text, "trace." + ext);
+  Reading direct = ReadWith(
+      [](auto&&... a) { return ReadTrace(a...); }, file.path(), recorder);
+  Reading ahead = ReadWith(
+      [](auto&&... a) { return ReadTraceAhead(a...); }, file.path(), recorder);
+  CHECK(ahead.seen.size() == direct.seen.size());
+  CHECK(ahead.error == direct.error);
+  CHECK(ahead == direct);
+  return ahead;
+}
+
+// A trace of `events` events of every type (registrations, load updates,
+// arrivals with and without request ids, hints and prefix blocks), as JSON
+// Lines or, with `document`, as a JSON document. Deterministic.
+std::string MixedTrace(std::size_t events, bool document) {
+  std::uint64_t state = 12345;
+  auto next = [&](std::uint64_t n) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return (state >> 33) % n;
+  };
+  std::vector<std::string> lines;
+  int registered = 3;
+  for (std::size_t i = 0; i < events; ++i) {
+    const std::uint64_t t = i / 3;
+    const std::uint64_t kind = next(10);
+    if (kind == 0 && registered < 40) {
+      lines.push_back(fmt::format(R"({{"t": {}, "type": "up", "instance": "new-{}", "inflight": {}}})",
+                                  t, registered, next(5)));
+      ++registered;
+    } else if (kind == 1) {
+      lines.push_back(fmt::format(
+          R"({{"t": {}.0, "type": "load", "instance": "new-{}", "inflight": {}, "qps_1m": {}}})", t,
+          next(registered), next(9), next(300)));
+    } else if (kind == 2) {
+      lines.push_back(fmt::format(
+          R"({{"t": {}, "type": "arrival", "request": "req-{}", "duration": {}, "prefix_blocks": [{}, {}]}})",
+          t, i, next(50), next(4), next(4)));
+    } else if (kind == 3) {
+      lines.push_back(fmt::format(
+          R"({{"t": {}, "type": "arrival", "hint": {{"queue_depths": {{"per_instance": {{"new-{}": {{"queue_depth": {}, "active_decode_count": 2}}}}}}}}}})",
+          t, next(registered), next(7)));
+    } else {
+      lines.push_back(fmt::format(R"({{"t": {}, "type": "arrival", "duration": {}}})", t, next(90)));
+    }
+  }
+  const std::string header =
+      R"("lbsim_trace": 1, "name": "mixed", "instances": [{"id": "new-0", "inflight": 0}, {"id": "new-1"}, {"id": "new-2", "qps_1m": 3}])";
+  std::string text;
+  if (document) {
+    text = "{" + header + ", \"events\": [\n";
+    for (std::size_t i = 0; i < lines.size(); ++i) text += (i ? ",\n" : "") + lines[i];
+    text += "\n]}\n";
+  } else {
+    text = "{" + header + "}\n";
+    for (const std::string& line : lines) text += line + "\n";
+  }
+  return text;
+}
+
+TEST_CASE("read-ahead: the visitor sees what ReadTrace shows it, across many batches") {
+  for (bool document : {false, true}) {
+    CAPTURE(document);
+    Reading r = CheckSame(MixedTrace(5000, document), document ? "json" : "ndjson");
+    CHECK(r.error.empty());
+    CHECK(r.seen.size() == 5001);  // the header and every event
+    CHECK(r.ids.size() > 3);       // `up` events registered new ids
+  }
+}
+
+TEST_CASE("read-ahead: raw hints reach a visitor that asks for them") {
+  Reading r = CheckSame(MixedTrace(3000, false), "ndjson", Recorder(/*raw_hint=*/true));
+  bool any_raw = false;
+  for (const std::string& s : r.seen) any_raw = any_raw || s.find("raw={") != std::string::npos;
+  CHECK(any_raw);
+}
+
+TEST_CASE("read-ahead: a header without events, and a trace that ends in a full batch") {
+  CheckSame(MixedTrace(0, false), "ndjson");
+  CheckSame(MixedTrace(1024, false), "ndjson");
+  CheckSame(MixedTrace(2048, true), "json");
+}
+
+TEST_CASE("read-ahead: a reader error far into the trace comes after every event before it") {
+  std::string text = MixedTrace(4000, false);
+  // Break line 3000 (the header is line 1).
+  std::size_t at = 0;
+  for (int line = 1; line < 3000; ++line) at = text.find('\n', at) + 1;
+  text.insert(at, "{\"t\": oops}\n");
+  Reading r = CheckSame(text, "ndjson");
+  CHECK(r.error.find(":3000: ") != std::string::npos);
+  CHECK(r.seen.size() == 2999);
+}
+
+TEST_CASE("read-ahead: a visitor error names the event's line or index, and stops the reader") {
+  for (bool input_error : {false, true}) {
+    for (std::size_t fail_at : {0u, 1500u, 4999u}) {
+      CAPTURE(input_error);
+      CAPTURE(fail_at);
+      Recorder recorder;
+      recorder.fail_at = fail_at;
+      recorder.input_error = input_error;
+      Reading lines = CheckSame(MixedTrace(5000, false), "ndjson", recorder);
+      CHECK(lines.error.find(fmt::format(":{}: ", fail_at + 2)) != std::string::npos);
+      CHECK(lines.error.find("the visitor refuses this one") != std::string::npos);
+      Reading doc = CheckSame(MixedTrace(5000, true), "json", recorder);
+      CHECK(doc.error.find(fmt::format(": events[{}]: ", fail_at)) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("read-ahead: a visitor error before a reader error wins, as in file order") {
+  std::string text = MixedTrace(4000, false) + "not json\n";
+  Recorder recorder;
+  recorder.fail_at = 100;
+  Reading r = CheckSame(text, "ndjson", recorder);
+  CHECK(r.error.find(":102: ") != std::string::npos);
+}
+
+TEST_CASE("read-ahead: errors before any event (no file, bad header) are ReadTrace's") {
+  CheckSame("{\"lbsim_trace\": 2}\n", "ndjson");
+  CheckSame("", "ndjson");
+  Recorder recorder;
+  InstanceTable table;
+  CHECK_THROWS_AS(ReadTraceAhead("/nonexistent/trace.ndjson", TraceEncoding::kAuto, table,
+                                 recorder),
+                  InputError);
+  TempFile unnamed("{}", "trace.txt");
+  CHECK_THROWS_AS(ReadTraceAhead(unnamed.path(), TraceEncoding::kAuto, table, recorder),
+                  UsageError);
+}
+
+}  // namespace
+}  // namespace lbsim

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <string>
+
+#include "traces/instance_table.h"
+#include "traces/trace_reader.h"
+
+namespace lbsim {
+
+// Reads a trace exactly as ReadTrace does, but with the reading itself
+// (file input, JSON scanning, validation) on a second thread that runs a
+// few thousand events ahead of `visitor`, which stays on the calling
+// thread. The visitor sees the same header and events in the same order,
+// `table` gets the same ids in the same order, the counts are the same,
+// and so is the error: the first one in file order, whether the reader or
+// the visitor raised it (a visitor error stops the reader). Memory stays
+// bounded: the reader waits when it is a few batches ahead.
+//
+// Only regular files are read ahead, and only on a machine with at least
+// two hardware threads; anything else (standard input, a pipe, whose reads
+// could block a failed run's exit) is read on the calling thread by
+// ReadTrace itself. `progress` hears from the reading thread.
+TraceCounts ReadTraceAhead(const std::string& path, TraceEncoding encoding,
+                           InstanceTable& table, TraceVisitor& visitor,
+                           TraceProgress* progress = nullptr);
+
+}  // namespace lbsim
