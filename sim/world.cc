@@ -59,12 +59,12 @@ void World::RunEventsBefore(const EventKey& key, const Pool& pool) {
   if (timeline_ && !timeline_->begun()) timeline_->Begin(key.time);
   if (view_ && !view_->started()) view_->Start(key.time);
   for (;;) {
-    const bool completion_due = !completions_.empty() && completions_.top().key < key;
+    const bool completion_due = !completions_.empty() && completions_.TopKey() < key;
     const std::optional<EventKey> metric = view_ ? view_->NextKey() : std::nullopt;
     const bool metric_due = metric && *metric < key;
-    if (completion_due && (!metric_due || completions_.top().key < *metric)) {
-      const EventKey at = completions_.top().key;
-      Completion c = completions_.top().payload;
+    if (completion_due && (!metric_due || completions_.TopKey() < *metric)) {
+      const EventKey at = completions_.TopKey();
+      Completion c = completions_.TopPayload();
       completions_.Pop();
       Complete(c, at.time, pool);
     } else if (metric_due) {
@@ -81,8 +81,8 @@ void World::RunEventsBefore(const EventKey& key, const Pool& pool) {
 
 void World::RunAllCompletions(const Pool& pool) {
   while (!completions_.empty()) {
-    const EventKey at = completions_.top().key;
-    Completion c = completions_.top().payload;
+    const EventKey at = completions_.TopKey();
+    Completion c = completions_.TopPayload();
     completions_.Pop();
     Complete(c, at.time, pool);
   }

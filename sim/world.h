@@ -11,6 +11,7 @@
 #include "sim/event_queue.h"
 #include "sim/load_timeline.h"
 #include "sim/metric_view.h"
+#include "sim/monotone_queue.h"
 #include "sim/pool.h"
 #include "sim/run_metrics.h"
 #include "sim/service_model.h"
@@ -87,7 +88,7 @@ class World {
   DecisionSink* log_ = nullptr;
   std::vector<std::int64_t> inflight_;  // -1: unknown
   InstanceBlockCaches caches_;
-  EventQueue<Completion> completions_;
+  MonotoneQueue<Completion> completions_;
   std::uint64_t completion_seq_ = 0;
   std::size_t in_flight_ = 0;  // routed with a duration, not yet completed
   CandidateSet candidates_;
