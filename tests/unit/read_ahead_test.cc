@@ -108,38 +108,68 @@ Reading CheckSame(const std::string& text, const std::string& ext, Recorder reco
   return ahead;
 }
 
-// A trace of `events` events of every type (registrations, load updates,
-// arrivals with and without request ids, hints and prefix blocks), as JSON
-// Lines or, with `document`, as a JSON document. Deterministic.
+// A trace of `events` events of every type and shape (registrations with
+// and without weight, speed and load fields, load updates with values and
+// nulls, for registered and unknown ids, downs, removals, arrivals with and
+// without request ids, durations, hints and prefix blocks; integral and
+// fractional times), as JSON Lines or, with `document`, as a JSON document.
+// Deterministic.
 std::string MixedTrace(std::size_t events, bool document) {
   std::uint64_t state = 12345;
   auto next = [&](std::uint64_t n) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
     return (state >> 33) % n;
   };
+  auto value = [&](std::uint64_t n) {
+    return next(6) == 0 ? std::string("null") : std::to_string(next(n));
+  };
   std::vector<std::string> lines;
   int registered = 3;
   for (std::size_t i = 0; i < events; ++i) {
-    const std::uint64_t t = i / 3;
-    const std::uint64_t kind = next(10);
-    if (kind == 0 && registered < 40) {
-      lines.push_back(fmt::format(R"({{"t": {}, "type": "up", "instance": "new-{}", "inflight": {}}})",
-                                  t, registered, next(5)));
-      ++registered;
-    } else if (kind == 1) {
-      lines.push_back(fmt::format(
-          R"({{"t": {}.0, "type": "load", "instance": "new-{}", "inflight": {}, "qps_1m": {}}})", t,
-          next(registered), next(9), next(300)));
-    } else if (kind == 2) {
-      lines.push_back(fmt::format(
-          R"({{"t": {}, "type": "arrival", "request": "req-{}", "duration": {}, "prefix_blocks": [{}, {}]}})",
-          t, i, next(50), next(4), next(4)));
-    } else if (kind == 3) {
-      lines.push_back(fmt::format(
-          R"({{"t": {}, "type": "arrival", "hint": {{"queue_depths": {{"per_instance": {{"new-{}": {{"queue_depth": {}, "active_decode_count": 2}}}}}}}}}})",
-          t, next(registered), next(7)));
-    } else {
-      lines.push_back(fmt::format(R"({{"t": {}, "type": "arrival", "duration": {}}})", t, next(90)));
+    const std::string t = fmt::format("{}", static_cast<double>(i) / 4.0);
+    const std::string id = fmt::format("new-{}", next(registered));
+    switch (next(12)) {
+      case 0: {
+        std::string extra;
+        if (next(2)) extra += fmt::format(R"(, "weight": {})", 1 + next(3));
+        if (next(3) == 0) extra += fmt::format(R"(, "speed": {}.5)", next(3));
+        if (next(2)) extra += R"(, "inflight": )" + value(5);
+        if (next(2)) extra += R"(, "qps_1m": )" + value(100);
+        const std::string up = registered < 40 && next(2) ? fmt::format("new-{}", registered++) : id;
+        lines.push_back(fmt::format(R"({{"t": {}, "type": "up", "instance": "{}"{}}})", t, up, extra));
+        break;
+      }
+      case 1:
+        lines.push_back(fmt::format(R"({{"t": {}, "type": "load", "instance": "{}", "inflight": {}, "qps_1m": {}}})",
+                                    t, id, value(9), value(300)));
+        break;
+      case 2:
+        lines.push_back(fmt::format(R"({{"t": {}, "type": "load", "instance": "{}", "{}": {}}})", t,
+                                    next(5) ? id : "ghost", next(2) ? "inflight" : "qps_1m",
+                                    value(9)));
+        break;
+      case 3:
+        lines.push_back(fmt::format(R"({{"t": {}, "type": "{}", "instance": "{}"}})", t,
+                                    next(4) ? "down" : "remove", id));
+        break;
+      case 4:
+        lines.push_back(fmt::format(
+            R"({{"t": {}, "type": "arrival", "request": "req-{}", "duration": {}, "prefix_blocks": [{}, {}]}})",
+            t, i, next(50), next(4), next(4)));
+        break;
+      case 5:
+        lines.push_back(fmt::format(
+            R"({{"t": {}, "type": "arrival", "hint": {{"queue_depths": {{"per_instance": {{"{}": {{"queue_depth": {}, "active_decode_count": 2}}}}}}}}}})",
+            t, id, next(7)));
+        break;
+      case 6:
+        lines.push_back(fmt::format(R"({{"t": {}, "type": "arrival", "request": "r\u00e9q {}"}})", t, i));
+        break;
+      case 7:
+        lines.push_back(fmt::format(R"({{"t": {}, "type": "arrival"}})", t));
+        break;
+      default:
+        lines.push_back(fmt::format(R"({{"t": {}, "type": "arrival", "duration": {}.{}}})", t, next(90), next(10)));
     }
   }
   const std::string header =
