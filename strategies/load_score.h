@@ -30,7 +30,28 @@ std::span<const ParamSpec> LoadWeightParams();
 // The load score of `c`: value * weight summed in the fixed component order
 // (inflight, queue keys from `queue`, qps_1m) in IEEE double arithmetic.
 // std::nullopt when no component contributed: unknown is never 0.
-std::optional<double> LoadScore(const Candidate& c, const QueueLoad* queue,
-                                const LoadWeights& w);
+inline std::optional<double> LoadScore(const Candidate& c, const QueueLoad* queue,
+                                       const LoadWeights& w) {
+  double total = 0.0;
+  bool known = false;
+  if (c.inflight && w.inflight != 0.0) {
+    total += static_cast<double>(*c.inflight) * w.inflight;
+    known = true;
+  }
+  if (queue) {
+    for (std::size_t i = 0; i < kQueueFields.size(); ++i) {
+      if (queue->known[i] && w.queue[i] != 0.0) {
+        total += queue->value[i] * w.queue[i];
+        known = true;
+      }
+    }
+  }
+  if (c.qps_1m && w.qps_1m != 0.0) {
+    total += *c.qps_1m * w.qps_1m;
+    known = true;
+  }
+  if (!known) return std::nullopt;
+  return total;
+}
 
 }  // namespace lbsim
