@@ -1,6 +1,8 @@
 #include "strategies/load_index.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <cmath>
 #include <limits>
 
@@ -13,6 +15,45 @@ bool ChangesScore(const QueueLoad& queue, const LoadWeights& w) {
   for (std::size_t i = 0; i < kQueueFields.size(); ++i)
     if (queue.known[i] && w.queue[i] != 0.0) return true;
   return false;
+}
+
+// Two doubles, compared and selected lane by lane (SSE2 on x86-64; the
+// compiler lowers it to scalar code elsewhere).
+using DoublePair = double __attribute__((vector_size(16)));
+using MaskPair = std::int64_t __attribute__((vector_size(16)));
+
+DoublePair LoadPair(const double* at) {
+  DoublePair pair;
+  std::memcpy(&pair, at, sizeof pair);
+  return pair;
+}
+
+// The least number in `scores` (NaNs are skipped; +inf when there is none).
+double LeastOf(std::span<const double> scores) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  DoublePair lowest = {kInf, kInf};
+  std::size_t i = 0;
+  for (; i + 2 <= scores.size(); i += 2) {
+    const DoublePair pair = LoadPair(&scores[i]);
+    lowest = pair < lowest ? pair : lowest;
+  }
+  double result = lowest[0] < lowest[1] ? lowest[0] : lowest[1];
+  if (i < scores.size() && scores[i] < result) result = scores[i];
+  return result;
+}
+
+// Bit k set when scores[k] == value; scores has at most 64 entries.
+std::uint64_t SlotsEqualTo(std::span<const double> scores, double value) {
+  const DoublePair wanted = {value, value};
+  std::uint64_t slots = 0;
+  std::size_t i = 0;
+  for (; i + 2 <= scores.size(); i += 2) {
+    const MaskPair equal = LoadPair(&scores[i]) == wanted;  // -1 where equal
+    slots |= (static_cast<std::uint64_t>(equal[0]) & 1) << i;
+    slots |= (static_cast<std::uint64_t>(equal[1]) & 1) << (i + 1);
+  }
+  if (i < scores.size()) slots |= std::uint64_t{scores[i] == value} << i;
+  return slots;
 }
 
 }  // namespace
@@ -199,34 +240,32 @@ void LoadIndex::ScanLowest(std::size_t unknown, Lowest& out) {
   }
   // Unknown scores are NaN here, which no comparison picks (no known score
   // is NaN: FindLowest declined those). Selects rather than branches: the
-  // running minimum changes unpredictably, and two short passes over at
-  // most kScanMax scores cost less than the mispredicted branches.
-  double lowest = std::numeric_limits<double>::infinity();
-  double highest = -lowest;
-  for (const double score : scores) {
-    lowest = score < lowest ? score : lowest;
-    highest = score > highest ? score : highest;
-  }
-  std::size_t ties = 0;
-  for (const double score : scores) ties += score == lowest ? 1 : 0;
-  scan_lowest_ = lowest;
+  // lowest changes unpredictably from one decision to the next. The ties
+  // are kept as a bit set (at most kScanMax = 64 slots), which also
+  // answers TieAt.
+  const double lowest = LeastOf(scores);
+  const std::uint64_t ties = SlotsEqualTo(scores, lowest);
+  scan_ties_ = ties;
   if (ties == 0) return;  // nothing known: fallback
-  if (unknown > 0 && unknown_ == UnknownLoad::kMax && highest == lowest) {
-    // Unknown scores count as the highest known one, which is also the lowest.
-    all_tie_ = true;
-    out.ties = scores.size();
-    return;
+  if (unknown > 0 && unknown_ == UnknownLoad::kMax) {
+    // Unknown scores count as the highest known one: when that is also the
+    // lowest, every candidate ties.
+    double highest = -std::numeric_limits<double>::infinity();
+    for (const double score : scores) highest = score > highest ? score : highest;
+    if (highest == lowest) {
+      all_tie_ = true;
+      out.ties = scores.size();
+      return;
+    }
   }
   out.passed_over_unknown = unknown > 0 && unknown_ == UnknownLoad::kExclude;
-  out.ties = ties;
+  out.ties = static_cast<std::size_t>(std::popcount(ties));
 }
 
 std::uint32_t LoadIndex::ScanTieAt(std::size_t k) const {
-  std::span<const double> scores = scan_value_;
-  if (!rescored_.empty()) scores = scan_hinted_;
-  std::uint32_t slot = 0;
-  for (;; ++slot)
-    if (scores[slot] == scan_lowest_ && k-- == 0) return slot;
+  std::uint64_t ties = scan_ties_;
+  for (; k > 0; --k) ties &= ties - 1;  // drops the lowest slot
+  return static_cast<std::uint32_t>(std::countr_zero(ties));
 }
 
 std::size_t LoadIndex::CountUnhintedBelow(std::uint32_t slot) const {

@@ -115,10 +115,11 @@ class LoadIndex {
   std::vector<std::uint32_t> hinted_ties_;     // rescored ties, sorted
   bool all_tie_ = false;                       // every candidate ties
   // Scan only: base scores by slot (NaN when unknown), the same with the
-  // hint's rescores, and the lowest score the last scan found.
+  // hint's rescores, and the slots tied at the lowest score the last scan
+  // found (bit k: slot k).
   std::vector<double> scan_value_;
   std::vector<double> scan_hinted_;
-  double scan_lowest_ = 0.0;
+  std::uint64_t scan_ties_ = 0;
 };
 
 }  // namespace lbsim
