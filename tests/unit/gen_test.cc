@@ -201,6 +201,12 @@ TEST_CASE("gen: flags parse into the spec, bad values name the flag") {
   CHECK(spec.joins[0].speed == 2.0);
   ApplyGenFlag(spec, "--report-fields", "none");
   CHECK_FALSE(spec.reporting.inflight);
+  ApplyGenFlag(spec, "--report-fields", "qps_1m,inflight");
+  CHECK(spec.reporting.inflight);
+  CHECK(spec.reporting.qps_1m);
+  CHECK_THROWS_WITH_AS(ApplyGenFlag(spec, "--report-fields", "both"),
+                       "--report-fields both: expected inflight|qps_1m|inflight,qps_1m|none",
+                       UsageError);
   CHECK_THROWS_WITH_AS(ApplyGenFlag(spec, "--durations", "gamma:2"),
                        "--durations gamma:2: expected fixed:V|exponential:MEAN|lognormal:MEAN:SIGMA", UsageError);
   CHECK_THROWS_WITH_AS(ApplyGenFlag(spec, "--burst", "10"),

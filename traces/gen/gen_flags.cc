@@ -34,7 +34,7 @@ constexpr std::array<GenFlagInfo, 25> kFlags{{
     {"--remove", "ID@T", "Instance ID is removed from the pool at T", true},
     {"--flap", "ID@START:PERIOD:DOWN_FOR[:UNTIL]", "Instance ID goes down every PERIOD from START, for DOWN_FOR", true},
     {"--join", "ID@T[:SPEED]", "A new Instance joins at T with unknown load (cold start)", true},
-    {"--report-fields", "LIST", "Load fields reported: inflight, qps_1m, both (comma-separated) or none"},
+    {"--report-fields", "inflight|qps_1m|inflight,qps_1m|none", "Load fields the reports carry (default inflight)"},
     {"--report-interval", "S", "A load report of each reporting Instance every S (default 0: never)"},
     {"--report-delay", "D", "Reports appear D after their snapshot (default 0)"},
     {"--silent-fraction", "F", "Fraction of the initial Instances (chosen by the seed) that never report"},
