@@ -128,13 +128,15 @@ int RunReplay(const ReplayCommand& command) {
 
   std::optional<ProgressLine> progress;
   if (command.progress) progress.emplace(stderr);
-  // A terminal replay has the machine to itself: the trace is read on a
-  // second thread while the strategies run on this one.
+  // A replay has the machine to itself: with a second CPU, the trace is
+  // read on a second thread while the strategies run on this one.
   TraceProgress* shown = progress ? &*progress : nullptr;
+  const bool read_ahead = UsableCpus() >= 2;
   ReplayResult result = Replay(
       command.trace,
       [&](InstanceTable& table, TraceVisitor& visitor) {
-        return ReadTraceAhead(command.trace, encoding, table, visitor, shown);
+        return read_ahead ? ReadTraceAhead(command.trace, encoding, table, visitor, shown)
+                          : ReadTrace(command.trace, encoding, table, visitor, shown);
       },
       requests, logs, sim);
   if (progress) progress->Finish();

@@ -1,5 +1,6 @@
 #include "traces/read_ahead.h"
 
+#include <sched.h>
 #include <sys/stat.h>
 
 #include <array>
@@ -349,10 +350,17 @@ TraceCounts Visit(BatchRing& ring, const std::string& path, bool document,
 
 }  // namespace
 
+unsigned UsableCpus() {
+  cpu_set_t cpus;
+  if (::sched_getaffinity(0, sizeof cpus, &cpus) == 0)
+    return static_cast<unsigned>(CPU_COUNT(&cpus));
+  return std::thread::hardware_concurrency();
+}
+
 TraceCounts ReadTraceAhead(const std::string& path, TraceEncoding encoding,
                            InstanceTable& table, TraceVisitor& visitor,
                            TraceProgress* progress) {
-  if (std::thread::hardware_concurrency() < 2 || !IsRegularFile(path))
+  if (!IsRegularFile(path))
     return ReadTrace(path, encoding, table, visitor, progress);
 
   const bool document =

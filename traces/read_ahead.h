@@ -16,12 +16,16 @@ namespace lbsim {
 // the visitor raised it (a visitor error stops the reader). Memory stays
 // bounded: the reader waits when it is a few batches ahead.
 //
-// Only regular files are read ahead, and only on a machine with at least
-// two hardware threads; anything else (standard input, a pipe, whose reads
-// could block a failed run's exit) is read on the calling thread by
-// ReadTrace itself. `progress` hears from the reading thread.
+// Only regular files are read ahead; anything else (standard input, a
+// pipe, whose reads could block a failed run's exit) is read on the calling
+// thread by ReadTrace itself. `progress` hears from the reading thread.
 TraceCounts ReadTraceAhead(const std::string& path, TraceEncoding encoding,
                            InstanceTable& table, TraceVisitor& visitor,
                            TraceProgress* progress = nullptr);
+
+// How many CPUs this process may run on: its affinity mask (taskset, a
+// container's cpuset), else what the machine has. Reading ahead pays only
+// with two or more.
+unsigned UsableCpus();
 
 }  // namespace lbsim
