@@ -1,11 +1,10 @@
 #include "sim/replay.h"
 
-#include <array>
-#include <charconv>
 #include <memory>
 
 #include <fmt/format.h>
 
+#include "sim/auto_request_ids.h"
 #include "sim/decision_log.h"
 #include "sim/errors.h"
 #include "sim/pool.h"
@@ -50,16 +49,8 @@ class Replayer final : public TraceVisitor {
     switch (e.type) {
       case EventType::kArrival: {
         ++arrivals_;
-        std::string_view id;
-        if (e.request) {
-          id = *e.request;
-        } else {
-          // "r<N>", written without a formatter: this runs for every arrival.
-          auto_id_[0] = 'r';
-          char* end = std::to_chars(auto_id_.data() + 1, auto_id_.data() + auto_id_.size(),
-                                    arrivals_).ptr;
-          id = std::string_view(auto_id_.data(), end - auto_id_.data());
-        }
+        const std::string_view auto_id = auto_ids_.Next();
+        const std::string_view id = e.request ? *e.request : auto_id;
         for (auto& w : worlds_) w->Decide(e, arrivals_, id, pool_, *table_);
         return;
       }
@@ -130,7 +121,7 @@ class Replayer final : public TraceVisitor {
   bool wants_raw_hint_ = false;
   std::uint64_t trace_seq_ = 0;
   std::uint64_t arrivals_ = 0;
-  std::array<char, 24> auto_id_;  // "r" and up to 20 digits
+  AutoRequestIds auto_ids_;  // in step with arrivals_
 };
 
 }  // namespace
