@@ -50,10 +50,15 @@ void CandidateSet::Refresh(InstanceIndex i, const Pool& pool, RunMetrics& metric
   // Only the load fields change between rebuilds (an id or registration
   // change comes with a new pool version).
   const Pool::Entry& e = pool.at(i);
-  const std::optional<std::int64_t> inflight = SeenInflight(i);
-  if (inflight == c.inflight && e.qps_1m == c.qps_1m && e.weight == c.weight) return;
+  // Compared as raw counters (-1: unknown) rather than as optionals: an
+  // optional returned by value went through the stack and was read back
+  // with a wider load, which stalls on every refresh.
+  const std::int64_t inflight = SeenInflightRaw(i);
+  const std::int64_t had_inflight = c.inflight ? *c.inflight : -1;
+  if (inflight == had_inflight && e.qps_1m == c.qps_1m && e.weight == c.weight) return;
   const bool had_signal = HasLoadSignal(c);
-  c.inflight = inflight;
+  c.inflight.reset();
+  if (inflight >= 0) c.inflight = inflight;
   c.qps_1m = e.qps_1m;
   c.weight = e.weight;
   if (HasLoadSignal(c) != had_signal) metrics.LoadSignalChanged(i, !had_signal);

@@ -54,9 +54,14 @@ class CandidateSet {
 
   // The inflight value the strategy sees for `i`.
   std::optional<std::int64_t> SeenInflight(InstanceIndex i) const {
-    if (view_) return view_->Seen(i);
-    if (i >= inflight_.size() || inflight_[i] < 0) return std::nullopt;
-    return inflight_[i];
+    const std::int64_t raw = SeenInflightRaw(i);
+    if (raw < 0) return std::nullopt;
+    return raw;
+  }
+  // The same as a counter: -1 when unknown.
+  std::int64_t SeenInflightRaw(InstanceIndex i) const {
+    if (view_) return view_->Seen(i).value_or(-1);
+    return i < inflight_.size() ? inflight_[i] : -1;
   }
   Candidate Make(InstanceIndex i, const Pool& pool, const InstanceTable& table) const;
   void Rebuild(const Pool& pool, const InstanceTable& table, RunMetrics& metrics,

@@ -120,11 +120,15 @@ void LoadIndex::Reset(std::span<const Candidate> candidates) {
 
 void LoadIndex::Update(std::span<const Candidate> candidates, std::size_t slot) {
   const BaseScore fresh = ScoreOf(candidates[slot]);
-  const BaseScore& old = base_[slot];
-  if (fresh.kind == old.kind && fresh.value == old.value) return;  // same group
+  BaseScore& base = base_[slot];
+  if (fresh.kind == base.kind && fresh.value == base.value) return;  // same group
   const auto s = static_cast<std::uint32_t>(slot);
   Remove(s);
-  base_[slot] = fresh;
+  // Field by field: a whole-struct copy of `fresh` was read back from the
+  // stack as one 16-byte load over narrower stores, which stalls (store
+  // forwarding fails) on every update. Add sets the group.
+  base.kind = fresh.kind;
+  base.value = fresh.value;
   Add(s);
 }
 
