@@ -5,10 +5,27 @@
 
 namespace lbsim {
 
+namespace {
+
+// Whether `c` must be escaped inside a JSON string.
+bool NeedsEscape(unsigned char c) { return c < 0x20 || c == '"' || c == '\\'; }
+
+void AppendInteger(std::string& out, std::uint64_t n) {
+  const fmt::format_int text(n);
+  out.append(text.data(), text.size());
+}
+
+}  // namespace
+
 void AppendJsonString(std::string& out, std::string_view s) {
   out += '"';
-  for (char ch : s) {
-    unsigned char c = static_cast<unsigned char>(ch);
+  // Runs that need no escape (all of most ids) are appended whole.
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (!NeedsEscape(c)) continue;
+    out.append(s, start, i - start);
+    start = i + 1;
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -17,17 +34,16 @@ void AppendJsonString(std::string& out, std::string_view s) {
       case '\n': out += "\\n"; break;
       case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) fmt::format_to(std::back_inserter(out), "\\u{:04x}", c);
-        else out += ch;
+      default: fmt::format_to(std::back_inserter(out), "\\u{:04x}", c);
     }
   }
+  out.append(s, start, s.size() - start);
   out += '"';
 }
 
 void AppendTraceTime(std::string& out, const TraceTime& t) {
   if (t.integral) {
-    fmt::format_to(std::back_inserter(out), "{}", t.integer);
+    AppendInteger(out, t.integer);
     return;
   }
   // The same text nlohmann::json (and Python's json) prints for a double.
@@ -38,7 +54,9 @@ void DecisionLogWriter::Write(const DecisionRecord& r) {
   line_.clear();
   line_ += "{\"strategy\":";
   AppendJsonString(line_, r.strategy);
-  fmt::format_to(std::back_inserter(line_), ",\"seq\":{},\"t\":", r.seq);
+  line_ += ",\"seq\":";
+  AppendInteger(line_, r.seq);
+  line_ += ",\"t\":";
   AppendTraceTime(line_, *r.t);
   line_ += ",\"request\":";
   AppendJsonString(line_, r.request);
@@ -47,7 +65,9 @@ void DecisionLogWriter::Write(const DecisionRecord& r) {
   else line_ += "null";
   line_ += ",\"reason\":";
   AppendJsonString(line_, r.reason);
-  fmt::format_to(std::back_inserter(line_), ",\"candidates\":{}}}\n", r.candidates);
+  line_ += ",\"candidates\":";
+  AppendInteger(line_, r.candidates);
+  line_ += "}\n";
   std::fwrite(line_.data(), 1, line_.size(), out_);
 }
 
