@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -30,7 +31,7 @@ constexpr std::size_t kBatches = 4;
 // What crosses between the cores is what costs, so most events travel as
 // one 64-byte PackedEvent; the rest (an `up` with weight or speed, an
 // arrival with a hint or prefix blocks) travel whole, as TraceEvents. Ids
-// are copied into `text`; views into it are made on the visiting side,
+// are copied into `text_`; views into it are made on the visiting side,
 // after the last append. Batches are written by one thread while another
 // reads the batch beside them: each starts its own pair of cache lines
 // (adjacent-line prefetch moves lines in pairs), or every event appended
@@ -367,23 +368,29 @@ TraceCounts ReadTraceAhead(const std::string& path, TraceEncoding encoding,
       encoding == TraceEncoding::kDocument ||
       (encoding == TraceEncoding::kAuto && EncodingFromName(path) == TraceEncoding::kDocument);
   BatchRing ring;
-  std::thread reader([&ring, &path, encoding, progress,
-                      wants_raw_hint = visitor.WantsRawHint()] {
-    TraceCounts counts;
-    std::exception_ptr error;
-    InstanceTable own;  // the reader's; `table` belongs to the visiting thread
-    BatchingVisitor batching(ring, wants_raw_hint);
-    try {
-      counts = ReadTrace(path, encoding, own, batching, progress);
-    } catch (const ReadingCancelled&) {
-      return;
-    } catch (...) {
-      error = std::current_exception();
-    }
-    // The events before an error are handed on first, as ReadTrace would.
-    batching.Flush();
-    ring.Close(counts, std::move(error));
-  });
+  std::thread reader;
+  try {
+    reader = std::thread([&ring, &path, encoding, progress,
+                          wants_raw_hint = visitor.WantsRawHint()] {
+      TraceCounts counts;
+      std::exception_ptr error;
+      InstanceTable own;  // the reader's; `table` belongs to the visiting thread
+      BatchingVisitor batching(ring, wants_raw_hint);
+      try {
+        counts = ReadTrace(path, encoding, own, batching, progress);
+      } catch (const ReadingCancelled&) {
+        return;
+      } catch (...) {
+        error = std::current_exception();
+      }
+      // The events before an error are handed on first, as ReadTrace would.
+      batching.Flush();
+      ring.Close(counts, std::move(error));
+    });
+  } catch (const std::system_error&) {
+    // No thread to be had (a process or memory limit): read on this one.
+    return ReadTrace(path, encoding, table, visitor, progress);
+  }
   // However the visit ends, the reader stops and is joined.
   struct StopAndJoin {
     BatchRing& ring;
