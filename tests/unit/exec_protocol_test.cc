@@ -44,7 +44,7 @@ TEST_CASE("the request line lists candidates in order with null for unknown load
         "\"hint\":{\"queue_depths\":{\"per_instance\":{\"inst-a\":{\"queue_depth\":3}}}}}\n");
 }
 
-TEST_CASE("a reply names a candidate and a reason word; seq is checked when given") {
+TEST_CASE("a reply names a candidate and a reason word, seq is checked when given") {
   ExecReply r;
   CHECK(Reply("{\"instance\":\"inst-c\",\"reason\":\"least\"}", 5, r) == "ok");
   CHECK(r.index == 2);

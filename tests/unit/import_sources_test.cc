@@ -65,7 +65,7 @@ TEST_CASE("SplitCsvLine splits at commas and honours RFC 4180 quotes") {
                        "field 1: a quote may only enclose a whole field", FieldError);
 }
 
-TEST_CASE("mooncake rows: timestamp ms, lengths, hash_ids; each malformed row says why") {
+TEST_CASE("mooncake rows: timestamp ms, lengths, hash_ids, each malformed row says why") {
   std::vector<std::string> rows = Rows("mooncake",
       "{\"timestamp\": 27482, \"input_length\": 6955, \"output_length\": 52, \"hash_ids\": [46, 47]}\n"
       "\n"
@@ -118,7 +118,7 @@ TEST_CASE("azure rows: times after the first whole row, to the nanosecond") {
   CHECK(rows == want);
 }
 
-TEST_CASE("burstgpt rows: seconds to ms; 0 response tokens marks a failure") {
+TEST_CASE("burstgpt rows: seconds to ms, 0 response tokens marks a failure") {
   std::vector<std::string> rows = Rows("burstgpt",
       "Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type\n"
       "5,ChatGPT,472,18,490,Conversation log\n"

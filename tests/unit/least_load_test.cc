@@ -36,7 +36,7 @@ TEST_CASE("least_load: the lower inflight wins, with reason least") {
   CHECK(Pick(*ll, pool) == "1/least");
 }
 
-TEST_CASE("least_load: ties do not always take the first; they rotate in pool order") {
+TEST_CASE("least_load: ties do not always take the first, they rotate in pool order") {
   std::unique_ptr<Strategy> ll = Request("ll").Make();
   auto pool = Candidates({3, 3, 3});
   CHECK(Pick(*ll, pool) == "0/tie");
@@ -85,13 +85,13 @@ TEST_CASE("least_load: tie breaking and the fallback share one counter") {
   CHECK(Pick(*ll, unknown3) == "1/fallback");  // r = 4
 }
 
-TEST_CASE("least_load: an unknown score is never 0; any known load beats it") {
+TEST_CASE("least_load: an unknown score is never 0, any known load beats it") {
   std::unique_ptr<Strategy> ll = Request("ll").Make();
   CHECK(Pick(*ll, Candidates({std::nullopt, 5})) == "1/least+unknown");
   CHECK(Pick(*ll, Candidates({std::nullopt, 1000000, std::nullopt})) == "1/least+unknown");
 }
 
-TEST_CASE("least_load: unknown candidates never join a tie; passing them over is flagged") {
+TEST_CASE("least_load: unknown candidates never join a tie, passing them over is flagged") {
   std::unique_ptr<Strategy> ll = Request("ll").Make();
   auto pool = Candidates({std::nullopt, 0, std::nullopt, 0});
   CHECK(Pick(*ll, pool) == "1/tie+unknown");

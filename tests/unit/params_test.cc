@@ -79,7 +79,7 @@ TEST_CASE("params: --set NAME.KEY=VALUE applies to every request of that strateg
   CHECK(Parse("ll", {"rr.anything=1"}).params.Number("qps_1m") == 0.01);
 }
 
-TEST_CASE("params: inline values win over --set; later --set values win over earlier ones") {
+TEST_CASE("params: inline values win over --set, later --set values win over earlier ones") {
   CHECK(Parse("ll:qps_1m=0.5", {"ll.qps_1m=0"}).params.Number("qps_1m") == 0.5);
   CHECK(Parse("ll", {"ll.qps_1m=1", "ll.qps_1m=2"}).params.Number("qps_1m") == 2.0);
   // The parameter value itself may contain dots.

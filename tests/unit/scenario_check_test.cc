@@ -67,7 +67,7 @@ TEST_CASE("eq compares numbers by value and other scalars exactly") {
   CHECK_FALSE(One(R"({"path": "least_load.fairness.jain", "eq": null})").passed);
 }
 
-TEST_CASE("min and max are inclusive; null or non-numbers fail them") {
+TEST_CASE("min and max are inclusive, null or non-numbers fail them") {
   ExpectationResult r = One(R"({"path": "least_load.selections.inst-a", "min": 4, "max": 4})");
   CHECK(r.passed);
   CHECK(r.expected == ">= 4 and <= 4");
