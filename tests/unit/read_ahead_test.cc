@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "replay_fixture.h"
+#include "trace_recording.h"
 #include "sim/errors.h"
 #include "traces/read_ahead.h"
 #include "traces/trace_reader.h"
@@ -18,90 +19,19 @@
 namespace lbsim {
 namespace {
 
+using testing::RecordReading;
 using testing::TempFile;
-
-// Everything a visitor can see of an event, as text.
-std::string Describe(const TraceEvent& e) {
-  std::string s = fmt::format("{} t={}/{}/{} @{} ", static_cast<int>(e.type), e.t.value,
-                              e.t.integral, e.t.integer, e.position);
-  s += fmt::format("inst={} idx={} ", e.instance, e.index ? std::to_string(*e.index) : "-");
-  s += fmt::format("w={} sp={} ", e.weight.value_or(-1), e.speed.value_or(-1));
-  s += fmt::format("inf={}/{} qps={}/{} ", static_cast<int>(e.inflight.state), e.inflight.value,
-                   static_cast<int>(e.qps_1m.state), e.qps_1m.value);
-  s += fmt::format("req={} dur={} ", e.request ? *e.request : "<none>",
-                   e.duration.value_or(-1));
-  for (const Hint::Entry& q : e.hint.queues) {
-    s += fmt::format("q{}:", q.instance);
-    for (std::size_t i = 0; i < q.load.value.size(); ++i)
-      if (q.load.known[i]) s += fmt::format("{}={},", i, q.load.value[i]);
-  }
-  s += " raw=" + e.hint.raw_json + " blocks=";
-  for (std::uint64_t b : e.hint.prefix_blocks) s += std::to_string(b) + ",";
-  return s;
-}
-
-// Records what it is shown; throws FieldError (or, with `input_error`,
-// InputError) at event number `fail_at` (0-based), if set.
-class Recorder final : public TraceVisitor {
- public:
-  explicit Recorder(bool raw_hint = false) : raw_hint_(raw_hint) {}
-
-  bool WantsRawHint() const override { return raw_hint_; }
-  void OnHeader(const TraceHeader& header, const InstanceTable& table) override {
-    seen.push_back(fmt::format("header {} {} instances, table {}", header.name,
-                               header.instances.size(), table.size()));
-  }
-  void OnEvent(const TraceEvent& e) override {
-    if (fail_at && seen.size() == *fail_at + 1) {
-      if (input_error) throw InputError("the visitor refuses this one");
-      throw FieldError("field \"t\": the visitor refuses this one");
-    }
-    seen.push_back(Describe(e));
-  }
-
-  std::vector<std::string> seen;
-  std::optional<std::size_t> fail_at;
-  bool input_error = false;
-
- private:
-  bool raw_hint_;
-};
-
-// What one way of reading produced.
-struct Reading {
-  std::vector<std::string> seen;
-  std::vector<std::string> ids;  // the table's
-  TraceCounts counts;
-  std::string error;  // the InputError's message, "" when none
-
-  bool operator==(const Reading& o) const {
-    return seen == o.seen && ids == o.ids && counts.events == o.counts.events &&
-           counts.arrivals == o.counts.arrivals && error == o.error;
-  }
-};
-
-template <typename ReadFn>
-Reading ReadWith(ReadFn read, const std::string& path, Recorder recorder) {
-  Reading r;
-  InstanceTable table;
-  try {
-    r.counts = read(path, TraceEncoding::kAuto, table, recorder, nullptr);
-  } catch (const InputError& e) {
-    r.error = e.what();
-  }
-  r.seen = recorder.seen;
-  r.ids = table.Ids();
-  return r;
-}
+using testing::TraceReading;
+using testing::TraceRecorder;
 
 // Reads `text` as trace.<ext> both ways and checks they agree; returns the
 // read-ahead's reading.
-Reading CheckSame(const std::string& text, const std::string& ext, Recorder recorder = Recorder()) {
+TraceReading CheckSame(const std::string& text, const std::string& ext,
+                       TraceRecorder recorder = TraceRecorder()) {
   TempFile file(text, "trace." + ext);
-  Reading direct = ReadWith(
-      [](auto&&... a) { return ReadTrace(a...); }, file.path(), recorder);
-  Reading ahead = ReadWith(
-      [](auto&&... a) { return ReadTraceAhead(a...); }, file.path(), recorder);
+  TraceReading direct = RecordReading(&ReadTrace, file.path(), TraceEncoding::kAuto, recorder);
+  TraceReading ahead =
+      RecordReading(&ReadTraceAhead, file.path(), TraceEncoding::kAuto, recorder);
   CHECK(ahead.seen.size() == direct.seen.size());
   CHECK(ahead.error == direct.error);
   CHECK(ahead == direct);
@@ -189,7 +119,7 @@ std::string MixedTrace(std::size_t events, bool document) {
 TEST_CASE("read-ahead: the visitor sees what ReadTrace shows it, across many batches") {
   for (bool document : {false, true}) {
     CAPTURE(document);
-    Reading r = CheckSame(MixedTrace(5000, document), document ? "json" : "ndjson");
+    TraceReading r = CheckSame(MixedTrace(5000, document), document ? "json" : "ndjson");
     CHECK(r.error.empty());
     CHECK(r.seen.size() == 5001);  // the header and every event
     CHECK(r.ids.size() > 3);       // `up` events registered new ids
@@ -197,7 +127,7 @@ TEST_CASE("read-ahead: the visitor sees what ReadTrace shows it, across many bat
 }
 
 TEST_CASE("read-ahead: raw hints reach a visitor that asks for them") {
-  Reading r = CheckSame(MixedTrace(3000, false), "ndjson", Recorder(/*raw_hint=*/true));
+  TraceReading r = CheckSame(MixedTrace(3000, false), "ndjson", TraceRecorder(/*raw_hint=*/true));
   bool any_raw = false;
   for (const std::string& s : r.seen) any_raw = any_raw || s.find("raw={") != std::string::npos;
   CHECK(any_raw);
@@ -215,7 +145,7 @@ TEST_CASE("read-ahead: a reader error far into the trace comes after every event
   std::size_t at = 0;
   for (int line = 1; line < 3000; ++line) at = text.find('\n', at) + 1;
   text.insert(at, "{\"t\": oops}\n");
-  Reading r = CheckSame(text, "ndjson");
+  TraceReading r = CheckSame(text, "ndjson");
   CHECK(r.error.find(":3000: ") != std::string::npos);
   CHECK(r.seen.size() == 2999);
 }
@@ -225,13 +155,13 @@ TEST_CASE("read-ahead: a visitor error names the event's line or index, and stop
     for (std::size_t fail_at : {0u, 1500u, 4999u}) {
       CAPTURE(input_error);
       CAPTURE(fail_at);
-      Recorder recorder;
+      TraceRecorder recorder;
       recorder.fail_at = fail_at;
       recorder.input_error = input_error;
-      Reading lines = CheckSame(MixedTrace(5000, false), "ndjson", recorder);
+      TraceReading lines = CheckSame(MixedTrace(5000, false), "ndjson", recorder);
       CHECK(lines.error.find(fmt::format(":{}: ", fail_at + 2)) != std::string::npos);
       CHECK(lines.error.find("the visitor refuses this one") != std::string::npos);
-      Reading doc = CheckSame(MixedTrace(5000, true), "json", recorder);
+      TraceReading doc = CheckSame(MixedTrace(5000, true), "json", recorder);
       CHECK(doc.error.find(fmt::format(": events[{}]: ", fail_at)) != std::string::npos);
     }
   }
@@ -239,23 +169,22 @@ TEST_CASE("read-ahead: a visitor error names the event's line or index, and stop
 
 TEST_CASE("read-ahead: a visitor error before a reader error wins, as in file order") {
   std::string text = MixedTrace(4000, false) + "not json\n";
-  Recorder recorder;
+  TraceRecorder recorder;
   recorder.fail_at = 100;
-  Reading r = CheckSame(text, "ndjson", recorder);
+  TraceReading r = CheckSame(text, "ndjson", recorder);
   CHECK(r.error.find(":102: ") != std::string::npos);
 }
 
 TEST_CASE("read-ahead: errors before any event (no file, bad header) are ReadTrace's") {
   CheckSame("{\"lbsim_trace\": 2}\n", "ndjson");
   CheckSame("", "ndjson");
-  Recorder recorder;
+  // No encoding in the name: the same UsageError both ways.
+  CHECK(CheckSame("{}", "txt").error.starts_with("usage: "));
+  TraceRecorder recorder;
   InstanceTable table;
   CHECK_THROWS_AS(ReadTraceAhead("/nonexistent/trace.ndjson", TraceEncoding::kAuto, table,
                                  recorder),
                   InputError);
-  TempFile unnamed("{}", "trace.txt");
-  CHECK_THROWS_AS(ReadTraceAhead(unnamed.path(), TraceEncoding::kAuto, table, recorder),
-                  UsageError);
 }
 
 }  // namespace

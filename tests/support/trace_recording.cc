@@ -1,0 +1,67 @@
+#include "trace_recording.h"
+
+#include <fmt/format.h>
+
+#include "sim/errors.h"
+
+namespace lbsim::testing {
+
+std::string DescribeEvent(const TraceEvent& e) {
+  std::string s = fmt::format("{} t={}/{}/{} @{} ", static_cast<int>(e.type), e.t.value,
+                              e.t.integral, e.t.integer, e.position);
+  s += fmt::format("inst={} idx={} ", e.instance, e.index ? std::to_string(*e.index) : "-");
+  s += fmt::format("w={} sp={} ", e.weight.value_or(-1), e.speed.value_or(-1));
+  s += fmt::format("inf={}/{} qps={}/{} ", static_cast<int>(e.inflight.state), e.inflight.value,
+                   static_cast<int>(e.qps_1m.state), e.qps_1m.value);
+  s += fmt::format("req={} dur={} ", e.request ? *e.request : "<none>",
+                   e.duration.value_or(-1));
+  for (const Hint::Entry& q : e.hint.queues) {
+    s += fmt::format("q{}:", q.instance);
+    for (std::size_t i = 0; i < q.load.value.size(); ++i)
+      if (q.load.known[i]) s += fmt::format("{}={},", i, q.load.value[i]);
+  }
+  s += " raw=" + e.hint.raw_json + " blocks=";
+  for (std::uint64_t b : e.hint.prefix_blocks) s += std::to_string(b) + ",";
+  return s;
+}
+
+std::string DescribeHeader(const TraceHeader& header, const InstanceTable& table) {
+  std::string s = fmt::format("header name={} about={} unit={} table={}", header.name,
+                              header.description, header.time_unit, table.size());
+  for (const HeaderInstance& i : header.instances)
+    s += fmt::format(" [{} w={} inf={} qps={} alive={} sp={}]", i.id, i.weight,
+                     i.inflight ? std::to_string(*i.inflight) : "-",
+                     i.qps_1m ? fmt::format("{}", *i.qps_1m) : "-", i.alive, i.speed);
+  return s;
+}
+
+void TraceRecorder::OnHeader(const TraceHeader& header, const InstanceTable& table) {
+  seen.push_back(DescribeHeader(header, table));
+}
+
+void TraceRecorder::OnEvent(const TraceEvent& e) {
+  if (fail_at && events_ == *fail_at) {
+    if (input_error) throw InputError("the visitor refuses this one");
+    throw FieldError("field \"t\": the visitor refuses this one");
+  }
+  ++events_;
+  seen.push_back(DescribeEvent(e));
+}
+
+TraceReading RecordReading(TraceReadFunction read, const std::string& path,
+                           TraceEncoding encoding, TraceRecorder recorder) {
+  TraceReading r;
+  InstanceTable table;
+  try {
+    r.counts = read(path, encoding, table, recorder, nullptr);
+  } catch (const InputError& e) {
+    r.error = e.what();
+  } catch (const UsageError& e) {
+    r.error = std::string("usage: ") + e.what();
+  }
+  r.seen = std::move(recorder.seen);
+  r.ids = table.Ids();
+  return r;
+}
+
+}  // namespace lbsim::testing

@@ -1,0 +1,63 @@
+#pragma once
+
+// What a TraceVisitor is shown, recorded as text, so that two ways of
+// reading one trace (ReadTrace and ReadTraceAhead) can be compared field by
+// field. Shared by the unit tests and the read-ahead fuzz target.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "traces/instance_table.h"
+#include "traces/trace_event.h"
+#include "traces/trace_reader.h"
+
+namespace lbsim::testing {
+
+// Every field a visitor can see of an event, on one line.
+std::string DescribeEvent(const TraceEvent& e);
+// Every field of a header, and the size of the table it came with.
+std::string DescribeHeader(const TraceHeader& header, const InstanceTable& table);
+
+// Records the header and events it is shown. With `fail_at` set it throws
+// at that event (0-based): FieldError, or InputError with `input_error`.
+class TraceRecorder final : public TraceVisitor {
+ public:
+  explicit TraceRecorder(bool raw_hint = false) : raw_hint_(raw_hint) {}
+
+  bool WantsRawHint() const override { return raw_hint_; }
+  void OnHeader(const TraceHeader& header, const InstanceTable& table) override;
+  void OnEvent(const TraceEvent& e) override;
+
+  std::vector<std::string> seen;  // the header, then one line per event
+  std::optional<std::size_t> fail_at;
+  bool input_error = false;
+
+ private:
+  bool raw_hint_;
+  std::size_t events_ = 0;
+};
+
+// A trace reading function: ReadTrace or ReadTraceAhead.
+using TraceReadFunction = TraceCounts (*)(const std::string&, TraceEncoding, InstanceTable&,
+                                          TraceVisitor&, TraceProgress*);
+
+// What one reading produced.
+struct TraceReading {
+  std::vector<std::string> seen;
+  std::vector<std::string> ids;  // the table's, in order
+  TraceCounts counts;
+  std::string error;  // the InputError's or UsageError's message; "" when none
+
+  bool operator==(const TraceReading& o) const {
+    return seen == o.seen && ids == o.ids && counts.events == o.counts.events &&
+           counts.arrivals == o.counts.arrivals && error == o.error;
+  }
+};
+
+// Reads `path` with `read` into a copy of `recorder`.
+TraceReading RecordReading(TraceReadFunction read, const std::string& path,
+                           TraceEncoding encoding, TraceRecorder recorder);
+
+}  // namespace lbsim::testing
