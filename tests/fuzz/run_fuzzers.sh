@@ -25,7 +25,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] ||
-  targets=(fuzz_trace_lines fuzz_trace_document fuzz_strategy_params fuzz_scenario)
+  targets=(fuzz_trace_lines fuzz_trace_document fuzz_read_ahead fuzz_strategy_params fuzz_scenario)
 
 work=$build/fuzz-work
 mkdir -p "$work"
@@ -54,6 +54,9 @@ for target in "${targets[@]}"; do
   fi
   case $target in
     fuzz_trace_lines)
+      seeds=("$lines_seeds" "$root/traces/examples" "$root/tests/corpus")
+      opts=(-dict="$here/trace.dict" -max_len=8192) ;;
+    fuzz_read_ahead)
       seeds=("$lines_seeds" "$root/traces/examples" "$root/tests/corpus")
       opts=(-dict="$here/trace.dict" -max_len=8192) ;;
     fuzz_trace_document)
