@@ -311,8 +311,22 @@ TraceHeader DecodeHeader(const JsonView& header, bool document) {
   return h;
 }
 
+namespace {
+
+// The last check of every event: it runs after all field checks, so that an
+// event with several problems is reported for the same one as ever.
+void CheckTimeOrder(const TraceTime& t, double not_before) {
+  if (t.value < not_before)
+    throw FieldError(fmt::format(
+        "field \"t\": expected a time >= {} (events must be in non-decreasing t), got {}",
+        not_before, t.value));
+}
+
+}  // namespace
+
 void EventDecoder::Decode(const JsonView& value, std::span<const JsonMember> members,
-                          InstanceTable& table, TraceEvent& e, bool raw_hint) {
+                          InstanceTable& table, TraceEvent& e, bool raw_hint,
+                          double not_before) {
   if (!value.is_object())
     throw FieldError(fmt::format("expected an event object, got {}", Show(value)));
   EventFields f;
@@ -352,6 +366,7 @@ void EventDecoder::Decode(const JsonView& value, std::span<const JsonMember> mem
       if (raw_hint) e.hint.raw_json = nlohmann::json::parse(f.hint->text).dump();
     }
     if (f.prefix_blocks) DecodePrefixBlocks(*f.prefix_blocks, e.hint.prefix_blocks);
+    CheckTimeOrder(e.t, not_before);
     return;
   }
 
@@ -364,16 +379,16 @@ void EventDecoder::Decode(const JsonView& value, std::span<const JsonMember> mem
     e.inflight = Inflight(f.inflight);
     e.qps_1m = Qps(f.qps_1m);
   }
-  // Validate every field before registering anything.
+  // Validate every field, then the time order, before registering anything.
   e.index = table.Find(e.instance);
-  if (e.type == EventType::kUp && !e.index) {
-    if (table.size() >= kMaxInstances)
-      throw FieldError(fmt::format(
-          "field \"instance\": expected at most {} distinct Instance ids in a trace (the "
-          "limit), got a new one, {}",
-          kMaxInstances, Show(*f.instance)));
-    e.index = table.Intern(e.instance);
-  }
+  const bool registers = e.type == EventType::kUp && !e.index;
+  if (registers && table.size() >= kMaxInstances)
+    throw FieldError(fmt::format(
+        "field \"instance\": expected at most {} distinct Instance ids in a trace (the "
+        "limit), got a new one, {}",
+        kMaxInstances, Show(*f.instance)));
+  CheckTimeOrder(e.t, not_before);
+  if (registers) e.index = table.Intern(e.instance);
 }
 
 }  // namespace lbsim

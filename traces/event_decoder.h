@@ -4,6 +4,7 @@
 // decoder behind both trace encodings: a JSON Lines line and an element of
 // a document's `events` array are decoded alike.
 
+#include <limits>
 #include <span>
 #include <string>
 
@@ -26,10 +27,14 @@ class EventDecoder {
   // JsonScanner recorded them. Ids of `up` events are interned in `table`;
   // other ids and hint keys are only looked up. With `raw_hint`, an
   // arrival's hint is also kept as compact JSON text (Hint::raw_json). The
-  // event's strings view `value`'s text or this decoder's buffers: they stay
-  // valid until the next call. Throws FieldError.
+  // event's time must be at least `not_before` (events come in
+  // non-decreasing t); that is checked last, and an event rejected for any
+  // reason registers nothing. The event's strings view `value`'s text or
+  // this decoder's buffers: they stay valid until the next call. Throws
+  // FieldError.
   void Decode(const JsonView& value, std::span<const JsonMember> members,
-              InstanceTable& table, TraceEvent& event, bool raw_hint = false);
+              InstanceTable& table, TraceEvent& event, bool raw_hint = false,
+              double not_before = -std::numeric_limits<double>::infinity());
 
  private:
   std::string key_;       // decoded keys with escapes

@@ -45,12 +45,7 @@ void TraceStream::Header(const JsonView& header, std::uint64_t position) {
 void TraceStream::Event(const JsonView& value, std::span<const JsonMember> members,
                         std::uint64_t position) {
   try {
-    decoder_.Decode(value, members, table_, event_, raw_hint_);
-    if (event_.t.value < last_t_)
-      throw FieldError(fmt::format(
-          "field \"t\": expected a time >= {} (events must be in "
-          "non-decreasing t), got {}",
-          last_t_, event_.t.value));
+    decoder_.Decode(value, members, table_, event_, raw_hint_, last_t_);
     last_t_ = event_.t.value;
     event_.position = position;
     ++counts_.events;

@@ -199,6 +199,22 @@ TEST_CASE("validation: t out of order names the later event") {
         R"(FILE: events[1]: field "t": expected a time >= 1 (events must be in non-decreasing t), got 0)");
 }
 
+TEST_CASE("validation: an up rejected for its time registers nothing") {
+  // The order is checked after every field, but before the id is interned:
+  // a rejected event leaves no trace in the table (read ahead or not).
+  testing::TempFile file(kHeader + R"({"t": 5, "type": "arrival"}
+{"t": 1, "type": "up", "instance": "late", "inflight": 0}
+)");
+  struct Ignore final : TraceVisitor {
+    void OnHeader(const TraceHeader&, const InstanceTable&) override {}
+    void OnEvent(const TraceEvent&) override {}
+  } visitor;
+  InstanceTable table;
+  CHECK_THROWS_WITH_AS(ReadTrace(file.path(), TraceEncoding::kAuto, table, visitor),
+                       doctest::Contains("field \"t\": expected a time >= 5"), InputError);
+  CHECK_FALSE(table.Find("late"));
+}
+
 TEST_CASE("validation: type missing or unknown") {
   const std::string expected = R"(field "type": expected one of up, down, remove, load, arrival, )";
   CHECK(EventError(R"({"t": 0})") == "FILE:2: " + expected + "but it is missing");
