@@ -14,7 +14,6 @@
 #include <thread>
 #include <vector>
 
-#include <fmt/format.h>
 
 #include "sim/errors.h"
 #include "traces/trace_stream.h"
@@ -312,21 +311,14 @@ bool IsRegularFile(const std::string& path) {
   return path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
-// Hands the batches in `ring` to `visitor`, interning ids into `table` as
-// ReadTrace would, and adds the trace location to the visitor's errors as
-// TraceStream does. Returns the reader's counts or throws its error.
+// Hands the batches in `ring` to `visitor`, interning ids into `table` and
+// locating the visitor's errors as ReadTrace would. Returns the reader's
+// counts or throws its error.
 TraceCounts Visit(BatchRing& ring, const std::string& path, bool document,
                   InstanceTable& table, TraceVisitor& visitor) {
   TraceEvent scratch;
   while (EventBatch* batch = ring.Take()) {
-    if (batch->header) {
-      for (const HeaderInstance& inst : batch->header->instances) table.Intern(inst.id);
-      try {
-        visitor.OnHeader(*batch->header, table);
-      } catch (const FieldError& e) {
-        FailVisitedHeader(path, e.what());
-      }
-    }
+    if (batch->header) HandOnHeader(path, *batch->header, table, visitor);
     for (std::size_t i = 0; i < batch->size(); ++i) {
       const TraceEvent& event = batch->Get(i, scratch);
       // The reader interns an id at its first `up`; so does this table, in
@@ -337,11 +329,9 @@ TraceCounts Visit(BatchRing& ring, const std::string& path, bool document,
       try {
         visitor.OnEvent(event);
       } catch (const FieldError& e) {
-        throw InputError(
-            fmt::format("{}: {}", EventLocation(path, document, event.position), e.what()));
+        FailAtEvent(path, document, event.position, e.what());
       } catch (const InputError& e) {
-        throw InputError(
-            fmt::format("{}: {}", EventLocation(path, document, event.position), e.what()));
+        FailAtEvent(path, document, event.position, e.what());
       }
     }
     ring.Release();

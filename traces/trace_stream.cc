@@ -12,34 +12,32 @@
 
 namespace lbsim {
 
-std::string EventLocation(const std::string& path, bool document, std::uint64_t position) {
-  if (document) return fmt::format("{}: events[{}]", path, position);
-  return fmt::format("{}:{}", path, position);
+void HandOnHeader(const std::string& path, const TraceHeader& header, InstanceTable& table,
+                  TraceVisitor& visitor) {
+  for (const HeaderInstance& inst : header.instances) table.Intern(inst.id);
+  try {
+    visitor.OnHeader(header, table);
+  } catch (const FieldError& e) {
+    throw InputError(fmt::format("{}: header: {}", path, e.what()));
+  }
 }
 
-void FailVisitedHeader(const std::string& path, const std::string& what) {
-  throw InputError(fmt::format("{}: header: {}", path, what));
-}
-
-void TraceStream::Fail(std::uint64_t position, const std::string& what) const {
-  throw InputError(fmt::format("{}: {}", Where(position), what));
+void FailAtEvent(const std::string& path, bool document, std::uint64_t position,
+                 const std::string& what) {
+  if (document) throw InputError(fmt::format("{}: events[{}]: {}", path, position, what));
+  throw InputError(fmt::format("{}:{}: {}", path, position, what));
 }
 
 void TraceStream::Header(const JsonView& header, std::uint64_t position) {
   TraceHeader h;
   try {
     h = DecodeHeader(header, document_);
-    for (const HeaderInstance& inst : h.instances) table_.Intern(inst.id);
   } catch (const FieldError& e) {
     if (document_) throw InputError(fmt::format("{}: header: {}", path_, e.what()));
     throw InputError(fmt::format("{}:{}: header: {}", path_, position, e.what()));
   }
   header_seen_ = true;
-  try {
-    visitor_.OnHeader(h, table_);
-  } catch (const FieldError& e) {
-    FailVisitedHeader(path_, e.what());
-  }
+  HandOnHeader(path_, h, table_, visitor_);
 }
 
 void TraceStream::Event(const JsonView& value, std::span<const JsonMember> members,

@@ -14,11 +14,17 @@
 
 namespace lbsim {
 
-// "file:LINE" for JSON Lines, "file: events[INDEX]" for documents.
-std::string EventLocation(const std::string& path, bool document, std::uint64_t position);
-// Throws the InputError that a visitor's complaint `what` about the header
-// of the trace `path` becomes.
-[[noreturn]] void FailVisitedHeader(const std::string& path, const std::string& what);
+// What a reader does with a validated header of the trace `path`: interns
+// its Instances in `table`, in header order, then hands it to `visitor`,
+// whose FieldError becomes an InputError naming the header. Shared by
+// TraceStream and the read-ahead's visiting side.
+void HandOnHeader(const std::string& path, const TraceHeader& header, InstanceTable& table,
+                  TraceVisitor& visitor);
+// Throws the InputError for a problem `what` with the event at `position`
+// of the trace `path`: "file:LINE: what" for JSON Lines, "file:
+// events[INDEX]: what" for documents.
+[[noreturn]] void FailAtEvent(const std::string& path, bool document, std::uint64_t position,
+                              const std::string& what);
 
 class TraceStream {
  public:
@@ -43,12 +49,10 @@ class TraceStream {
     if (progress_) progress_->Update(done, total_work_, counts_.events);
   }
 
-  // "file:LINE" for JSON Lines, "file: events[INDEX]" for documents.
-  std::string Where(std::uint64_t position) const {
-    return EventLocation(path_, document_, position);
+  // An InputError for a problem at `position` (see FailAtEvent).
+  [[noreturn]] void Fail(std::uint64_t position, const std::string& what) const {
+    FailAtEvent(path_, document_, position, what);
   }
-  // An InputError for a problem at `position`.
-  [[noreturn]] void Fail(std::uint64_t position, const std::string& what) const;
 
   const std::string& path() const { return path_; }
   const TraceCounts& counts() const { return counts_; }
