@@ -74,7 +74,8 @@ class OutputTarget {
 
 // An unnamed scratch file (removed when closed), in the directory of
 // `near_path` when that is where an OutputFile would write, else (a
-// special file, standard output) in the system's temporary directory; throws UsageError when it cannot be created.
+// special file, standard output) in the system's temporary directory;
+// throws UsageError when it cannot be created.
 std::FILE* ScratchFileNear(const std::string& near_path);
 
 // Whether two paths name the same file: the same existing file, or, when
