@@ -59,14 +59,15 @@ void World::RunEventsBefore(const EventKey& key, const Pool& pool) {
   if (timeline_ && !timeline_->begun()) timeline_->Begin(key.time);
   if (view_ && !view_->started()) view_->Start(key.time);
   for (;;) {
-    const bool completion_due = !completions_.empty() && completions_.TopKey() < key;
+    const bool any_completion = !completions_.empty();
+    const EventKey completion = any_completion ? completions_.TopKey() : EventKey{};
+    const bool completion_due = any_completion && completion < key;
     const std::optional<EventKey> metric = view_ ? view_->NextKey() : std::nullopt;
     const bool metric_due = metric && *metric < key;
-    if (completion_due && (!metric_due || completions_.TopKey() < *metric)) {
-      const EventKey at = completions_.TopKey();
+    if (completion_due && (!metric_due || completion < *metric)) {
       Completion c = completions_.TopPayload();
       completions_.Pop();
-      Complete(c, at.time, pool);
+      Complete(c, completion.time, pool);
     } else if (metric_due) {
       if (std::optional<InstanceIndex> seen = view_->RunNext(inflight_)) {
         if (*seen == MetricView::kEveryInstance) candidates_.MarkAllChanged();
