@@ -4,10 +4,12 @@
 // events and steady-state reading does not allocate.
 
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "sim/errors.h"
+#include "traces/flat_object_scanner.h"
 #include "traces/json_scanner.h"
 #include "traces/json_syntax_error.h"
 #include "traces/line_source.h"
@@ -24,6 +26,7 @@ void ReadLinesTrace(std::FILE* file, TraceStream& stream) {
   constexpr std::uint64_t kProgressBytes = std::uint64_t{1} << 20;
   LineSource lines(file, stream.path());
   JsonScanner scanner;
+  std::vector<JsonMember> flat_members;
   std::string_view line;
   std::uint64_t next_progress = kProgressBytes;
   bool header = true;
@@ -33,6 +36,11 @@ void ReadLinesTrace(std::FILE* file, TraceStream& stream) {
       next_progress = lines.offset() + kProgressBytes;
     }
     if (IsBlank(line)) continue;
+    JsonView value;
+    if (!header && ScanFlatObject(line, value, flat_members)) {
+      stream.Event(value, flat_members, lines.number());
+      continue;
+    }
     // The scanner takes a byte order mark at the start of its text, which
     // here is every line; only the file's first line may carry one.
     if (lines.number() > 1 && line.starts_with(kByteOrderMark))
@@ -40,7 +48,6 @@ void ReadLinesTrace(std::FILE* file, TraceStream& stream) {
           "{}:{}: invalid JSON: a byte order mark (U+FEFF) is allowed only at the "
           "start of the file",
           stream.path(), lines.number()));
-    JsonView value;
     const JsonScanner::Status status = scanner.ScanText(line, value);
     switch (status) {
       case JsonScanner::Status::kOk: break;
