@@ -21,9 +21,8 @@
 namespace lbsim {
 namespace {
 
-// Events per batch, and batches the reader may fill before the visitor has
-// taken them: the reader runs at most this far ahead.
-constexpr std::size_t kBatchEvents = 1024;
+// Batches the reader may fill before the visitor has taken them: the reader
+// runs at most this many times kReadAheadBatchEvents ahead.
 constexpr std::size_t kBatches = 4;
 
 // A run of events handed from the reading thread to the visiting one.
@@ -284,7 +283,7 @@ class BatchingVisitor final : public TraceVisitor {
   void OnEvent(const TraceEvent& event) override {
     EventBatch& batch = Current();
     batch.Add(event);
-    if (batch.size() == kBatchEvents) Flush();
+    if (batch.size() == kReadAheadBatchEvents) Flush();
   }
 
   // Publishes the batch being filled, if any.

@@ -1,11 +1,16 @@
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "traces/instance_table.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {
+
+// Events per hand-over from the reading thread to the visiting one. Larger
+// batches mean fewer waits and wake-ups between the threads.
+inline constexpr std::size_t kReadAheadBatchEvents = 4096;
 
 // Reads a trace exactly as ReadTrace does, but with the reading itself
 // (file input, JSON scanning, validation) on a second thread that runs a

@@ -24,7 +24,7 @@ function(require_same a b)
   endif()
 endfunction()
 
-run(${LBSIM} gen --seed 5 --instances 6 --rate 40 --arrivals 6000 --durations exponential:0.3
+run(${LBSIM} gen --seed 5 --instances 6 --rate 40 --arrivals 24000 --durations exponential:0.3
     --report-interval 0.5 --report-fields inflight,qps_1m --flap inst-2@10:20:5:140 --join late@50
     -o ${DIR}/trace.ndjson)
 if(NOT status EQUAL 0)
@@ -51,8 +51,8 @@ require_same(${DIR}/ahead.jsonl ${DIR}/one.jsonl)
 require_same(${DIR}/ahead.jsonl ${DIR}/stdin.jsonl)
 file(STRINGS ${DIR}/ahead.jsonl decisions)
 list(LENGTH decisions count)
-if(NOT count EQUAL 24000)
-  message(FATAL_ERROR "expected 24000 decisions (4 strategies x 6000 arrivals), got ${count}")
+if(NOT count EQUAL 96000)
+  message(FATAL_ERROR "expected 96000 decisions (4 strategies x 24000 arrivals), got ${count}")
 endif()
 
 # The same trace with a line broken near its end: the error names that

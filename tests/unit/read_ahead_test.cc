@@ -116,12 +116,16 @@ std::string MixedTrace(std::size_t events, bool document) {
   return text;
 }
 
+// Batches of the read-ahead, and a trace length that ends inside the fifth.
+constexpr std::size_t kBatch = kReadAheadBatchEvents;
+constexpr std::size_t kManyEvents = 5 * kBatch - 120;
+
 TEST_CASE("read-ahead: the visitor sees what ReadTrace shows it, across many batches") {
   for (bool document : {false, true}) {
     CAPTURE(document);
-    TraceReading r = CheckSame(MixedTrace(5000, document), document ? "json" : "ndjson");
+    TraceReading r = CheckSame(MixedTrace(kManyEvents, document), document ? "json" : "ndjson");
     CHECK(r.error.empty());
-    CHECK(r.seen.size() == 5001);  // the header and every event
+    CHECK(r.seen.size() == kManyEvents + 1);  // the header and every event
     CHECK(r.ids.size() > 3);       // `up` events registered new ids
   }
 }
@@ -135,40 +139,41 @@ TEST_CASE("read-ahead: raw hints reach a visitor that asks for them") {
 
 TEST_CASE("read-ahead: a header without events, and a trace that ends in a full batch") {
   CheckSame(MixedTrace(0, false), "ndjson");
-  CheckSame(MixedTrace(1024, false), "ndjson");
-  CheckSame(MixedTrace(2048, true), "json");
+  CheckSame(MixedTrace(kBatch, false), "ndjson");
+  CheckSame(MixedTrace(2 * kBatch, true), "json");
 }
 
 TEST_CASE("read-ahead: a reader error far into the trace comes after every event before it") {
-  std::string text = MixedTrace(4000, false);
-  // Break line 3000 (the header is line 1).
+  std::string text = MixedTrace(4 * kBatch, false);
+  // Break a line in the third batch (the header is line 1).
+  const std::size_t broken = 3 * kBatch - 70;
   std::size_t at = 0;
-  for (int line = 1; line < 3000; ++line) at = text.find('\n', at) + 1;
+  for (std::size_t line = 1; line < broken; ++line) at = text.find('\n', at) + 1;
   text.insert(at, "{\"t\": oops}\n");
   TraceReading r = CheckSame(text, "ndjson");
-  CHECK(r.error.find(":3000: ") != std::string::npos);
-  CHECK(r.seen.size() == 2999);
+  CHECK(r.error.find(fmt::format(":{}: ", broken)) != std::string::npos);
+  CHECK(r.seen.size() == broken - 1);
 }
 
 TEST_CASE("read-ahead: a visitor error names the event's line or index, and stops the reader") {
   for (bool input_error : {false, true}) {
-    for (std::size_t fail_at : {0u, 1500u, 4999u}) {
+    for (std::size_t fail_at : {std::size_t{0}, kBatch + kBatch / 2, kManyEvents - 1}) {
       CAPTURE(input_error);
       CAPTURE(fail_at);
       TraceRecorder recorder;
       recorder.fail_at = fail_at;
       recorder.input_error = input_error;
-      TraceReading lines = CheckSame(MixedTrace(5000, false), "ndjson", recorder);
+      TraceReading lines = CheckSame(MixedTrace(kManyEvents, false), "ndjson", recorder);
       CHECK(lines.error.find(fmt::format(":{}: ", fail_at + 2)) != std::string::npos);
       CHECK(lines.error.find("the visitor refuses this one") != std::string::npos);
-      TraceReading doc = CheckSame(MixedTrace(5000, true), "json", recorder);
+      TraceReading doc = CheckSame(MixedTrace(kManyEvents, true), "json", recorder);
       CHECK(doc.error.find(fmt::format(": events[{}]: ", fail_at)) != std::string::npos);
     }
   }
 }
 
 TEST_CASE("read-ahead: a visitor error before a reader error wins, as in file order") {
-  std::string text = MixedTrace(4000, false) + "not json\n";
+  std::string text = MixedTrace(4 * kBatch, false) + "not json\n";
   TraceRecorder recorder;
   recorder.fail_at = 100;
   TraceReading r = CheckSame(text, "ndjson", recorder);
