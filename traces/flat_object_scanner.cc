@@ -16,10 +16,9 @@ namespace {
 // The longest line (less trailing whitespace) taken on the fast path: its
 // byte classes fit two 64-bit words with the position after it.
 constexpr std::size_t kMaxFlatLine = 127;
-// The most members taken on the fast path: with the object itself far
-// below kMaxEventValues, so the fast path never meets the value limit.
-constexpr std::size_t kMaxFlatMembers = 64;
-static_assert(kMaxFlatMembers + 1 < kMaxEventValues);
+// With the object itself far below kMaxEventValues: the fast path never
+// meets the value limit.
+static_assert(FlatObject::kMaxMembers + 1 < kMaxEventValues);
 static_assert(kMaxNestingDepth >= 1);
 
 // 128 flags, bit i for the byte at index i.
@@ -124,7 +123,7 @@ struct LineMap {
 
 }  // namespace
 
-bool ScanFlatObject(std::string_view line, JsonView& value, std::vector<JsonMember>& members) {
+bool ScanFlatObject(std::string_view line, FlatObject& out) {
   // Trailing whitespace (a CR before the newline) is left out of the map.
   std::size_t size = line.size();
   while (size > 0 && (line[size - 1] == ' ' || line[size - 1] == '\r' ||
@@ -150,9 +149,9 @@ bool ScanFlatObject(std::string_view line, JsonView& value, std::vector<JsonMemb
   const std::size_t object = i;
   i = skip_spaces(i + 1);
   if (text[i] == '}') return false;  // rare: left to the general scanner
-  members.clear();
+  std::size_t count = 0;
   for (;;) {
-    if (text[i] != '"' || members.size() == kMaxFlatMembers) return false;
+    if (text[i] != '"' || count == FlatObject::kMaxMembers) return false;
     const std::size_t key = i;
     i = map.quote.NextAt(i + 1);
     if (i >= size) return false;
@@ -204,15 +203,16 @@ bool ScanFlatObject(std::string_view line, JsonView& value, std::vector<JsonMemb
       default:
         return false;
     }
-    members.push_back(JsonMember{JsonView{JsonKind::kString, false, key_text},
-                                 JsonView{kind, false, std::string_view(text + start, i - start)}});
+    out.members[count++] = JsonMember{JsonView{JsonKind::kString, false, key_text},
+                                      JsonView{kind, false, std::string_view(text + start, i - start)}};
     i = skip_spaces(i);
     if (text[i] == '}') break;
     if (text[i] != ',') return false;
     i = skip_spaces(i + 1);
   }
   ++i;
-  value = JsonView{JsonKind::kObject, false, std::string_view(text + object, i - object)};
+  out.value = JsonView{JsonKind::kObject, false, std::string_view(text + object, i - object)};
+  out.count = count;
   return i == size;
 }
 

@@ -4,7 +4,6 @@
 // events and steady-state reading does not allocate.
 
 #include <string_view>
-#include <vector>
 
 #include <fmt/format.h>
 
@@ -26,7 +25,7 @@ void ReadLinesTrace(std::FILE* file, TraceStream& stream) {
   constexpr std::uint64_t kProgressBytes = std::uint64_t{1} << 20;
   LineSource lines(file, stream.path());
   JsonScanner scanner;
-  std::vector<JsonMember> flat_members;
+  FlatObject flat;
   std::string_view line;
   std::uint64_t next_progress = kProgressBytes;
   bool header = true;
@@ -36,9 +35,8 @@ void ReadLinesTrace(std::FILE* file, TraceStream& stream) {
       next_progress = lines.offset() + kProgressBytes;
     }
     if (IsBlank(line)) continue;
-    JsonView value;
-    if (!header && ScanFlatObject(line, value, flat_members)) {
-      stream.Event(value, flat_members, lines.number());
+    if (!header && ScanFlatObject(line, flat)) {
+      stream.Event(flat.value, flat.Members(), lines.number());
       continue;
     }
     // The scanner takes a byte order mark at the start of its text, which
@@ -48,6 +46,7 @@ void ReadLinesTrace(std::FILE* file, TraceStream& stream) {
           "{}:{}: invalid JSON: a byte order mark (U+FEFF) is allowed only at the "
           "start of the file",
           stream.path(), lines.number()));
+    JsonView value;
     const JsonScanner::Status status = scanner.ScanText(line, value);
     switch (status) {
       case JsonScanner::Status::kOk: break;

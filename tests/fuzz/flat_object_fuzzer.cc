@@ -32,13 +32,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // A line as the readers hand it over: its own bytes, then a NUL.
   const std::string line(reinterpret_cast<const char*>(data), size);
   const std::string_view view(line.c_str(), line.size());
-  JsonView flat_value;
-  std::vector<JsonMember> flat_members;
-  if (!ScanFlatObject(view, flat_value, flat_members)) return 0;
+  static FlatObject flat;
+  if (!ScanFlatObject(view, flat)) return 0;
+  const std::span<const JsonMember> flat_members = flat.Members();
   JsonScanner scanner;
   JsonView value;
   if (scanner.ScanText(view, value) != JsonScanner::Status::kOk) Differ(line, "status");
-  if (!Same(flat_value, value)) Differ(line, "value");
+  if (!Same(flat.value, value)) Differ(line, "value");
   const std::vector<JsonMember>& members = scanner.members();
   if (members.size() != flat_members.size()) Differ(line, "member count");
   for (std::size_t i = 0; i < members.size(); ++i)

@@ -30,14 +30,14 @@ bool SameView(const JsonView& a, const JsonView& b) {
 // JsonScanner agrees on the value and on every member.
 bool TakenAndAgreed(const std::string& text) {
   const Line line{text};
-  JsonView flat_value;
-  std::vector<JsonMember> flat_members;
-  if (!ScanFlatObject(line.view(), flat_value, flat_members)) return false;
+  FlatObject flat;
+  if (!ScanFlatObject(line.view(), flat)) return false;
+  const std::span<const JsonMember> flat_members = flat.Members();
   JsonScanner scanner;
   JsonView value;
   INFO(text);
   REQUIRE(scanner.ScanText(line.view(), value) == JsonScanner::Status::kOk);
-  CHECK(SameView(flat_value, value));
+  CHECK(SameView(flat.value, value));
   REQUIRE(flat_members.size() == scanner.members().size());
   for (std::size_t i = 0; i < flat_members.size(); ++i) {
     CHECK(SameView(flat_members[i].key, scanner.members()[i].key));
