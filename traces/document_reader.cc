@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <span>
 #include <string>
 
 #include <fmt/format.h>
@@ -16,6 +17,7 @@
 
 #include "sim/errors.h"
 #include "traces/file_window.h"
+#include "traces/flat_object_scanner.h"
 #include "traces/json_scanner.h"
 #include "traces/json_syntax_error.h"
 #include "traces/trace_stream.h"
@@ -63,16 +65,18 @@ class DocumentCursor {
     return true;
   }
 
-  // Validates the value at the cursor and moves past it. `value` stays
-  // valid until the cursor moves again. A value may take kMaxValueBytes, so
-  // the window never holds more than that.
+  // Validates the value at the cursor and moves past it. `value` and
+  // members() stay valid until the cursor moves again. A value may take
+  // kMaxValueBytes, so the window never holds more than that.
   ValueStatus Value(JsonScanner& scanner, JsonView& value) {
+    if (TakeFlatObject(value)) return ValueStatus::kOk;
     for (;;) {
       const char* p = window_.data() + pos_;
       switch (scanner.ScanValue(p, window_.data() + window_.size(), window_.at_eof(), value)) {
         case Status::kOk:
           if (value.text.size() > kMaxValueBytes) return ValueStatus::kTooLong;
           pos_ += value.text.size();
+          members_ = scanner.members();
           return ValueStatus::kOk;
         case Status::kInvalid: return ValueStatus::kInvalid;
         case Status::kTooDeep: return ValueStatus::kTooDeep;
@@ -83,6 +87,9 @@ class DocumentCursor {
       More();
     }
   }
+
+  // The members of the value Value() last read, when it was an object.
+  std::span<const JsonMember> members() const { return members_; }
 
   // Whether the whole file has been read and the cursor is at its end.
   bool AtEnd() const { return window_.at_eof() && pos_ == window_.size(); }
@@ -108,10 +115,34 @@ class DocumentCursor {
     return more;
   }
 
+  // Value()'s fast path: an object at the cursor, wholly in the window,
+  // that ScanFlatObject takes up to its first '}' (in a flat object, that
+  // is its end; if the '}' is inside a string, the scan declines).
+  bool TakeFlatObject(JsonView& value) {
+    const char* p = window_.data() + pos_;
+    if (*p != '{') return false;
+    const std::size_t available = window_.size() - pos_;
+    const void* close = std::memchr(p, '}', available < kFlatSpan ? available : kFlatSpan);
+    if (!close) return false;
+    // The window keeps a NUL after its bytes, so the byte after the span
+    // is readable.
+    const std::size_t size = static_cast<const char*>(close) - p + 1;
+    if (!ScanFlatObject(std::string_view(p, size), flat_)) return false;
+    value = flat_.value;
+    members_ = flat_.Members();
+    pos_ += size;
+    return true;
+  }
+
+  // Longer objects than ScanFlatObject takes need not be looked at.
+  static constexpr std::size_t kFlatSpan = 128;
+
   FileWindow window_;
   TraceStream& stream_;
   std::uint64_t pass_start_;  // reading work done before this pass
   std::size_t pos_ = 0;
+  FlatObject flat_;
+  std::span<const JsonMember> members_;
 };
 
 class DocumentReader {
@@ -158,7 +189,7 @@ class DocumentReader {
     for (std::uint64_t index = 0;; ++index) {
       JsonView value;
       if (cursor.Value(scanner_, value) != ValueStatus::kOk) SyntaxError();  // changed since pass 1
-      stream_.Event(value, scanner_.members(), index);
+      stream_.Event(value, cursor.members(), index);
       if (cursor.Peek() != ',') return;
       cursor.Skip();
       cursor.Peek();

@@ -437,6 +437,24 @@ const std::vector<Case>& Cases() {
     {"doc: nul after document", "json",
      std::string("{\"lbsim_trace\": 1, \"events\": []}\000garbage", 40),
      Decisions("")},
+    // Documents whose events the flat fast path must leave alone or take
+    // whole: a '}' inside a string, an event longer than its span, a
+    // nested event between flat ones, and an overflow it never sees.
+    {"doc: brace inside a request id", "json",
+     kDocumentStart + "{\"t\": 1, \"type\": \"arrival\", \"request\": \"a}b\"}, {\"t\": 2, \"type\": \"arrival\", \"request\": \"}\"}]}",
+     Decisions("{\"strategy\":\"least_load\",\"seq\":1,\"t\":1,\"request\":\"a}b\",\"instance\":\"a\",\"reason\":\"least\",\"candidates\":1}\n"
+               "{\"strategy\":\"least_load\",\"seq\":2,\"t\":2,\"request\":\"}\",\"instance\":\"a\",\"reason\":\"least\",\"candidates\":1}\n")},
+    {"doc: event longer than 128 bytes", "json",
+     kDocumentStart + "{\"t\": 1, \"type\": \"arrival\", \"request\": \"" + std::string(120, 'x') + "\"}]}",
+     Decisions("{\"strategy\":\"least_load\",\"seq\":1,\"t\":1,\"request\":\"" + std::string(120, 'x') +
+               "\",\"instance\":\"a\",\"reason\":\"least\",\"candidates\":1}\n")},
+    {"doc: flat, nested and flat events", "json",
+     kDocumentStart + "{\"t\":1,\"type\":\"arrival\"} ,{\"t\":2,\"type\":\"arrival\",\"hint\":{\"x\":1}},{\"t\":3,\"type\":\"load\",\"instance\":\"a\",\"inflight\":4}]}",
+     Decisions("{\"strategy\":\"least_load\",\"seq\":1,\"t\":1,\"request\":\"r1\",\"instance\":\"a\",\"reason\":\"least\",\"candidates\":1}\n"
+               "{\"strategy\":\"least_load\",\"seq\":2,\"t\":2,\"request\":\"r2\",\"instance\":\"a\",\"reason\":\"least\",\"candidates\":1}\n")},
+    {"doc: event number overflow", "json",
+     kDocumentStart + "{\"t\": 1, \"type\": \"arrival\", \"duration\": 1e400}]}",
+     Error("FILE: events[0]: invalid JSON: number overflow parsing '1e400'")},
     {"doc: second document", "json",
      std::string("{\"lbsim_trace\": 1, \"events\": []} {}"),
      Error("FILE:1:34: invalid JSON: syntax error while parsing value - unexpected '{'; expected end of input")},
