@@ -1,6 +1,11 @@
 #include "traces/line_source.h"
 
+#include <bit>
 #include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <fmt/format.h>
 
@@ -8,6 +13,23 @@
 #include "traces/trace_reader.h"
 
 namespace lbsim {
+namespace {
+
+// The first '\n' in [p, end), or nullptr. Lines are short, so 16 bytes at a
+// time inline beat a call to memchr, which pays a setup for long searches.
+char* FindNewline(char* p, char* end) {
+#if defined(__SSE2__)
+  const __m128i newline = _mm_set1_epi8('\n');
+  for (; end - p >= 16; p += 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    if (const unsigned m = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, newline))))
+      return p + std::countr_zero(m);
+  }
+#endif
+  return static_cast<char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+}
+
+}  // namespace
 
 LineSource::LineSource(std::FILE* file, std::string display_path)
     : window_(file), path_(std::move(display_path)) {}
@@ -16,7 +38,7 @@ bool LineSource::Next(std::string_view& line) {
   for (;;) {
     char* start = window_.data() + pos_;
     const std::size_t available = window_.size() - pos_;
-    char* newline = static_cast<char*>(std::memchr(start, '\n', available));
+    char* newline = FindNewline(start, start + available);
     if (!newline && !window_.at_eof()) {
       if (available > kMaxLineBytes)
         throw InputError(fmt::format("{}:{}: line is longer than the limit of {} MiB", path_,

@@ -1,5 +1,6 @@
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -25,6 +26,27 @@ TEST_CASE("LineSource yields every line with its number, the last without newlin
   CHECK(line == "last");
   CHECK(lines.number() == 4);
   CHECK_FALSE(lines.Next(line));
+  std::fclose(f);
+}
+
+TEST_CASE("LineSource splits lines of every length, across 16-byte blocks and a window refill") {
+  // Lines of 0 to 99 bytes, over and over, about 1.25 MB: more than the
+  // 1 MiB window, so lines also straddle a refill.
+  std::string text;
+  std::vector<std::string> expected;
+  for (int round = 0; round < 250; ++round)
+    for (std::size_t n = 0; n < 100; ++n) {
+      std::string line;
+      for (std::size_t i = 0; i < n; ++i) line += static_cast<char>('a' + (i + n) % 26);
+      expected.push_back(line);
+      text += line + "\n";
+    }
+  std::FILE* f = fmemopen(text.data(), text.size(), "r");
+  LineSource lines(f, "x");
+  std::string_view line;
+  std::vector<std::string> seen;
+  while (lines.Next(line)) seen.emplace_back(line);
+  CHECK(seen == expected);
   std::fclose(f);
 }
 
