@@ -254,33 +254,30 @@ struct EventFields {
     return !key.escaped && key.text.size() == N + 1 && Equals(key.text.substr(1), word);
   }
 
-  // The usual orders: t, type, then for an arrival duration (or nothing
-  // more), for a load instance, inflight and qps_1m (or the first one or
-  // two of them). False, with nothing set, for any other.
+  // The usual orders: t, type, then duration (an arrival), or instance
+  // followed by inflight and qps_1m or the first of them (the other
+  // types), or nothing more. False, with nothing set, for any other.
   bool LocateUsual(std::span<const JsonMember> m) {
     if (!KeyIs(m, 0, "t") || !KeyIs(m, 1, "type")) return false;
     std::size_t n = 2;
-    const JsonView* fields[3] = {nullptr, nullptr, nullptr};
-    if (KeyIs(m, 2, "duration")) {
-      fields[0] = &m[2].value;
-      n = 3;
-      if (n != m.size()) return false;
-      t = &m[0].value;
-      type = &m[1].value;
-      duration = fields[0];
-      return true;
-    }
-    if (KeyIs(m, 2, "instance")) {
-      fields[0] = &m[n++].value;
-      if (KeyIs(m, n, "inflight")) fields[1] = &m[n++].value;
-      if (KeyIs(m, n, "qps_1m")) fields[2] = &m[n++].value;
+    const JsonView* found_duration = nullptr;
+    const JsonView* found_instance = nullptr;
+    const JsonView* found_inflight = nullptr;
+    const JsonView* found_qps_1m = nullptr;
+    if (KeyIs(m, n, "duration")) {
+      found_duration = &m[n++].value;
+    } else if (KeyIs(m, n, "instance")) {
+      found_instance = &m[n++].value;
+      if (KeyIs(m, n, "inflight")) found_inflight = &m[n++].value;
+      if (KeyIs(m, n, "qps_1m")) found_qps_1m = &m[n++].value;
     }
     if (n != m.size()) return false;
     t = &m[0].value;
     type = &m[1].value;
-    instance = fields[0];
-    inflight = fields[1];
-    qps_1m = fields[2];
+    duration = found_duration;
+    instance = found_instance;
+    inflight = found_inflight;
+    qps_1m = found_qps_1m;
     return true;
   }
 };
