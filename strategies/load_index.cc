@@ -42,18 +42,38 @@ double LeastOf(std::span<const double> scores) {
   return result;
 }
 
+// Bit 0 and bit 1 set where the lanes of `equal` are (-1 where equal).
+unsigned LaneBits(MaskPair equal) {
+#if defined(__SSE2__)
+  // One instruction (movmskpd) instead of extracting each lane.
+  return static_cast<unsigned>(__builtin_ia32_movmskpd(reinterpret_cast<DoublePair>(equal)));
+#else
+  return static_cast<unsigned>((equal[0] & 1) | (equal[1] & 1) << 1);
+#endif
+}
+
 // Bit k set when scores[k] == value; scores has at most 64 entries.
 std::uint64_t SlotsEqualTo(std::span<const double> scores, double value) {
   const DoublePair wanted = {value, value};
   std::uint64_t slots = 0;
   std::size_t i = 0;
-  for (; i + 2 <= scores.size(); i += 2) {
-    const MaskPair equal = LoadPair(&scores[i]) == wanted;  // -1 where equal
-    slots |= (static_cast<std::uint64_t>(equal[0]) & 1) << i;
-    slots |= (static_cast<std::uint64_t>(equal[1]) & 1) << (i + 1);
+  for (; i + 4 <= scores.size(); i += 4) {
+    const unsigned low = LaneBits(LoadPair(&scores[i]) == wanted);
+    const unsigned high = LaneBits(LoadPair(&scores[i + 2]) == wanted);
+    slots |= std::uint64_t{low | high << 2} << i;
   }
-  if (i < scores.size()) slots |= std::uint64_t{scores[i] == value} << i;
+  for (; i < scores.size(); ++i) slots |= std::uint64_t{scores[i] == value} << i;
   return slots;
+}
+
+// How many bits of `bits` are set. A portable bit count: std::popcount is a
+// library call on baseline x86-64; one bit, the common case, costs a test.
+std::size_t CountBits(std::uint64_t bits) {
+  if ((bits & (bits - 1)) == 0) return bits != 0;
+  bits -= (bits >> 1) & 0x5555555555555555;
+  bits = (bits & 0x3333333333333333) + ((bits >> 2) & 0x3333333333333333);
+  bits = (bits + (bits >> 4)) & 0x0f0f0f0f0f0f0f0f;
+  return static_cast<std::size_t>((bits * 0x0101010101010101) >> 56);
 }
 
 }  // namespace
@@ -263,7 +283,7 @@ void LoadIndex::ScanLowest(std::size_t unknown, Lowest& out) {
     }
   }
   out.passed_over_unknown = unknown > 0 && unknown_ == UnknownLoad::kExclude;
-  out.ties = static_cast<std::size_t>(std::popcount(ties));
+  out.ties = CountBits(ties);
 }
 
 std::uint32_t LoadIndex::ScanTieAt(std::size_t k) const {
