@@ -6,6 +6,10 @@
 #include <cstring>
 #include <limits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace lbsim {
 namespace {
 
@@ -20,7 +24,6 @@ bool ChangesScore(const QueueLoad& queue, const LoadWeights& w) {
 // Two doubles, compared and selected lane by lane (SSE2 on x86-64; the
 // compiler lowers it to scalar code elsewhere).
 using DoublePair = double __attribute__((vector_size(16)));
-using MaskPair = std::int64_t __attribute__((vector_size(16)));
 
 DoublePair LoadPair(const double* at) {
   DoublePair pair;
@@ -29,39 +32,44 @@ DoublePair LoadPair(const double* at) {
 }
 
 // The least number in `scores` (NaNs are skipped; +inf when there is none).
+// Two running minimums, so consecutive pairs do not wait on each other.
 double LeastOf(std::span<const double> scores) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
-  DoublePair lowest = {kInf, kInf};
+  DoublePair low = {kInf, kInf};
+  DoublePair high = low;
   std::size_t i = 0;
-  for (; i + 2 <= scores.size(); i += 2) {
-    const DoublePair pair = LoadPair(&scores[i]);
-    lowest = pair < lowest ? pair : lowest;
+  for (; i + 4 <= scores.size(); i += 4) {
+    const DoublePair a = LoadPair(&scores[i]);
+    const DoublePair b = LoadPair(&scores[i + 2]);
+    low = a < low ? a : low;
+    high = b < high ? b : high;
   }
-  double result = lowest[0] < lowest[1] ? lowest[0] : lowest[1];
+  if (i + 2 <= scores.size()) {
+    const DoublePair a = LoadPair(&scores[i]);
+    low = a < low ? a : low;
+    i += 2;
+  }
+  low = high < low ? high : low;  // neither holds a NaN
+  double result = low[0] < low[1] ? low[0] : low[1];
   if (i < scores.size() && scores[i] < result) result = scores[i];
   return result;
 }
 
-// Bit 0 and bit 1 set where the lanes of `equal` are (-1 where equal).
-unsigned LaneBits(MaskPair equal) {
-#if defined(__SSE2__)
-  // One instruction (movmskpd) instead of extracting each lane.
-  return static_cast<unsigned>(__builtin_ia32_movmskpd(reinterpret_cast<DoublePair>(equal)));
-#else
-  return static_cast<unsigned>((equal[0] & 1) | (equal[1] & 1) << 1);
-#endif
-}
-
 // Bit k set when scores[k] == value; scores has at most 64 entries.
 std::uint64_t SlotsEqualTo(std::span<const double> scores, double value) {
-  const DoublePair wanted = {value, value};
   std::uint64_t slots = 0;
   std::size_t i = 0;
+#if defined(__SSE2__)
+  // Four compares' lane masks packed into one register, whose four sign
+  // bits one movmskps collects.
+  const __m128d wanted = _mm_set1_pd(value);
   for (; i + 4 <= scores.size(); i += 4) {
-    const unsigned low = LaneBits(LoadPair(&scores[i]) == wanted);
-    const unsigned high = LaneBits(LoadPair(&scores[i + 2]) == wanted);
-    slots |= std::uint64_t{low | high << 2} << i;
+    const __m128i a = _mm_castpd_si128(_mm_cmpeq_pd(_mm_loadu_pd(&scores[i]), wanted));
+    const __m128i b = _mm_castpd_si128(_mm_cmpeq_pd(_mm_loadu_pd(&scores[i + 2]), wanted));
+    const auto four = static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(_mm_packs_epi32(a, b))));
+    slots |= std::uint64_t{four} << i;
   }
+#endif
   for (; i < scores.size(); ++i) slots |= std::uint64_t{scores[i] == value} << i;
   return slots;
 }
@@ -200,17 +208,28 @@ bool LoadIndex::HighestUnhinted(double& score) const {
 bool LoadIndex::FindLowest(std::span<const Candidate> candidates, const Hint& hint,
                            Lowest& out) {
   out = {};
-  ties_group_ = nullptr;
-  hinted_members_.clear();
-  hinted_ties_.clear();
   all_tie_ = false;
   // FindLowestScore's outcome with a NaN depends on where it sits in pool
   // order; the index does not track that.
-  if (not_a_number_count_ > 0 || !Rescore(candidates, hint)) return false;
+  if (not_a_number_count_ > 0) return false;
+  if (scan_ && hint.queues.empty()) {  // nothing to rescore
+    ScanLowest(scan_value_, unknown_count_, out);
+    return true;
+  }
+  ties_group_ = nullptr;
+  hinted_members_.clear();
+  hinted_ties_.clear();
+  if (!Rescore(candidates, hint)) return false;
 
   const std::size_t unknown = unknown_count_ - (rescored_.size() - hinted_bases_.size());
   if (scan_) {
-    ScanLowest(unknown, out);
+    std::span<const double> scores = scan_value_;
+    if (!rescored_.empty()) {
+      scan_hinted_.assign(scan_value_.begin(), scan_value_.end());
+      for (const Rescored& r : rescored_) scan_hinted_[r.slot] = r.score;
+      scores = scan_hinted_;
+    }
+    ScanLowest(scores, unknown, out);
     return true;
   }
 
@@ -255,13 +274,7 @@ bool LoadIndex::FindLowest(std::span<const Candidate> candidates, const Hint& hi
   return true;
 }
 
-void LoadIndex::ScanLowest(std::size_t unknown, Lowest& out) {
-  std::span<const double> scores = scan_value_;
-  if (!rescored_.empty()) {
-    scan_hinted_.assign(scan_value_.begin(), scan_value_.end());
-    for (const Rescored& r : rescored_) scan_hinted_[r.slot] = r.score;
-    scores = scan_hinted_;
-  }
+void LoadIndex::ScanLowest(std::span<const double> scores, std::size_t unknown, Lowest& out) {
   // Unknown scores are NaN here, which no comparison picks (no known score
   // is NaN: FindLowest declined those). Selects rather than branches: the
   // lowest changes unpredictably from one decision to the next. The ties
@@ -286,12 +299,6 @@ void LoadIndex::ScanLowest(std::size_t unknown, Lowest& out) {
   out.ties = CountBits(ties);
 }
 
-std::uint32_t LoadIndex::ScanTieAt(std::size_t k) const {
-  std::uint64_t ties = scan_ties_;
-  for (; k > 0; --k) ties &= ties - 1;  // drops the lowest slot
-  return static_cast<std::uint32_t>(std::countr_zero(ties));
-}
-
 std::size_t LoadIndex::CountUnhintedBelow(std::uint32_t slot) const {
   if (!ties_group_) return 0;
   const auto hinted_below = static_cast<std::size_t>(
@@ -309,9 +316,8 @@ std::uint32_t LoadIndex::NthUnhinted(std::size_t k) const {
   return ties_group_->Nth(k);
 }
 
-std::size_t LoadIndex::TieAt(std::size_t k) const {
+std::size_t LoadIndex::GroupTieAt(std::size_t k) const {
   if (all_tie_) return k;
-  if (scan_) return ScanTieAt(k);
   // Merge the unhinted ties with the rescored ones, both in slot order.
   for (std::size_t j = 0; j < hinted_ties_.size(); ++j) {
     const std::size_t before = CountUnhintedBelow(hinted_ties_[j]) + j;

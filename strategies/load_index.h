@@ -1,5 +1,6 @@
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -52,7 +53,14 @@ class LoadIndex {
 
   // The slot of the k-th tie in pool order (k < ties) of the last
   // successful FindLowest; valid until the next Reset or Update.
-  std::size_t TieAt(std::size_t k) const;
+  std::size_t TieAt(std::size_t k) const {
+    if (scan_ && !all_tie_) {
+      std::uint64_t ties = scan_ties_;
+      for (; k > 0; --k) ties &= ties - 1;  // drops the lowest slot
+      return static_cast<std::size_t>(std::countr_zero(ties));
+    }
+    return GroupTieAt(k);
+  }
 
  private:
   static constexpr std::uint32_t kNoSlot = ~std::uint32_t{0};
@@ -82,11 +90,11 @@ class LoadIndex {
   // The group of the lowest score among the candidates the hint leaves
   // alone; end when all of them are unknown.
   Groups::const_iterator LowestUnhinted() const;
-  // FindLowest for a list searched by a scan, after Rescore found no NaN;
-  // `unknown` candidates have no known score.
-  void ScanLowest(std::size_t unknown, Lowest& out);
-  // TieAt after ScanLowest.
-  std::uint32_t ScanTieAt(std::size_t k) const;
+  // FindLowest for a list searched by a scan, `scores` by slot (NaN when
+  // unknown; none is NaN otherwise), of which `unknown` are unknown.
+  void ScanLowest(std::span<const double> scores, std::size_t unknown, Lowest& out);
+  // TieAt when every candidate ties or the list keeps score groups.
+  std::size_t GroupTieAt(std::size_t k) const;
   // The highest score among them; false when all of them are unknown.
   bool HighestUnhinted(double& score) const;
   // The k-th member, in slot order, of ties_group_ without hinted_members_.
