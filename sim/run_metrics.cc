@@ -27,6 +27,10 @@ std::size_t RunMetrics::ReasonSlot(std::string_view reason) {
   // text. Declared words keep their slots: undeclared ones go after them.
   for (std::size_t i = 0; i < declared_.size(); ++i)
     if (declared_[i].data() == reason.data() && declared_[i].size() == reason.size()) return i;
+  return TextReasonSlot(reason);
+}
+
+std::size_t RunMetrics::TextReasonSlot(std::string_view reason) {
   std::size_t i = ReasonIndex(reason);
   if (i != static_cast<std::size_t>(-1)) return i;
   // An undeclared word: keep it, before "no_instances".
@@ -50,8 +54,7 @@ RunMetrics::InstanceTally& RunMetrics::GrowTally(InstanceIndex i) {
   return t;
 }
 
-RunMetrics::CandidateState& RunMetrics::State(InstanceIndex i) {
-  if (i < states_.size()) return states_[i];
+RunMetrics::CandidateState& RunMetrics::GrowState(InstanceIndex i) {
   states_.resize(i + 1);
   return states_[i];
 }

@@ -102,11 +102,18 @@ class RunMetrics {
     std::uint64_t hinted = 0;
   };
 
+  // The slot of `reason`, added (before "no_instances") when new.
   std::size_t ReasonSlot(std::string_view reason);
+  std::size_t TextReasonSlot(std::string_view reason);  // ReasonSlot's slow path
   // The tally of `i`, made (or given a count for every reason) if needed.
   InstanceTally& Tally(InstanceIndex i);
   InstanceTally& GrowTally(InstanceIndex i);  // Tally's slow path
-  CandidateState& State(InstanceIndex i);
+  // The state of `i`, made if needed.
+  CandidateState& State(InstanceIndex i) {
+    if (i < states_.size()) return states_[i];  // the common case, without a call
+    return GrowState(i);
+  }
+  CandidateState& GrowState(InstanceIndex i);  // State's slow path
   // Adds the open intervals of candidate `i` to its tally and restarts them.
   void CloseIntervals(InstanceIndex i);
   void CloseRun();
