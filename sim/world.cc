@@ -10,7 +10,7 @@
 namespace lbsim {
 
 World::World(const StrategyRequest& request, const SimOptions& options)
-    : request_(request), strategy_(request.Make()),
+    : request_(request), strategy_(request.Make()), index_(strategy_->Indexed()),
       metrics_(request.info->reasons),
       caches_(options.cache_blocks),
       candidates_(inflight_) {
@@ -110,15 +110,15 @@ void World::ServePrefix(const Hint& hint, InstanceIndex chosen, const Pool& pool
 void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
                    std::string_view request_id, const Pool& pool,
                    const InstanceTable& table) {
-  IndexedSelect* index = strategy_->Indexed();
+  IndexedSelect* index = index_;
   candidates_.Sync(pool, table, metrics_, index);
   std::span<const Candidate> candidates = candidates_.candidates();
-  DecisionRecord record{request_.info->name, seq, &arrival.t, request_id,
-                        nullptr, "no_instances", candidates.size()};
   if (candidates.empty()) {
     metrics_.RecordNoInstances(seq);
     if (timeline_) timeline_->Decision(arrival.t.value, nullptr, false);
-    if (log_) log_->Write(record);
+    if (log_)
+      log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id, nullptr,
+                                 "no_instances", 0});
     return;
   }
 
@@ -131,9 +131,9 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
                                        candidates.size()));
   metrics_.RecordDecision(seq, candidates, arrival.hint, choice);
   InstanceIndex chosen = candidates[choice.index].instance;
-  record.instance = &table.Id(chosen);
-  record.reason = choice.reason;
-  if (log_) log_->Write(record);
+  if (log_)
+    log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id,
+                               &table.Id(chosen), choice.reason, candidates.size()});
   if (timeline_) timeline_->Decision(arrival.t.value, &chosen, choice.reason == "fallback");
   ServePrefix(arrival.hint, chosen, pool);
 

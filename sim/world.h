@@ -84,6 +84,7 @@ class World {
 
   StrategyRequest request_;
   std::unique_ptr<Strategy> strategy_;
+  IndexedSelect* index_;  // the strategy's fast path, or null
   RunMetrics metrics_;
   DecisionSink* log_ = nullptr;
   std::vector<std::int64_t> inflight_;  // -1: unknown

@@ -54,7 +54,8 @@ class Strategy {
   // asks.
   virtual bool WantsRawHint() const { return false; }
 
-  // The strategy's fast path, if it has one (see IndexedSelect).
+  // The strategy's fast path, if it has one (see IndexedSelect). The
+  // simulator asks once, when the run starts.
   virtual IndexedSelect* Indexed() { return nullptr; }
 };
 
