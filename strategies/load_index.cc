@@ -150,6 +150,12 @@ void LoadIndex::Update(std::span<const Candidate> candidates, std::size_t slot) 
   const BaseScore fresh = ScoreOf(candidates[slot]);
   BaseScore& base = base_[slot];
   if (fresh.kind == base.kind && fresh.value == base.value) return;  // same group
+  if (scan_ && fresh.kind == base.kind) {
+    // A known score moved (other kinds carry no value): no counts change.
+    base.value = fresh.value;
+    scan_value_[slot] = fresh.value;
+    return;
+  }
   const auto s = static_cast<std::uint32_t>(slot);
   Remove(s);
   // Field by field: a whole-struct copy of `fresh` was read back from the
