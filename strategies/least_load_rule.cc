@@ -42,17 +42,4 @@ Choice LeastLoadRule::PickAmong(std::span<const std::size_t> subset) {
   return choice;
 }
 
-Choice LeastLoadRule::PickIndexed(std::size_t candidates, const LoadIndex& index,
-                                  const LoadIndex::Lowest& lowest) {
-  Choice choice;
-  if (lowest.ties == 0) {
-    choice = {counter_ % candidates, "fallback"};
-  } else {
-    choice = {index.TieAt(counter_ % lowest.ties), lowest.ties == 1 ? "least" : "tie",
-              lowest.passed_over_unknown};
-  }
-  ++counter_;
-  return choice;
-}
-
 }  // namespace lbsim

@@ -44,7 +44,18 @@ class LeastLoadRule {
   // The same decision among `candidates` candidates when `index` has found
   // their lowest score (`lowest`): the counter picks exactly as Pick would.
   Choice PickIndexed(std::size_t candidates, const LoadIndex& index,
-                     const LoadIndex::Lowest& lowest);
+                     const LoadIndex::Lowest& lowest) {
+    Choice choice;
+    if (lowest.ties == 0) {
+      choice = {counter_ % candidates, "fallback"};
+    } else if (lowest.ties == 1) {  // no division: the only tie
+      choice = {index.TieAt(0), "least", lowest.passed_over_unknown};
+    } else {
+      choice = {index.TieAt(counter_ % lowest.ties), "tie", lowest.passed_over_unknown};
+    }
+    ++counter_;
+    return choice;
+  }
 
  private:
   std::string_view strategy_;

@@ -211,17 +211,13 @@ bool LoadIndex::HighestUnhinted(double& score) const {
   return false;
 }
 
-bool LoadIndex::FindLowest(std::span<const Candidate> candidates, const Hint& hint,
-                           Lowest& out) {
+bool LoadIndex::FindLowestRescored(std::span<const Candidate> candidates, const Hint& hint,
+                                   Lowest& out) {
   out = {};
   all_tie_ = false;
   // FindLowestScore's outcome with a NaN depends on where it sits in pool
   // order; the index does not track that.
   if (not_a_number_count_ > 0) return false;
-  if (scan_ && hint.queues.empty()) {  // nothing to rescore
-    ScanLowest(scan_value_, unknown_count_, out);
-    return true;
-  }
   ties_group_ = nullptr;
   hinted_members_.clear();
   hinted_ties_.clear();

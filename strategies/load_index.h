@@ -49,7 +49,17 @@ class LoadIndex {
   // Finds the lowest score among `candidates` (the list as last reset and
   // updated) under `hint`. False when the index cannot answer exactly (a
   // score is not a number): the caller must score every candidate instead.
-  bool FindLowest(std::span<const Candidate> candidates, const Hint& hint, Lowest& out);
+  bool FindLowest(std::span<const Candidate> candidates, const Hint& hint, Lowest& out) {
+    // The common case first, without a call: a scanned list, no NaN score
+    // and no queue hint to rescore.
+    if (scan_ && not_a_number_count_ == 0 && hint.queues.empty()) {
+      out = {};
+      all_tie_ = false;
+      ScanLowest(scan_value_, unknown_count_, out);
+      return true;
+    }
+    return FindLowestRescored(candidates, hint, out);
+  }
 
   // The slot of the k-th tie in pool order (k < ties) of the last
   // successful FindLowest; valid until the next Reset or Update.
@@ -90,6 +100,8 @@ class LoadIndex {
   // The group of the lowest score among the candidates the hint leaves
   // alone; end when all of them are unknown.
   Groups::const_iterator LowestUnhinted() const;
+  // FindLowest's other cases: score groups, hints, NaN scores.
+  bool FindLowestRescored(std::span<const Candidate> candidates, const Hint& hint, Lowest& out);
   // FindLowest for a list searched by a scan, `scores` by slot (NaN when
   // unknown; none is NaN otherwise), of which `unknown` are unknown.
   void ScanLowest(std::span<const double> scores, std::size_t unknown, Lowest& out);
