@@ -17,13 +17,15 @@ namespace lbsim {
 // completion is scheduled at or after the time it is scheduled at). Pops
 // in exactly EventQueue's order.
 //
-// It is a radix heap: each key, packed into 128 bits whose order is the
-// key's, sits in the bucket of the highest bit where it differs from the
-// last key popped. Every key of a lower bucket runs before every key of a
-// higher one, so the first key is the least of the lowest non-empty
-// bucket; popping it spreads the rest of that bucket into lower buckets.
-// A key moves down a few times at most, by appends, instead of sifting
-// through a heap's levels with comparisons that depend on each other.
+// It is a radix heap with 4-bit digits: each key, packed into 128 bits
+// whose order is the key's, sits in the bucket of the highest digit where
+// it differs from the last key popped and of its value there. Every key of
+// a lower bucket runs before every key of a higher one, so the first key
+// is the least of the lowest non-empty bucket; popping it spreads the rest
+// of that bucket into lower buckets. A key moves down a few times at most,
+// by appends, instead of sifting through a heap's levels with comparisons
+// that depend on each other; splitting each level by digit keeps the
+// buckets small, so fewer keys move per pop than with one bucket per bit.
 // Sequence numbers must stay below 2^62; keys must be unique.
 template <typename Payload>
 class MonotoneQueue {
@@ -35,7 +37,7 @@ class MonotoneQueue {
       throw std::logic_error("MonotoneQueue: a key runs before the last one popped");
     const std::size_t b = BucketOf(packed);
     buckets_[b].push_back({packed, key.time, std::move(payload)});
-    occupied_[b / 64] |= std::uint64_t{1} << (b % 64);
+    Occupy(b);
     ++size_;
     if (b < first_bucket_) {
       first_bucket_ = b;
@@ -59,19 +61,24 @@ class MonotoneQueue {
     bucket[first_index_] = std::move(bucket.back());
     bucket.pop_back();
     --size_;
-    occupied_[first_bucket_ / 64] &= ~(std::uint64_t{1} << (first_bucket_ % 64));
+    const std::size_t word = first_bucket_ / 64;
+    occupied_[word] &= ~(std::uint64_t{1} << (first_bucket_ % 64));
+    if (occupied_[word] == 0) words_ &= ~(std::uint32_t{1} << word);
     // Every other key of the bucket now differs from last_ lower down.
     for (Item& item : bucket) {
       const std::size_t b = BucketOf(item.packed);
       buckets_[b].push_back(std::move(item));
-      occupied_[b / 64] |= std::uint64_t{1} << (b % 64);
+      Occupy(b);
     }
     bucket.clear();
     FindFirst();
   }
 
  private:
-  static constexpr std::size_t kBuckets = 129;  // 0 (equal) and one per bit
+  // 0 (equal), then per digit position (32, low word first) one bucket per
+  // digit value (16; value 0 stays empty: a key there exceeds last_'s digit).
+  static constexpr std::size_t kBuckets = 1 + 32 * 16;
+  static constexpr std::size_t kWords = (kBuckets + 63) / 64;
   static constexpr std::size_t kNone = kBuckets;
 
   // An EventKey as two integers in the key's order.
@@ -99,21 +106,35 @@ class MonotoneQueue {
     Payload payload{};
   };
 
-  // 0 for last_ itself; else 1 + the index of the highest differing bit.
+  // 0 for last_ itself; else 1 + 16 * the position of the highest
+  // differing digit + the key's digit there.
   std::size_t BucketOf(const Packed& p) const {
-    if (const std::uint64_t d = p.high ^ last_.high) return 64 + std::bit_width(d);
-    return std::bit_width(p.low ^ last_.low);
+    if (const std::uint64_t d = p.high ^ last_.high) {
+      const int shift = (std::bit_width(d) - 1) & ~3;
+      return 1 + 16 * 16 + 4 * static_cast<std::size_t>(shift) + ((p.high >> shift) & 15);
+    }
+    if (const std::uint64_t d = p.low ^ last_.low) {
+      const int shift = (std::bit_width(d) - 1) & ~3;
+      return 1 + 4 * static_cast<std::size_t>(shift) + ((p.low >> shift) & 15);
+    }
+    return 0;
+  }
+  // Marks buckets_[b] not empty.
+  void Occupy(std::size_t b) {
+    occupied_[b / 64] |= std::uint64_t{1} << (b % 64);
+    words_ |= std::uint32_t{1} << (b / 64);
   }
 
   const Item& First() const { return buckets_[first_bucket_][first_index_]; }
 
   // Points first_bucket_ and first_index_ at the least key.
   void FindFirst() {
-    if (occupied_[0]) first_bucket_ = std::countr_zero(occupied_[0]);
-    else if (occupied_[1]) first_bucket_ = 64 + std::countr_zero(occupied_[1]);
-    else if (occupied_[2]) first_bucket_ = 128;
-    else first_bucket_ = kNone;
-    if (first_bucket_ == kNone) return;
+    if (words_ == 0) {
+      first_bucket_ = kNone;
+      return;
+    }
+    const int word = std::countr_zero(words_);
+    first_bucket_ = 64 * static_cast<std::size_t>(word) + std::countr_zero(occupied_[word]);
     const std::vector<Item>& bucket = buckets_[first_bucket_];
     first_index_ = 0;
     for (std::size_t i = 1; i < bucket.size(); ++i)
@@ -121,7 +142,8 @@ class MonotoneQueue {
   }
 
   std::array<std::vector<Item>, kBuckets> buckets_;
-  std::array<std::uint64_t, 3> occupied_{};  // bit b: buckets_[b] is not empty
+  std::array<std::uint64_t, kWords> occupied_{};  // bit b: buckets_[b] is not empty
+  std::uint32_t words_ = 0;                        // bit w: occupied_[w] is not 0
   Packed last_;                              // the last key popped
   std::size_t size_ = 0;
   std::size_t first_bucket_ = kNone;
