@@ -89,15 +89,6 @@ std::size_t CountBits(std::uint64_t bits) {
 LoadIndex::LoadIndex(const LoadWeights& weights, UnknownLoad unknown)
     : weights_(weights), unknown_(unknown) {}
 
-LoadIndex::BaseScore LoadIndex::ScoreOf(const Candidate& c) const {
-  std::optional<double> score = LoadScore(c, nullptr, weights_);
-  // Under `zero` an unknown score takes part as 0 in every comparison.
-  if (!score && unknown_ == UnknownLoad::kZero) score = 0.0;
-  if (!score) return {};
-  if (std::isnan(*score)) return {BaseScore::Kind::kNotANumber, 0.0};
-  return {BaseScore::Kind::kKnown, *score};
-}
-
 void LoadIndex::Add(std::uint32_t slot) {
   BaseScore& b = base_[slot];
   if (scan_)
@@ -146,24 +137,15 @@ void LoadIndex::Reset(std::span<const Candidate> candidates) {
   }
 }
 
-void LoadIndex::Update(std::span<const Candidate> candidates, std::size_t slot) {
-  const BaseScore fresh = ScoreOf(candidates[slot]);
+void LoadIndex::Regroup(std::uint32_t slot, BaseScore::Kind kind, double value) {
+  Remove(slot);
+  // Field by field: a whole-struct copy was read back from the stack as one
+  // 16-byte load over narrower stores, which stalls (store forwarding
+  // fails) on every update. Add sets the group.
   BaseScore& base = base_[slot];
-  if (fresh.kind == base.kind && fresh.value == base.value) return;  // same group
-  if (scan_ && fresh.kind == base.kind) {
-    // A known score moved (other kinds carry no value): no counts change.
-    base.value = fresh.value;
-    scan_value_[slot] = fresh.value;
-    return;
-  }
-  const auto s = static_cast<std::uint32_t>(slot);
-  Remove(s);
-  // Field by field: a whole-struct copy of `fresh` was read back from the
-  // stack as one 16-byte load over narrower stores, which stalls (store
-  // forwarding fails) on every update. Add sets the group.
-  base.kind = fresh.kind;
-  base.value = fresh.value;
-  Add(s);
+  base.kind = kind;
+  base.value = value;
+  Add(slot);
 }
 
 bool LoadIndex::Rescore(std::span<const Candidate> candidates, const Hint& hint) {

@@ -1,9 +1,11 @@
 #pragma once
 
 #include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -36,7 +38,18 @@ class LoadIndex {
   // The candidate list is new.
   void Reset(std::span<const Candidate> candidates);
   // The load fields of candidates[slot] changed.
-  void Update(std::span<const Candidate> candidates, std::size_t slot);
+  void Update(std::span<const Candidate> candidates, std::size_t slot) {
+    const BaseScore fresh = ScoreOf(candidates[slot]);
+    BaseScore& base = base_[slot];
+    if (fresh.kind == base.kind && fresh.value == base.value) return;  // same group
+    if (scan_ && fresh.kind == base.kind) {
+      // A known score moved (other kinds carry no value): no counts change.
+      base.value = fresh.value;
+      scan_value_[slot] = fresh.value;
+      return;
+    }
+    Regroup(static_cast<std::uint32_t>(slot), fresh.kind, fresh.value);
+  }
 
   // What the lowest-score rule finds in one decision.
   struct Lowest {
@@ -90,7 +103,17 @@ class LoadIndex {
     double score;
   };
 
-  BaseScore ScoreOf(const Candidate& c) const;
+  BaseScore ScoreOf(const Candidate& c) const {
+    std::optional<double> score = LoadScore(c, nullptr, weights_);
+    // Under `zero` an unknown score takes part as 0 in every comparison.
+    if (!score && unknown_ == UnknownLoad::kZero) score = 0.0;
+    if (!score) return {};
+    if (std::isnan(*score)) return {BaseScore::Kind::kNotANumber, 0.0};
+    return {BaseScore::Kind::kKnown, *score};
+  }
+  // Update's slow path: base_[slot] takes a score of another kind or, with
+  // score groups, moves to another group.
+  void Regroup(std::uint32_t slot, BaseScore::Kind kind, double value);
   // Counts base_[slot] in (into its group when known), or out.
   void Add(std::uint32_t slot);
   void Remove(std::uint32_t slot);
