@@ -31,46 +31,40 @@ DoublePair LoadPair(const double* at) {
   return pair;
 }
 
-// The least number in `scores` (NaNs are skipped; +inf when there is none).
-// Two running minimums, so consecutive pairs do not wait on each other.
+// The least number in `scores`, whose size is a multiple of four (NaNs
+// are skipped; +inf when there is none). Two running minimums, so
+// consecutive pairs do not wait on each other.
 double LeastOf(std::span<const double> scores) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   DoublePair low = {kInf, kInf};
   DoublePair high = low;
-  std::size_t i = 0;
-  for (; i + 4 <= scores.size(); i += 4) {
+  for (std::size_t i = 0; i < scores.size(); i += 4) {
     const DoublePair a = LoadPair(&scores[i]);
     const DoublePair b = LoadPair(&scores[i + 2]);
     low = a < low ? a : low;
     high = b < high ? b : high;
   }
-  if (i + 2 <= scores.size()) {
-    const DoublePair a = LoadPair(&scores[i]);
-    low = a < low ? a : low;
-    i += 2;
-  }
   low = high < low ? high : low;  // neither holds a NaN
-  double result = low[0] < low[1] ? low[0] : low[1];
-  if (i < scores.size() && scores[i] < result) result = scores[i];
-  return result;
+  return low[0] < low[1] ? low[0] : low[1];
 }
 
-// Bit k set when scores[k] == value; scores has at most 64 entries.
+// Bit k set when scores[k] == value; scores has at most 64 entries, a
+// multiple of four.
 std::uint64_t SlotsEqualTo(std::span<const double> scores, double value) {
   std::uint64_t slots = 0;
-  std::size_t i = 0;
 #if defined(__SSE2__)
   // Four compares' lane masks packed into one register, whose four sign
   // bits one movmskps collects.
   const __m128d wanted = _mm_set1_pd(value);
-  for (; i + 4 <= scores.size(); i += 4) {
+  for (std::size_t i = 0; i < scores.size(); i += 4) {
     const __m128i a = _mm_castpd_si128(_mm_cmpeq_pd(_mm_loadu_pd(&scores[i]), wanted));
     const __m128i b = _mm_castpd_si128(_mm_cmpeq_pd(_mm_loadu_pd(&scores[i + 2]), wanted));
     const auto four = static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(_mm_packs_epi32(a, b))));
     slots |= std::uint64_t{four} << i;
   }
+#else
+  for (std::size_t i = 0; i < scores.size(); ++i) slots |= std::uint64_t{scores[i] == value} << i;
 #endif
-  for (; i < scores.size(); ++i) slots |= std::uint64_t{scores[i] == value} << i;
   return slots;
 }
 
@@ -123,7 +117,9 @@ void LoadIndex::Reset(std::span<const Candidate> candidates) {
   groups_.clear();
   unknown_count_ = not_a_number_count_ = 0;
   scan_ = candidates.size() <= kScanMax;
-  scan_value_.resize(scan_ ? candidates.size() : 0);
+  // Padded with NaN (no score) to whole groups of four for the scan.
+  scan_value_.assign(scan_ ? (candidates.size() + 3) / 4 * 4 : 0,
+                     std::numeric_limits<double>::quiet_NaN());
   base_.resize(candidates.size());
   instance_.resize(candidates.size());
   seen_.assign(candidates.size(), 0);
@@ -275,7 +271,7 @@ void LoadIndex::ScanLowest(std::span<const double> scores, std::size_t unknown, 
     for (const double score : scores) highest = score > highest ? score : highest;
     if (highest == lowest) {
       all_tie_ = true;
-      out.ties = scores.size();
+      out.ties = base_.size();  // the candidates, not the padding
       return;
     }
   }

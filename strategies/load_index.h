@@ -126,7 +126,8 @@ class LoadIndex {
   // FindLowest's other cases: score groups, hints, NaN scores.
   bool FindLowestRescored(std::span<const Candidate> candidates, const Hint& hint, Lowest& out);
   // FindLowest for a list searched by a scan, `scores` by slot (NaN when
-  // unknown; none is NaN otherwise), of which `unknown` are unknown.
+  // unknown; none is NaN otherwise) padded like scan_value_, of which
+  // `unknown` candidates are unknown.
   void ScanLowest(std::span<const double> scores, std::size_t unknown, Lowest& out);
   // TieAt when every candidate ties or the list keeps score groups.
   std::size_t GroupTieAt(std::size_t k) const;
@@ -157,9 +158,9 @@ class LoadIndex {
   std::vector<std::uint32_t> hinted_members_;  // ...less these, sorted
   std::vector<std::uint32_t> hinted_ties_;     // rescored ties, sorted
   bool all_tie_ = false;                       // every candidate ties
-  // Scan only: base scores by slot (NaN when unknown), the same with the
-  // hint's rescores, and the slots tied at the lowest score the last scan
-  // found (bit k: slot k).
+  // Scan only: base scores by slot (NaN when unknown; padded with NaN to a
+  // multiple of four slots), the same with the hint's rescores, and the
+  // slots tied at the lowest score the last scan found (bit k: slot k).
   std::vector<double> scan_value_;
   std::vector<double> scan_hinted_;
   std::uint64_t scan_ties_ = 0;
