@@ -40,6 +40,7 @@ void CandidateSet::Rebuild(const Pool& pool, const InstanceTable& table, RunMetr
     metrics.CandidateJoined(i, HasLoadSignal(candidates_.back()));
   }
   pool_version_ = pool.version();
+  mark_limit_ = candidates_.size() + 64;
   if (index) index->Reset(candidates_);
 }
 

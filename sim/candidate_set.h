@@ -34,7 +34,7 @@ class CandidateSet {
     if (all_changed_) return;
     // Many marks between two decisions: refreshing everything is as cheap,
     // and memory stays bounded.
-    if (changed_.size() >= candidates_.size() + 64) MarkAllChanged();
+    if (changed_.size() >= mark_limit_) MarkAllChanged();
     else changed_.push_back(i);
   }
   // Those of every Instance may have.
@@ -74,6 +74,7 @@ class CandidateSet {
   std::vector<std::uint32_t> slot_;  // by InstanceIndex
   std::optional<std::uint64_t> pool_version_;
   std::vector<InstanceIndex> changed_;
+  std::size_t mark_limit_ = 64;  // candidates_.size() + 64: more marks refresh all
   bool all_changed_ = false;
 };
 
