@@ -37,14 +37,19 @@ void World::ScheduleCompletion(double time, const Completion& c) {
   completions_.Push(EventKey{time, EventClass::kCompletion, completion_seq_++}, c);
 }
 
-void World::Complete(const Completion& c, double time, const Pool& pool) {
-  last_time_ = time;
-  --in_flight_;
+[[gnu::noinline]] void World::CompleteWhatIf(const Completion& c, double time,
+                                             const Pool& pool) {
   if (timeline_) timeline_->Completed(c.instance, time);
   if (service_) {
     if (auto next = service_->Release(c.instance, time, pool.at(c.instance).speed))
       ScheduleCompletion(next->end, Completion{c.instance, next->registration});
   }
+}
+
+inline void World::Complete(const Completion& c, double time, const Pool& pool) {
+  last_time_ = time;
+  --in_flight_;
+  if (timeline_ || service_) CompleteWhatIf(c, time, pool);
   if (!pool.IsRegistered(c.instance) ||
       pool.at(c.instance).registration != c.registration)
     return;  // routed to a registration that was removed

@@ -77,6 +77,9 @@ class World {
     std::uint64_t registration;
   };
   void Complete(const Completion& c, double time, const Pool& pool);
+  // Complete's what-if part (load timeline, service model), out of line so
+  // the common part inlines where completions run.
+  void CompleteWhatIf(const Completion& c, double time, const Pool& pool);
   void ScheduleCompletion(double time, const Completion& c);
   // Serves the arrival's prefix_blocks from the chosen Instance's cache,
   // counting the leading blocks it already held, then caches them.
