@@ -106,14 +106,8 @@ void RunMetrics::RecordDecision(std::uint64_t seq,
   ++reason_counts_[reason];
   if (choice.passed_over_unknown) ++unknown_excluded_;
 
-  // Candidates without a signal of their own that a numeric queue hint
-  // gives a load for this decision.
   hinted_.clear();
-  for (const Hint::Entry& e : hint.queues) {
-    if (e.instance >= states_.size() || !e.load.AnyKnown()) continue;
-    const CandidateState& s = states_[e.instance];
-    if (s.candidate && !s.load_signal) hinted_.push_back(e.instance);
-  }
+  if (!hint.queues.empty()) CollectHinted(hint);
   ++candidate_decisions_;
   const bool any_known = signalled_candidates_ > 0 || !hinted_.empty();
   if (any_known) {
@@ -134,6 +128,14 @@ void RunMetrics::RecordDecision(std::uint64_t seq,
   ++current_.length;
   if (candidates.size() > current_.max_candidates)
     current_.max_candidates = candidates.size();
+}
+
+[[gnu::noinline]] void RunMetrics::CollectHinted(const Hint& hint) {
+  for (const Hint::Entry& e : hint.queues) {
+    if (e.instance >= states_.size() || !e.load.AnyKnown()) continue;
+    const CandidateState& s = states_[e.instance];
+    if (s.candidate && !s.load_signal) hinted_.push_back(e.instance);
+  }
 }
 
 void RunMetrics::CloseRun() {

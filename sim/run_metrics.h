@@ -117,6 +117,10 @@ class RunMetrics {
   // Adds the open intervals of candidate `i` to its tally and restarts them.
   void CloseIntervals(InstanceIndex i);
   void CloseRun();
+  // Adds to hinted_ the candidates without a signal of their own that a
+  // numeric queue hint of `hint` gives a load for this decision. Out of
+  // line: most decisions have no queue hints.
+  void CollectHinted(const Hint& hint);
 
   std::vector<std::string_view> declared_;  // the words given to the constructor
   std::vector<std::string> reasons_;
