@@ -154,15 +154,21 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
       ++inflight_[chosen];
       candidates_.MarkChanged(chosen);
     }
-    const double t = arrival.t.value;
     const std::uint64_t registration = pool.at(chosen).registration;
-    if (timeline_) timeline_->Routed(chosen, t);
-    if (!service_) {
-      ScheduleCompletion(t + *arrival.duration, Completion{chosen, registration});
-    } else if (auto started = service_->Admit(chosen, t, *arrival.duration,
-                                              pool.at(chosen).speed, registration)) {
-      ScheduleCompletion(started->end, Completion{chosen, started->registration});
-    }
+    if (timeline_ || service_) RouteWhatIf(arrival, chosen, registration, pool);
+    else ScheduleCompletion(arrival.t.value + *arrival.duration, Completion{chosen, registration});
+  }
+}
+
+[[gnu::noinline]] void World::RouteWhatIf(const TraceEvent& arrival, InstanceIndex chosen,
+                                          std::uint64_t registration, const Pool& pool) {
+  const double t = arrival.t.value;
+  if (timeline_) timeline_->Routed(chosen, t);
+  if (!service_) {
+    ScheduleCompletion(t + *arrival.duration, Completion{chosen, registration});
+  } else if (auto started = service_->Admit(chosen, t, *arrival.duration,
+                                            pool.at(chosen).speed, registration)) {
+    ScheduleCompletion(started->end, Completion{chosen, started->registration});
   }
 }
 
