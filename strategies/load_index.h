@@ -103,6 +103,7 @@ class LoadIndex {
     double score;
   };
 
+  // The score of `c` without a hint, under the unknown-load policy.
   BaseScore ScoreOf(const Candidate& c) const {
     std::optional<double> score = LoadScore(c, nullptr, weights_);
     // Under `zero` an unknown score takes part as 0 in every comparison.
