@@ -45,16 +45,11 @@ class LeastLoadRule {
   // their lowest score (`lowest`): the counter picks exactly as Pick would.
   Choice PickIndexed(std::size_t candidates, const LoadIndex& index,
                      const LoadIndex::Lowest& lowest) {
-    Choice choice;
-    if (lowest.ties == 0) {
-      choice = {counter_ % candidates, "fallback"};
-    } else if (lowest.ties == 1) {  // no division: the only tie
-      choice = {index.TieAt(0), "least", lowest.passed_over_unknown};
-    } else {
-      choice = {index.TieAt(counter_ % lowest.ties), "tie", lowest.passed_over_unknown};
-    }
-    ++counter_;
-    return choice;
+    const std::uint64_t counter = counter_++;
+    if (lowest.ties == 0) return {counter % candidates, "fallback"};
+    if (lowest.ties == 1)  // no division: the only tie
+      return {index.TieAt(0), "least", lowest.passed_over_unknown};
+    return {index.TieAt(counter % lowest.ties), "tie", lowest.passed_over_unknown};
   }
 
  private:
