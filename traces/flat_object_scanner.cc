@@ -145,6 +145,13 @@ bool ScanFlatObject(std::string_view line, FlatObject& out) {
   };
 
   std::size_t i = skip_spaces(0);
+  // Moves `i` past `word` (a literal) when the line holds it there.
+  const auto take_literal = [&](std::string_view word) {
+    if (size - i < word.size() || std::memcmp(text + i, word.data(), word.size()) != 0)
+      return false;
+    i += word.size();
+    return true;
+  };
   if (text[i] != '{') return false;
   const std::size_t object = i;
   i = skip_spaces(i + 1);
@@ -170,18 +177,15 @@ bool ScanFlatObject(std::string_view line, FlatObject& out) {
         break;
       case 't':
         kind = JsonKind::kTrue;
-        if (size - i < 4 || std::memcmp(text + i, "true", 4) != 0) return false;
-        i += 4;
+        if (!take_literal("true")) return false;
         break;
       case 'f':
         kind = JsonKind::kFalse;
-        if (size - i < 5 || std::memcmp(text + i, "false", 5) != 0) return false;
-        i += 5;
+        if (!take_literal("false")) return false;
         break;
       case 'n':
         kind = JsonKind::kNull;
-        if (size - i < 4 || std::memcmp(text + i, "null", 4) != 0) return false;
-        i += 4;
+        if (!take_literal("null")) return false;
         break;
       case '-':
       case '0': case '1': case '2': case '3': case '4':
