@@ -115,8 +115,7 @@ void World::ServePrefix(const Hint& hint, InstanceIndex chosen, const Pool& pool
 void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
                    std::string_view request_id, const Pool& pool,
                    const InstanceTable& table) {
-  IndexedSelect* index = index_;
-  candidates_.Sync(pool, table, metrics_, index);
+  candidates_.Sync(pool, table, metrics_, index_);
   std::span<const Candidate> candidates = candidates_.candidates();
   if (candidates.empty()) {
     metrics_.RecordNoInstances(seq);
@@ -128,8 +127,8 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
   }
 
   strategy_->BeforeSelect(ArrivalInfo{seq, arrival.t.value, request_id});
-  Choice choice = index ? index->SelectIndexed(candidates, arrival.hint)
-                        : strategy_->Select(candidates, arrival.hint);
+  Choice choice = index_ ? index_->SelectIndexed(candidates, arrival.hint)
+                         : strategy_->Select(candidates, arrival.hint);
   if (choice.index >= candidates.size())
     throw std::logic_error(fmt::format("strategy {} chose candidate {} of {}",
                                        request_.info->name, choice.index,
@@ -155,21 +154,17 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
       candidates_.MarkChanged(chosen);
     }
     const std::uint64_t registration = pool.at(chosen).registration;
-    if (timeline_ || service_) RouteWhatIf(arrival, chosen, registration, pool);
+    if (timeline_) timeline_->Routed(chosen, arrival.t.value);
+    if (service_) AdmitToService(arrival, chosen, registration, pool);
     else ScheduleCompletion(arrival.t.value + *arrival.duration, Completion{chosen, registration});
   }
 }
 
-[[gnu::noinline]] void World::RouteWhatIf(const TraceEvent& arrival, InstanceIndex chosen,
-                                          std::uint64_t registration, const Pool& pool) {
-  const double t = arrival.t.value;
-  if (timeline_) timeline_->Routed(chosen, t);
-  if (!service_) {
-    ScheduleCompletion(t + *arrival.duration, Completion{chosen, registration});
-  } else if (auto started = service_->Admit(chosen, t, *arrival.duration,
-                                            pool.at(chosen).speed, registration)) {
+[[gnu::noinline]] void World::AdmitToService(const TraceEvent& arrival, InstanceIndex chosen,
+                                             std::uint64_t registration, const Pool& pool) {
+  if (auto started = service_->Admit(chosen, arrival.t.value, *arrival.duration,
+                                     pool.at(chosen).speed, registration))
     ScheduleCompletion(started->end, Completion{chosen, started->registration});
-  }
 }
 
 }  // namespace lbsim

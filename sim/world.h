@@ -81,11 +81,11 @@ class World {
   // the common part inlines where completions run.
   void CompleteWhatIf(const Completion& c, double time, const Pool& pool);
   void ScheduleCompletion(double time, const Completion& c);
-  // Decide's what-if part of routing `arrival` (with a duration) to
-  // `chosen`: the load timeline and the service model, which may hold the
-  // request back; out of line so the common path stays small.
-  void RouteWhatIf(const TraceEvent& arrival, InstanceIndex chosen, std::uint64_t registration,
-                   const Pool& pool);
+  // Hands `arrival` (with a duration), routed to `chosen`, to the service
+  // model, which may hold it back; schedules its completion once it starts.
+  // Out of line so Decide's common path stays small.
+  void AdmitToService(const TraceEvent& arrival, InstanceIndex chosen,
+                      std::uint64_t registration, const Pool& pool);
   // Serves the arrival's prefix_blocks from the chosen Instance's cache,
   // counting the leading blocks it already held, then caches them.
   void ServePrefix(const Hint& hint, InstanceIndex chosen, const Pool& pool);
