@@ -385,15 +385,7 @@ void EventDecoder::Decode(const JsonView& value, std::span<const JsonMember> mem
   if (!type) Fail("type", kTypes, f.type);
   e.type = *type;
 
-  e.instance = {};
-  e.index.reset();
-  e.weight.reset();
-  e.speed.reset();
-  e.inflight = {};
-  e.qps_1m = {};
-  e.request.reset();
-  e.duration.reset();
-  e.hint.Clear();
+  e.ClearFields();
 
   if (e.type == EventType::kArrival) {
     if (f.request) {

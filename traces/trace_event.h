@@ -79,6 +79,19 @@ struct TraceEvent {
   std::optional<std::string_view> request;
   std::optional<double> duration;
   Hint hint;
+
+  // Unsets every field but type, t and position.
+  void ClearFields() {
+    instance = {};
+    index.reset();
+    weight.reset();
+    speed.reset();
+    inflight = {};
+    qps_1m = {};
+    request.reset();
+    duration.reset();
+    hint.Clear();
+  }
 };
 
 }  // namespace lbsim
