@@ -10,6 +10,7 @@
 
 #include "traces/event_decoder.h"
 #include "traces/json_view.h"
+#include "traces/line_layouts.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {
@@ -43,6 +44,12 @@ class TraceStream {
   // `members`: its members when it is an object (see EventDecoder).
   void Event(const JsonView& value, std::span<const JsonMember> members,
              std::uint64_t position);
+  // Reads the event line `line` found at `position` by a remembered layout
+  // (see LineLayouts) and hands it on; false, with nothing done, when no
+  // layout fits it.
+  bool EventByLayout(std::string_view line, std::uint64_t position);
+  // Remembers the layout of `line`, which `flat` shows and Event just took.
+  void LearnLayout(std::string_view line, const FlatObject& flat) { layouts_.Learn(line, flat); }
 
   // Reports that `done` units of reading work are done.
   void Progress(std::uint64_t done) {
@@ -66,7 +73,11 @@ class TraceStream {
   TraceProgress* progress_;
   std::uint64_t total_work_;
   bool raw_hint_;  // fill Hint::raw_json of arrivals
+  // Hands event_, found at `position`, to the visitor and counts it.
+  void HandOn(std::uint64_t position);
+
   EventDecoder decoder_;
+  LineLayouts layouts_;
   TraceEvent event_;
   TraceCounts counts_;
   double last_t_ = 0.0;

@@ -1,0 +1,296 @@
+// LineLayouts is a shortcut past the JSON scan and EventDecoder: whenever it
+// reads a line, the general path must accept the same line and decode the
+// same event; it must refuse every line the general path rejects; and it
+// must read the common event lines, or it saves nothing. Checked on
+// hand-picked lines and on many random lines in learned layouts.
+
+#include <bit>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "traces/trace_reader.h"
+#include "traces/event_decoder.h"
+#include "traces/flat_object_scanner.h"
+#include "traces/json_scanner.h"
+#include "traces/line_layouts.h"
+
+namespace lbsim {
+namespace {
+
+// Decodes `text` the general way into `event`; false when it is rejected.
+bool DecodeGenerally(const std::string& text, InstanceTable& table, double not_before,
+                     TraceEvent& event) {
+  const std::string_view line(text.c_str(), text.size());  // NUL after it
+  JsonScanner scanner;
+  JsonView value;
+  if (scanner.ScanText(line, value) != JsonScanner::Status::kOk) return false;
+  EventDecoder decoder;
+  try {
+    decoder.Decode(value, scanner.members(), table, event, false, not_before);
+  } catch (const FieldError&) {
+    return false;
+  }
+  return true;
+}
+
+// Learns the layout of `text`, a valid event line. Lines ScanFlatObject
+// declines (escapes) are shown as JsonScanner shows them.
+void LearnFrom(LineLayouts& layouts, const std::string& text, InstanceTable& table) {
+  const std::string_view line(text.c_str(), text.size());
+  TraceEvent event;
+  REQUIRE(DecodeGenerally(text, table, 0.0, event));
+  FlatObject flat;
+  if (!ScanFlatObject(line, flat)) {
+    JsonScanner scanner;
+    REQUIRE(scanner.ScanText(line, flat.value) == JsonScanner::Status::kOk);
+    for (const JsonMember& m : scanner.members()) flat.members[flat.count++] = m;
+  }
+  layouts.Learn(line, flat);
+}
+
+bool Read(LineLayouts& layouts, const std::string& text, const InstanceTable& table,
+          TraceEvent& event, double not_before = 0.0) {
+  return layouts.Read(std::string_view(text.c_str(), text.size()), table, not_before, event);
+}
+
+void CheckSameEvent(const TraceEvent& a, const TraceEvent& b) {
+  CHECK(a.type == b.type);
+  CHECK(std::bit_cast<std::uint64_t>(a.t.value) == std::bit_cast<std::uint64_t>(b.t.value));
+  CHECK(a.t.integral == b.t.integral);
+  CHECK(a.t.integer == b.t.integer);
+  CHECK(a.instance == b.instance);
+  CHECK(a.index == b.index);
+  CHECK(a.weight == b.weight);
+  CHECK(a.speed == b.speed);
+  CHECK(a.inflight.state == b.inflight.state);
+  CHECK(a.inflight.value == b.inflight.value);
+  CHECK(a.qps_1m.state == b.qps_1m.state);
+  CHECK(std::bit_cast<std::uint64_t>(a.qps_1m.value) ==
+        std::bit_cast<std::uint64_t>(b.qps_1m.value));
+  CHECK(a.request == b.request);
+  CHECK(a.duration.has_value() == b.duration.has_value());
+  if (a.duration && b.duration)
+    CHECK(std::bit_cast<std::uint64_t>(*a.duration) == std::bit_cast<std::uint64_t>(*b.duration));
+  CHECK(a.hint.queues.empty());
+  CHECK(a.hint.prefix_blocks.empty());
+  CHECK(a.hint.raw_json.empty());
+}
+
+InstanceTable TwoInstances() {
+  InstanceTable table;
+  table.Intern("inst-1");
+  table.Intern("b");
+  return table;
+}
+
+TEST_CASE("LineLayouts reads lines laid out like a learned one, as the decoder does") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  TraceEvent event;
+  CHECK_FALSE(Read(layouts, R"({"t": 1, "type": "arrival", "duration": 4})", table, event));
+
+  LearnFrom(layouts, R"({"t": 0, "type": "arrival", "duration": 44})", table);
+  LearnFrom(layouts, R"({"t": 7, "type": "load", "instance": "inst-1", "inflight": 2, "qps_1m": 9})",
+            table);
+  LearnFrom(layouts, R"({"type":"arrival","t":3})", table);
+  LearnFrom(layouts, R"({"qps_1m": 1.5, "instance": "b", "t": 2, "type": "load"})", table);
+  CHECK(layouts.size() == 4);
+  // The same layout again adds nothing.
+  LearnFrom(layouts, R"({"t": 5, "type": "arrival", "duration": 1})", table);
+  CHECK(layouts.size() == 4);
+
+  for (const std::string& text : std::vector<std::string>{
+           R"({"t": 12, "type": "arrival", "duration": 0.25})",
+           R"({"t": 12.5, "type": "arrival", "duration": 0})",
+           R"({"t": 0.001, "type": "arrival", "duration": 123456789012345})",
+           R"({"t": 99, "type": "load", "instance": "b", "inflight": 0, "qps_1m": 0.0})",
+           R"({"t": 99, "type": "load", "instance": "never-up", "inflight": 3, "qps_1m": 7})",
+           R"({"type":"arrival","t":4.75})",
+           R"({"qps_1m": 0.1, "instance": "inst-1", "t": 20, "type": "load"})",
+       }) {
+    INFO(text);
+    TraceEvent expected, got;
+    REQUIRE(DecodeGenerally(text, table, 0.0, expected));
+    got.hint.prefix_blocks = {1, 2};  // left from an earlier event: cleared
+    got.request = "stale";
+    REQUIRE(Read(layouts, text, table, got));
+    CheckSameEvent(got, expected);
+  }
+}
+
+TEST_CASE("LineLayouts leaves every other line to the general path") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  LearnFrom(layouts, R"({"t": 0, "type": "arrival", "duration": 44})", table);
+  LearnFrom(layouts, R"({"t": 7, "type": "load", "instance": "inst-1", "inflight": 2, "qps_1m": 9})",
+            table);
+  TraceEvent event;
+  event.t.value = -1.0;
+  for (const std::string& text : std::vector<std::string>{
+           // Laid out otherwise: spacing, key order, type, a key more or less.
+           R"({"t": 1, "type": "arrival", "duration":44})",
+           R"({"t": 1, "type": "arrival", "duration": 44} )",
+           R"({"type": "arrival", "t": 1, "duration": 44})",
+           R"({"t": 1, "type": "up", "duration": 44})",
+           R"({"t": 1, "type": "arrival"})",
+           R"({"t": 1, "type": "arrival", "duration": 44, "request": "r"})",
+           R"({"t": 1, "type": "load", "instance": "b", "inflight": 2})",
+           // Values a slot does not take, valid or not.
+           R"({"t": 1e3, "type": "arrival", "duration": 44})",
+           R"({"t": 1E3, "type": "arrival", "duration": 44})",
+           R"({"t": -0, "type": "arrival", "duration": 44})",
+           R"({"t": -1, "type": "arrival", "duration": 44})",
+           R"({"t": 01, "type": "arrival", "duration": 44})",
+           R"({"t": 1., "type": "arrival", "duration": 44})",
+           R"({"t": .5, "type": "arrival", "duration": 44})",
+           R"({"t": 1.5.5, "type": "arrival", "duration": 44})",
+           R"({"t": 1234567890123456, "type": "arrival", "duration": 44})",
+           R"({"t": 1234567890.123456, "type": "arrival", "duration": 44})",
+           R"({"t": null, "type": "arrival", "duration": 44})",
+           R"({"t": "1", "type": "arrival", "duration": 44})",
+           R"({"t": 1, "type": "arrival", "duration": null})",
+           R"({"t": 1, "type": "arrival", "duration": })",
+           R"({"t": 7, "type": "load", "instance": "", "inflight": 2, "qps_1m": 9})",
+           R"({"t": 7, "type": "load", "instance": "a\"b", "inflight": 2, "qps_1m": 9})",
+           R"({"t": 7, "type": "load", "instance": "a\u0041", "inflight": 2, "qps_1m": 9})",
+           "{\"t\": 7, \"type\": \"load\", \"instance\": \"caf\xC3\xA9\", \"inflight\": 2, \"qps_1m\": 9}",
+           "{\"t\": 7, \"type\": \"load\", \"instance\": \"a\tb\", \"inflight\": 2, \"qps_1m\": 9}",
+           R"({"t": 7, "type": "load", "instance": "b", "inflight": 2.5, "qps_1m": 9})",
+           R"({"t": 7, "type": "load", "instance": "b", "inflight": 2.0, "qps_1m": 9})",
+           R"({"t": 7, "type": "load", "instance": "b", "inflight": null, "qps_1m": 9})",
+           R"({"t": 7, "type": "load", "instance": "b", "inflight": 2, "qps_1m": -9})",
+           R"({"t": 7, "type": "load", "instance": "b)",
+           R"({"t": 1, "type": "arrival", "duration": 4)",
+           R"({"t": 1, "type": "arrival", "duration": 44}})",
+           "",
+       }) {
+    INFO(text);
+    CHECK_FALSE(Read(layouts, text, table, event));
+  }
+  CHECK(event.t.value == -1.0);  // left alone
+  // A time before the last event's is the general path's to report.
+  CHECK_FALSE(Read(layouts, R"({"t": 4, "type": "arrival", "duration": 44})", table, event, 5.0));
+  CHECK(Read(layouts, R"({"t": 5, "type": "arrival", "duration": 44})", table, event, 5.0));
+}
+
+TEST_CASE("LineLayouts learns only arrival and load layouts, and keeps the newest four") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  for (const std::string& text : std::vector<std::string>{
+           R"({"t": 1, "type": "up", "instance": "b"})",
+           R"({"t": 1, "type": "down", "instance": "b"})",
+           R"({"t": 1, "type": "arrival", "request": "r", "duration": 4})",
+           R"({"t": 1, "type": "arrival", "duration": 4, "hint": 1})",
+           R"({"t": 1, "type": "load", "instance": "b", "weight": 2})",
+           R"({"t": 1, "type": "load", "instance": "b", "inflight": null})",
+           R"({"t": 1, "type": "arrival", "t": 2})",
+           R"({"t": 1, "type": "arr\u0069val"})",
+           R"({"t": 1, "typ\u0065": "arrival"})",
+       }) {
+    INFO(text);
+    LearnFrom(layouts, text, table);
+    CHECK(layouts.size() == 0);
+  }
+  const std::vector<std::string> spaced = {
+      R"({"t":1,"type":"arrival"})", R"({"t": 1,"type":"arrival"})",
+      R"({"t": 1, "type":"arrival"})", R"({"t": 1, "type": "arrival"})",
+      R"({"t": 1, "type": "arrival" })"};
+  TraceEvent event;
+  for (const std::string& text : spaced) LearnFrom(layouts, text, table);
+  CHECK(layouts.size() == 4);
+  CHECK_FALSE(Read(layouts, spaced[0], table, event));
+  for (std::size_t i = 1; i < spaced.size(); ++i) CHECK(Read(layouts, spaced[i], table, event));
+  // The next one learned replaces the oldest left.
+  LearnFrom(layouts, spaced[0], table);
+  CHECK(Read(layouts, spaced[0], table, event));
+  CHECK_FALSE(Read(layouts, spaced[1], table, event));
+}
+
+// A number literal, mostly ones a slot takes (`plain`: digits, maybe a
+// fraction, at most 15 digits), some it must refuse.
+struct Number {
+  std::string text;
+  bool plain = true;
+  bool integer() const { return plain && text.find('.') == std::string::npos; }
+};
+
+Number RandomNumber(std::mt19937_64& random) {
+  static const std::vector<std::string> odd = {
+      "00",   "01",   "-0",  "-1",  "1.",   ".5",    "1e3",  "1E-2", "null",  "true",
+      "\"1\"", "1.5e1", "9007199254740993", "1234567890123456", "12345678901234.56",
+      "1.234567890123456"};
+  static const std::vector<std::string> edge = {
+      "0", "0.0", "2.50", "0.000", "123456789012345", "12345678901234.5", "1.23456789012345",
+      "0.12345678901234", "99999999999999.9", "0.1", "0.3", "9007199254740.99"};
+  switch (random() % 5) {
+    case 0: return {odd[random() % odd.size()], false};
+    case 1: return {edge[random() % edge.size()]};
+    case 2: return {std::to_string(random() % 100000)};
+    case 3: {
+      const std::size_t digits = 2 + random() % 14;
+      std::string s = std::to_string(1 + random() % 9);
+      while (s.size() < digits) s += static_cast<char>('0' + random() % 10);
+      s.insert(1 + random() % (s.size() - 1), ".");
+      return {s};
+    }
+    default:
+      return {std::to_string(random() % 1000) + "." + std::to_string(random() % 1000)};
+  }
+}
+
+// An Instance id, and whether the instance slot takes it.
+std::pair<std::string, bool> RandomId(std::mt19937_64& random) {
+  static const std::vector<std::pair<std::string, bool>> ids = {
+      {"inst-1", true},   {"b", true},          {"unseen", true},  {"~!@#$%^&*()", true},
+      {"", false},        {"a\\u0062", false}, {"tab\there", false}, {"\xC3\xA9", false},
+      {"q\\\"q", false}};
+  return ids[random() % ids.size()];
+}
+
+TEST_CASE("LineLayouts agrees with the decoder on random lines in learned layouts") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  LearnFrom(layouts, R"({"t": 0, "type": "arrival", "duration": 44})", table);
+  LearnFrom(layouts, R"({"t": 7, "type": "load", "instance": "inst-1", "inflight": 2, "qps_1m": 9})",
+            table);
+  LearnFrom(layouts, R"({"instance":"b","type":"load","qps_1m":1,"t":1})", table);
+  std::mt19937_64 random(8);
+  int read = 0;
+  for (int i = 0; i < 30000; ++i) {
+    const Number t = RandomNumber(random), a = RandomNumber(random), b = RandomNumber(random);
+    const auto [id, plain_id] = RandomId(random);
+    std::string text;
+    bool plain = t.plain;  // whether the layout must read it, if valid
+    switch (i % 3) {
+      case 0:
+        text = "{\"t\": " + t.text + ", \"type\": \"arrival\", \"duration\": " + a.text + "}";
+        plain = plain && a.plain;
+        break;
+      case 1:
+        text = "{\"t\": " + t.text + ", \"type\": \"load\", \"instance\": \"" + id +
+               "\", \"inflight\": " + a.text + ", \"qps_1m\": " + b.text + "}";
+        plain = plain && plain_id && a.integer() && b.plain;
+        break;
+      default:
+        text = "{\"instance\":\"" + id + "\",\"type\":\"load\",\"qps_1m\":" + a.text +
+               ",\"t\":" + t.text + "}";
+        plain = plain && plain_id && a.plain;
+        break;
+    }
+    const double not_before = random() % 4 == 0 ? 500.0 : 0.0;
+    INFO(text);
+    TraceEvent expected, got;
+    const bool accepted = DecodeGenerally(text, table, not_before, expected);
+    const bool fast = Read(layouts, text, table, got, not_before);
+    CHECK(fast == (accepted && plain));
+    if (fast && accepted) CheckSameEvent(got, expected);
+    read += fast;
+  }
+  CHECK(read > 8000);  // a quarter of the lines or more
+}
+
+}  // namespace
+}  // namespace lbsim

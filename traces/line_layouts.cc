@@ -1,0 +1,220 @@
+#include "traces/line_layouts.h"
+
+#include <cstring>
+
+#include "traces/trace_reader.h"
+
+namespace lbsim {
+namespace {
+
+// Most digits a slot's number may have: below 2^53 as an integer, so the
+// value and the division below are exact before their one rounding.
+constexpr std::size_t kMaxDigits = 15;
+
+constexpr double kPowersOfTen[kMaxDigits + 1] = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+
+std::uint64_t Load64(const char* p) {
+  std::uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+std::uint32_t Load32(const char* p) {
+  std::uint32_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// Whether the `n` bytes at `a` and `b` are equal; a few word compares
+// instead of a call for the short literals of a layout.
+inline bool SameBytes(const char* a, const char* b, std::size_t n) {
+  if (n >= 8) {
+    for (std::size_t i = 0; i + 8 < n; i += 8)
+      if (Load64(a + i) != Load64(b + i)) return false;
+    return Load64(a + n - 8) == Load64(b + n - 8);
+  }
+  if (n >= 4) return Load32(a) == Load32(b) && Load32(a + n - 4) == Load32(b + n - 4);
+  for (std::size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
+inline bool IsDigit(char c) { return static_cast<unsigned char>(c - '0') <= 9; }
+
+// Reads a number slot at `p` (see LineLayouts) into `out` as ReadNumber
+// reads it: an integer is exact, and a fraction m / 10^k with m and 10^k
+// exact doubles is rounded once, correctly, as from_chars rounds. Returns
+// where the number ends, or nullptr when it is not one the slot takes.
+inline const char* ReadDecimal(const char* p, const char* end, TraceTime& out) {
+  const char* const first = p;
+  std::uint64_t m = 0;
+  while (p < end && IsDigit(*p)) m = m * 10 + static_cast<unsigned>(*p++ - '0');
+  const std::size_t whole = static_cast<std::size_t>(p - first);
+  if (whole == 0 || (*first == '0' && whole > 1)) return nullptr;
+  if (p == end || *p != '.') {
+    if (whole > kMaxDigits) return nullptr;
+    out = TraceTime{static_cast<double>(m), true, m};
+    return p;
+  }
+  const char* const fraction = ++p;
+  while (p < end && IsDigit(*p)) m = m * 10 + static_cast<unsigned>(*p++ - '0');
+  const std::size_t decimals = static_cast<std::size_t>(p - fraction);
+  if (decimals == 0 || whole + decimals > kMaxDigits) return nullptr;
+  out = TraceTime{static_cast<double>(m) / kPowersOfTen[decimals], false, 0};
+  return p;
+}
+
+// Reads an instance slot at `p`: up to the closing quote, which stays for
+// the next literal. Returns where the id ends, or nullptr.
+inline const char* ReadId(const char* p, const char* end, std::string_view& out) {
+  const char* const first = p;
+  for (; p < end && *p != '"'; ++p) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c < 0x20 || c > 0x7E || c == '\\') return nullptr;
+  }
+  const auto size = static_cast<std::size_t>(p - first);
+  if (size == 0 || size > kMaxIdBytes) return nullptr;
+  out = std::string_view(first, size);
+  return p;
+}
+
+// The unquoted text of an unescaped string value.
+std::string_view Unquoted(const JsonView& v) { return v.text.substr(1, v.text.size() - 2); }
+
+}  // namespace
+
+bool LineLayouts::Fits(const Layout& layout, std::string_view line, Values& values) {
+  const char* p = line.data();
+  const char* const end = p + line.size();
+  const char* const literals = layout.text.data();
+  std::size_t from = 0;
+  for (std::size_t i = 0;; ++i) {
+    const std::size_t n = layout.literal_end[i] - from;
+    if (static_cast<std::size_t>(end - p) < n || !SameBytes(p, literals + from, n)) return false;
+    p += n;
+    from = layout.literal_end[i];
+    if (i == layout.slots) return p == end;
+    TraceTime number;
+    switch (layout.slot[i]) {
+      case Slot::kInstance:
+        p = ReadId(p, end, values.instance);
+        break;
+      case Slot::kTime:
+        p = ReadDecimal(p, end, values.t);
+        break;
+      case Slot::kDuration:
+        p = ReadDecimal(p, end, number);
+        values.duration = number.value;
+        values.has_duration = true;
+        break;
+      case Slot::kQps:
+        p = ReadDecimal(p, end, number);
+        values.qps_1m = number.value;
+        values.has_qps_1m = true;
+        break;
+      case Slot::kInflight:
+        p = ReadDecimal(p, end, number);
+        if (p && !number.integral) return false;
+        values.inflight = static_cast<std::int64_t>(number.integer);
+        values.has_inflight = true;
+        break;
+    }
+    if (!p) return false;
+  }
+}
+
+bool LineLayouts::Read(std::string_view line, const InstanceTable& table, double not_before,
+                       TraceEvent& event) {
+  if (count_ == 0) return false;
+  Values v;
+  if (!Fits(layouts_[last_fit_], line, v)) {
+    std::size_t i = 0;
+    while (i < count_ && (i == last_fit_ || !Fits(layouts_[i], line, (v = Values{}))))
+      ++i;
+    if (i == count_) return false;
+    last_fit_ = i;
+  }
+  if (!(v.t.value >= not_before)) return false;  // the general path reports it
+  event.type = layouts_[last_fit_].type;
+  event.t = v.t;
+  event.ClearFields();
+  if (event.type == EventType::kArrival) {
+    if (v.has_duration) event.duration = v.duration;
+    return true;
+  }
+  event.instance = v.instance;
+  event.index = table.Find(v.instance);
+  if (v.has_inflight)
+    event.inflight = {FieldUpdate<std::int64_t>::State::kValue, v.inflight};
+  if (v.has_qps_1m) event.qps_1m = {FieldUpdate<double>::State::kValue, v.qps_1m};
+  return true;
+}
+
+void LineLayouts::Learn(std::string_view line, const FlatObject& flat) {
+  struct Cut {
+    std::size_t begin, end;
+    Slot slot;
+  };
+  std::array<Cut, kMaxSlots> cuts;
+  std::size_t slots = 0;
+  unsigned seen = 0;  // bit per key below
+  std::string_view type;
+  const auto at = [&](std::string_view part) {
+    return static_cast<std::size_t>(part.data() - line.data());
+  };
+  for (const JsonMember& m : flat.Members()) {
+    if (m.key.escaped || m.value.escaped) return;
+    const std::string_view key = Unquoted(m.key);
+    const JsonView& value = m.value;
+    unsigned bit;
+    if (key == "type") {
+      if (!value.is_string()) return;
+      type = Unquoted(value);
+      bit = 1;
+    } else {
+      Slot slot;
+      if (key == "t") slot = Slot::kTime, bit = 2;
+      else if (key == "duration") slot = Slot::kDuration, bit = 4;
+      else if (key == "instance") slot = Slot::kInstance, bit = 8;
+      else if (key == "inflight") slot = Slot::kInflight, bit = 16;
+      else if (key == "qps_1m") slot = Slot::kQps, bit = 32;
+      else return;
+      if (slot == Slot::kInstance ? !value.is_string() : !value.is_number()) return;
+      const std::string_view cut = slot == Slot::kInstance ? Unquoted(value) : value.text;
+      if (slots == kMaxSlots) return;
+      cuts[slots++] = {at(cut), at(cut) + cut.size(), slot};
+    }
+    if (seen & bit) return;
+    seen |= bit;
+  }
+  Layout layout;
+  if (type == "arrival" && (seen | 4) == (1 | 2 | 4)) {
+    layout.type = EventType::kArrival;
+  } else if (type == "load" && (seen & (1 | 2 | 8)) == (1 | 2 | 8) && !(seen & 4)) {
+    layout.type = EventType::kLoad;
+  } else {
+    return;
+  }
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < slots; ++i) {
+    layout.text.append(line.substr(from, cuts[i].begin - from));
+    layout.literal_end[i] = static_cast<std::uint32_t>(layout.text.size());
+    layout.slot[i] = cuts[i].slot;
+    from = cuts[i].end;
+  }
+  layout.text.append(line.substr(from));
+  layout.literal_end[slots] = static_cast<std::uint32_t>(layout.text.size());
+  layout.slots = slots;
+  for (std::size_t i = 0; i < count_; ++i)
+    if (layouts_[i] == layout) return;
+  if (count_ < kMaxLayouts) {
+    layouts_[count_++] = std::move(layout);
+    return;
+  }
+  layouts_[next_] = std::move(layout);
+  last_fit_ = next_;
+  next_ = (next_ + 1) % kMaxLayouts;
+}
+
+}  // namespace lbsim

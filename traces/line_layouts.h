@@ -1,0 +1,84 @@
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "traces/flat_object_scanner.h"
+#include "traces/instance_table.h"
+#include "traces/trace_event.h"
+
+namespace lbsim {
+
+// The layouts of recent JSON Lines event lines, so that lines laid out like
+// one of them are read without scanning them as JSON. A layout is a valid
+// event line with its values cut out: braces, keys, the event type and
+// whitespace must recur byte for byte, and each value must be one its slot
+// takes as it stands:
+//   t, duration, qps_1m  a number >= 0: no sign, no exponent, no leading
+//                        zero, at most 15 digits in all;
+//   inflight             such a number without a fraction;
+//   instance             a non-empty id of printable ASCII, no escapes.
+// Any other line, including every line in error, is left to the general
+// path, which decides about it as ever. Layouts are learned from arrivals
+// (t, type and maybe duration) and loads (t, type, instance and maybe
+// inflight and qps_1m), their keys in any order and each once.
+class LineLayouts {
+ public:
+  static constexpr std::size_t kMaxLayouts = 4;
+
+  // When `line` fits a remembered layout and its time is at least
+  // `not_before`: sets `event` to what EventDecoder::Decode makes of the
+  // line (its Instance looked up in `table`; its position left alone) and
+  // returns true. Otherwise returns false and leaves `event` alone.
+  bool Read(std::string_view line, const InstanceTable& table, double not_before,
+            TraceEvent& event);
+
+  // Remembers the layout of `line`, an event line that `flat` shows and
+  // EventDecoder accepted, when it is one of those above and new; the
+  // oldest of kMaxLayouts gives way.
+  void Learn(std::string_view line, const FlatObject& flat);
+
+  std::size_t size() const { return count_; }
+
+ private:
+  static constexpr std::size_t kMaxSlots = 4;
+
+  enum class Slot : std::uint8_t { kTime, kDuration, kInstance, kInflight, kQps };
+
+  struct Layout {
+    EventType type = EventType::kArrival;
+    std::size_t slots = 0;
+    std::array<Slot, kMaxSlots> slot{};
+    // The literal before slot i is text[literal_end[i-1], literal_end[i]),
+    // from 0 for the first; the one after the last slot ends the line.
+    std::array<std::uint32_t, kMaxSlots + 1> literal_end{};
+    std::string text;
+
+    friend bool operator==(const Layout&, const Layout&) = default;
+  };
+
+  // The values a line fitting a layout holds.
+  struct Values {
+    TraceTime t;
+    double duration = 0.0;
+    double qps_1m = 0.0;
+    std::int64_t inflight = 0;
+    std::string_view instance;
+    bool has_duration = false;
+    bool has_qps_1m = false;
+    bool has_inflight = false;
+  };
+
+  // Whether `line` fits `layout`; if so sets `values`.
+  static bool Fits(const Layout& layout, std::string_view line, Values& values);
+
+  std::array<Layout, kMaxLayouts> layouts_;
+  std::size_t count_ = 0;
+  std::size_t last_fit_ = 0;  // tried first
+  std::size_t next_ = 0;      // replaced next when all are taken
+};
+
+}  // namespace lbsim
