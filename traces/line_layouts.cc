@@ -1,5 +1,6 @@
 #include "traces/line_layouts.h"
 
+#include <bit>
 #include <cstring>
 
 #include "traces/trace_reader.h"
@@ -42,14 +43,68 @@ inline bool SameBytes(const char* a, const char* b, std::size_t n) {
 
 inline bool IsDigit(char c) { return static_cast<unsigned char>(c - '0') <= 9; }
 
-// Reads a number slot at `p` (see LineLayouts) into `out` as ReadNumber
-// reads it: an integer is exact, and a fraction m / 10^k with m and 10^k
-// exact doubles is rounded once, correctly, as from_chars rounds. Returns
-// where the number ends, or nullptr when it is not one the slot takes.
-inline const char* ReadDecimal(const char* p, const char* end, TraceTime& out) {
+constexpr std::uint64_t kIntPowersOfTen[kMaxDigits + 1] = {
+    1,          10,          100,          1000,          10000,          100000,
+    1000000,    10000000,    100000000,    1000000000,    10000000000,    100000000000,
+    1000000000000, 10000000000000, 100000000000000, 1000000000000000};
+
+// The (up to) 8 bytes from `p` of the line [begin, end), the first in the
+// lowest byte and zeros past the end, read without touching a byte outside
+// the line.
+inline std::uint64_t Load8(const char* p, const char* begin, const char* end) {
+  if (end - p >= 8) return Load64(p);
+  if (p == end) return 0;
+  if (end - begin >= 8) return Load64(end - 8) >> (8 * (8 - (end - p)));
+  std::uint64_t v = 0;
+  std::memcpy(&v, p, static_cast<std::size_t>(end - p));
+  return v;
+}
+
+// How many of the bytes in `v` (from the lowest) are digits before the
+// first that is not, up to 8. A byte above a non-digit may be misjudged
+// (a carry), but no byte before the first non-digit is.
+inline unsigned DigitRun(std::uint64_t v) {
+  constexpr std::uint64_t kHigh = 0xF0F0F0F0F0F0F0F0, kThrees = 0x3030303030303030;
+  const std::uint64_t not_digit =
+      ((v & kHigh) ^ kThrees) | (((v + 0x0606060606060606) & kHigh) ^ kThrees);
+  return not_digit == 0 ? 8 : static_cast<unsigned>(std::countr_zero(not_digit)) / 8;
+}
+
+// The value of the first `n` (1 to 8) bytes of `v`, all digits, the first
+// the most significant: three multiply-adds instead of a loop whose exit
+// the branch predictor cannot know.
+inline std::uint64_t DigitsValue(std::uint64_t v, unsigned n) {
+  std::uint64_t d = (v - 0x3030303030303030) << (8 * (8 - n));
+  d = (d * 10 + (d >> 8)) & 0x00FF00FF00FF00FF;
+  d = (d * 100 + (d >> 16)) & 0x0000FFFF0000FFFF;
+  return (d * 10000 + (d >> 32)) & 0xFFFFFFFF;
+}
+
+// Reads the run of digits at `p` in the line [begin, end) into `value`
+// (wrapping past 19 digits; callers refuse more than kMaxDigits) and
+// returns where it ends.
+inline const char* ReadDigits(const char* p, const char* begin, const char* end,
+                              std::uint64_t& value) {
+  const std::uint64_t v = Load8(p, begin, end);
+  const unsigned n = DigitRun(v);
+  if (n == 0) return p;
+  value = DigitsValue(v, n);
+  p += n;
+  if (n == 8)
+    while (p < end && IsDigit(*p)) value = value * 10 + static_cast<unsigned>(*p++ - '0');
+  return p;
+}
+
+// Reads a number slot at `p` of the line [begin, end) (see LineLayouts)
+// into `out` as ReadNumber reads it: an integer is exact, and a fraction
+// m / 10^k with m and 10^k exact doubles is rounded once, correctly, as
+// from_chars rounds. Returns where the number ends, or nullptr when it is
+// not one the slot takes.
+inline const char* ReadDecimal(const char* p, const char* begin, const char* end,
+                               TraceTime& out) {
   const char* const first = p;
   std::uint64_t m = 0;
-  while (p < end && IsDigit(*p)) m = m * 10 + static_cast<unsigned>(*p++ - '0');
+  p = ReadDigits(p, begin, end, m);
   const std::size_t whole = static_cast<std::size_t>(p - first);
   if (whole == 0 || (*first == '0' && whole > 1)) return nullptr;
   if (p == end || *p != '.') {
@@ -58,9 +113,11 @@ inline const char* ReadDecimal(const char* p, const char* end, TraceTime& out) {
     return p;
   }
   const char* const fraction = ++p;
-  while (p < end && IsDigit(*p)) m = m * 10 + static_cast<unsigned>(*p++ - '0');
+  std::uint64_t f = 0;
+  p = ReadDigits(p, begin, end, f);
   const std::size_t decimals = static_cast<std::size_t>(p - fraction);
   if (decimals == 0 || whole + decimals > kMaxDigits) return nullptr;
+  m = m * kIntPowersOfTen[decimals] + f;
   out = TraceTime{static_cast<double>(m) / kPowersOfTen[decimals], false, 0};
   return p;
 }
@@ -101,20 +158,20 @@ bool LineLayouts::Fits(const Layout& layout, std::string_view line, Values& valu
         p = ReadId(p, end, values.instance);
         break;
       case Slot::kTime:
-        p = ReadDecimal(p, end, values.t);
+        p = ReadDecimal(p, line.data(), end, values.t);
         break;
       case Slot::kDuration:
-        p = ReadDecimal(p, end, number);
+        p = ReadDecimal(p, line.data(), end, number);
         values.duration = number.value;
         values.has_duration = true;
         break;
       case Slot::kQps:
-        p = ReadDecimal(p, end, number);
+        p = ReadDecimal(p, line.data(), end, number);
         values.qps_1m = number.value;
         values.has_qps_1m = true;
         break;
       case Slot::kInflight:
-        p = ReadDecimal(p, end, number);
+        p = ReadDecimal(p, line.data(), end, number);
         if (p && !number.integral) return false;
         values.inflight = static_cast<std::int64_t>(number.integer);
         values.has_inflight = true;
