@@ -25,8 +25,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] ||
-  targets=(fuzz_trace_lines fuzz_trace_document fuzz_read_ahead fuzz_flat_object fuzz_strategy_params
-           fuzz_scenario)
+  targets=(fuzz_trace_lines fuzz_trace_document fuzz_read_ahead fuzz_flat_object fuzz_line_layouts
+           fuzz_strategy_params fuzz_scenario)
 
 work=$build/fuzz-work
 mkdir -p "$work"
@@ -62,6 +62,9 @@ for target in "${targets[@]}"; do
       opts=(-dict="$here/trace.dict" -max_len=8192) ;;
     fuzz_flat_object)
       seeds=("$here/seeds/flat_object")
+      opts=(-dict="$here/trace.dict" -max_len=256) ;;
+    fuzz_line_layouts)
+      seeds=("$here/seeds/line_layouts")
       opts=(-dict="$here/trace.dict" -max_len=256) ;;
     fuzz_trace_document)
       seeds=("$root/traces/examples" "$root/tests/corpus")

@@ -1,0 +1,92 @@
+// libFuzzer target: LineLayouts against the general path (JsonScanner and
+// EventDecoder). One input is one event line, read through layouts learned
+// from the usual arrival and load lines, spaced and compact. Whenever a
+// layout reads the line, the general path must accept it too and decode the
+// same event; anything else is a finding (abort).
+
+#include <bit>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "traces/event_decoder.h"
+#include "traces/flat_object_scanner.h"
+#include "traces/json_scanner.h"
+#include "traces/line_layouts.h"
+#include "traces/trace_reader.h"
+
+namespace {
+
+using namespace lbsim;
+
+[[noreturn]] void Differ(const std::string& line, const char* what) {
+  std::fprintf(stderr, "LineLayouts and the decoder differ (%s) on: %s\n", what, line.c_str());
+  std::abort();
+}
+
+bool Decode(std::string_view line, InstanceTable& table, double not_before, TraceEvent& event) {
+  JsonScanner scanner;
+  JsonView value;
+  if (scanner.ScanText(line, value) != JsonScanner::Status::kOk) return false;
+  EventDecoder decoder;
+  try {
+    decoder.Decode(value, scanner.members(), table, event, false, not_before);
+  } catch (const FieldError&) {
+    return false;
+  }
+  return true;
+}
+
+struct Fixture {
+  InstanceTable table;
+  LineLayouts layouts;
+
+  Fixture() {
+    table.Intern("inst-00001");
+    table.Intern("b");
+    for (const std::string line : {
+             R"({"t": 0, "type": "arrival", "duration": 44})",
+             R"({"t": 20, "type": "load", "instance": "inst-00001", "inflight": 8, "qps_1m": 221})",
+             R"({"t":1,"type":"arrival"})",
+             R"({"type":"load","instance":"b","qps_1m":0.5,"t":2})",
+         }) {
+      FlatObject flat;
+      TraceEvent event;
+      if (!ScanFlatObject(line, flat) || !Decode(line, table, 0.0, event)) std::abort();
+      layouts.Learn(line, flat);
+    }
+  }
+};
+
+bool SameBits(double a, double b) {
+  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
+
+bool Same(const TraceEvent& a, const TraceEvent& b) {
+  return a.type == b.type && SameBits(a.t.value, b.t.value) && a.t.integral == b.t.integral &&
+         a.t.integer == b.t.integer && a.instance == b.instance && a.index == b.index &&
+         !a.weight && !a.speed && !b.weight && !b.speed && a.inflight.state == b.inflight.state &&
+         a.inflight.value == b.inflight.value && a.qps_1m.state == b.qps_1m.state &&
+         SameBits(a.qps_1m.value, b.qps_1m.value) && !a.request && !b.request &&
+         a.duration.has_value() == b.duration.has_value() &&
+         (!a.duration || SameBits(*a.duration, *b.duration)) && a.hint.queues.empty() &&
+         a.hint.prefix_blocks.empty() && b.hint.queues.empty() && b.hint.prefix_blocks.empty();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static Fixture fixture;
+  // A line as the readers hand it over: its own bytes, then a NUL.
+  const std::string line(reinterpret_cast<const char*>(data), size);
+  const std::string_view view(line.c_str(), line.size());
+  for (const double not_before : {0.0, 100.0}) {
+    TraceEvent fast;
+    if (!fixture.layouts.Read(view, fixture.table, not_before, fast)) continue;
+    TraceEvent general;
+    if (!Decode(view, fixture.table, not_before, general)) Differ(line, "accepted");
+    if (!Same(fast, general)) Differ(line, "event");
+  }
+  return 0;
+}
