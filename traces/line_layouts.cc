@@ -158,7 +158,10 @@ bool LineLayouts::Fits(const Layout& layout, std::string_view line, Values& valu
         p = ReadId(p, end, values.instance);
         break;
       case Slot::kTime:
-        p = ReadDecimal(p, line.data(), end, values.t);
+        p = ReadDecimal(p, line.data(), end, number);
+        values.t = number.value;
+        values.t_integral = number.integral;
+        values.t_integer = number.integer;
         break;
       case Slot::kDuration:
         p = ReadDecimal(p, line.data(), end, number);
@@ -192,9 +195,9 @@ bool LineLayouts::Read(std::string_view line, const InstanceTable& table, double
     if (i == count_) return false;
     last_fit_ = i;
   }
-  if (!(v.t.value >= not_before)) return false;  // the general path reports it
+  if (!(v.t >= not_before)) return false;  // the general path reports it
   event.type = layouts_[last_fit_].type;
-  event.t = v.t;
+  event.t = TraceTime{v.t, v.t_integral, v.t_integer};
   event.ClearFields();
   if (event.type == EventType::kArrival) {
     if (v.has_duration) event.duration = v.duration;

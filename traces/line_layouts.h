@@ -60,13 +60,18 @@ class LineLayouts {
     friend bool operator==(const Layout&, const Layout&) = default;
   };
 
-  // The values a line fitting a layout holds.
+  // The values a line fitting a layout holds. The time's parts are kept
+  // apart: written one by one, they would be read back as one 16-byte
+  // TraceTime, a load that waits for both stores (a stall perf showed on
+  // every line).
   struct Values {
-    TraceTime t;
+    double t = 0.0;
     double duration = 0.0;
     double qps_1m = 0.0;
+    std::uint64_t t_integer = 0;
     std::int64_t inflight = 0;
     std::string_view instance;
+    bool t_integral = false;
     bool has_duration = false;
     bool has_qps_1m = false;
     bool has_inflight = false;
