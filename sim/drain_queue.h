@@ -58,12 +58,16 @@ class DrainQueue {
     if (key < last_) return;  // every key is >= last_
     const std::size_t split = BucketOf(key);
     // Buckets below the split one, wholesale.
-    for (std::size_t w = 0; w <= split / 64; ++w) {
-      std::uint64_t due = occupied_[w];
-      if (w == split / 64) due &= (std::uint64_t{1} << (split % 64)) - 1;
-      occupied_[w] &= ~due;
+    const std::size_t w = split / 64;
+    for (std::uint32_t words = words_ & ((std::uint32_t{2} << w) - 1); words != 0;
+         words &= words - 1) {
+      const int v = std::countr_zero(words);
+      std::uint64_t due = occupied_[v];
+      if (static_cast<std::size_t>(v) == w) due &= (std::uint64_t{1} << (split % 64)) - 1;
+      occupied_[v] &= ~due;
+      if (occupied_[v] == 0) words_ &= ~(std::uint32_t{1} << v);
       for (; due != 0; due &= due - 1) {
-        std::vector<Item>& bucket = buckets_[64 * w + std::countr_zero(due)];
+        std::vector<Item>& bucket = buckets_[64 * v + std::countr_zero(due)];
         for (Item& item : bucket) apply(item.payload);
         size_ -= bucket.size();
         bucket.clear();
@@ -72,10 +76,10 @@ class DrainQueue {
     last_ = key;
     // The split bucket: due items run, the rest move to lower buckets
     // (never to the split one itself; see above).
-    const std::size_t w = split / 64;
     const std::uint64_t bit = std::uint64_t{1} << (split % 64);
     if ((occupied_[w] & bit) == 0) return;
     occupied_[w] &= ~bit;
+    if (occupied_[w] == 0) words_ &= ~(std::uint32_t{1} << w);
     std::vector<Item>& bucket = buckets_[split];
     for (Item& item : bucket) {
       if (item.key <= key) {
@@ -102,6 +106,7 @@ class DrainQueue {
       }
       occupied_[w] = 0;
     }
+    words_ = 0;
     size_ = 0;
   }
 
@@ -131,10 +136,14 @@ class DrainQueue {
     return 1 + 4 * static_cast<std::size_t>(shift) + ((key >> shift) & 15);
   }
   // Marks buckets_[b] not empty.
-  void Occupy(std::size_t b) { occupied_[b / 64] |= std::uint64_t{1} << (b % 64); }
+  void Occupy(std::size_t b) {
+    occupied_[b / 64] |= std::uint64_t{1} << (b % 64);
+    words_ |= std::uint32_t{1} << (b / 64);
+  }
 
   std::array<std::vector<Item>, kBuckets> buckets_;
   std::array<std::uint64_t, kWords> occupied_{};  // bit b: buckets_[b] is not empty
+  std::uint32_t words_ = 0;                        // bit w: occupied_[w] is not 0
   std::uint64_t last_ = 0;                         // the last bound, as a key
   std::size_t size_ = 0;
 };

@@ -188,6 +188,7 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
     const std::uint64_t registration = pool.at(chosen).registration;
     if (timeline_) timeline_->Routed(chosen, arrival.t.value);
     if (service_) AdmitToService(arrival, chosen, registration, pool);
+    else if (plain_) plain_completions_.Push(arrival.t.value + *arrival.duration, Completion{chosen, registration});
     else ScheduleCompletion(arrival.t.value + *arrival.duration, Completion{chosen, registration});
   }
 }
