@@ -8,7 +8,7 @@
 
 #include "sim/candidate_set.h"
 #include "sim/decision_log.h"
-#include "sim/drain_queue.h"
+#include "sim/drain_wheel.h"
 #include "sim/event_queue.h"
 #include "sim/load_timeline.h"
 #include "sim/metric_view.h"
@@ -102,13 +102,14 @@ class World {
   InstanceBlockCaches caches_;
   // Pending completions: in exact key order when a what-if part is on
   // (they act on each other and on metric events there); otherwise as a
-  // bag drained up to each trace event, since there a completion only
-  // decrements counters, and decrements clamped at 0 give the same counts
-  // in any order (and the same candidates and index state: see
+  // bag drained up to each trace event (a DrainWheel: completions are due
+  // a similar time after they are scheduled), since there a completion
+  // only decrements counters, and decrements clamped at 0 give the same
+  // counts in any order (and the same candidates and index state: see
   // RunEventsBefore).
   bool plain_;  // no what-if part
   MonotoneQueue<Completion> completions_;
-  DrainQueue<Completion> plain_completions_;
+  DrainWheel<Completion> plain_completions_;
   std::uint64_t completion_seq_ = 0;
   std::size_t in_flight_ = 0;  // routed with a duration, not yet completed
   CandidateSet candidates_;
