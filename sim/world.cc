@@ -35,7 +35,6 @@ std::optional<std::int64_t> World::Inflight(InstanceIndex i) const {
 }
 
 void World::ScheduleCompletion(double time, const Completion& c) {
-  if (plain_) return plain_completions_.Push(time, c);
   completions_.Push(EventKey{time, EventClass::kCompletion, completion_seq_++}, c);
 }
 
@@ -187,9 +186,10 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
     }
     const std::uint64_t registration = pool.at(chosen).registration;
     if (timeline_) timeline_->Routed(chosen, arrival.t.value);
-    if (service_) AdmitToService(arrival, chosen, registration, pool);
-    else if (plain_) plain_completions_.Push(arrival.t.value + *arrival.duration, Completion{chosen, registration});
-    else ScheduleCompletion(arrival.t.value + *arrival.duration, Completion{chosen, registration});
+    const double end = arrival.t.value + *arrival.duration;
+    if (plain_) plain_completions_.Push(end, Completion{chosen, registration});
+    else if (service_) AdmitToService(arrival, chosen, registration, pool);
+    else ScheduleCompletion(end, Completion{chosen, registration});
   }
 }
 

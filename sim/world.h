@@ -83,6 +83,7 @@ class World {
   // Complete's what-if part (load timeline, service model), out of line so
   // the common part inlines where completions run.
   void CompleteWhatIf(const Completion& c, double time, const Pool& pool);
+  // Schedules a completion in key order (with a what-if part on).
   void ScheduleCompletion(double time, const Completion& c);
   // Hands `arrival` (with a duration), routed to `chosen`, to the service
   // model, which may hold it back; schedules its completion once it starts.
