@@ -13,6 +13,7 @@ World::World(const StrategyRequest& request, const SimOptions& options)
     : request_(request), strategy_(request.Make()), index_(strategy_->Indexed()),
       metrics_(request.info->reasons),
       caches_(options.cache_blocks),
+      plain_(!options.any()),
       candidates_(inflight_) {
   if (options.service()) service_ = std::make_unique<ServiceModel>(options.slots);
   if (options.stale())
@@ -60,7 +61,33 @@ inline void World::Complete(const Completion& c, double time, const Pool& pool) 
   }
 }
 
+inline void World::CompletePlain(const Completion& c, const Pool& pool) {
+  --in_flight_;
+  if (!pool.IsRegistered(c.instance) ||
+      pool.at(c.instance).registration != c.registration)
+    return;  // routed to a registration that was removed
+  std::int64_t& n = inflight_[c.instance];
+  if (n > 0) {  // unknown (-1) stays unknown; 0 stays 0
+    --n;
+    candidates_.MarkChanged(c.instance);
+  }
+}
+
 void World::RunEventsBefore(const EventKey& key, const Pool& pool) {
+  if (plain_) {
+    // A completion runs before the trace event iff its time is <= the
+    // event's (kCompletion < kTrace), and with every what-if part off the
+    // due ones commute: the pool (so whether a registration still holds)
+    // changes only at trace events, each completion only decrements a
+    // counter clamped at 0, and the order of the instances it marks
+    // changed only orders CandidateSet's refreshes, whose end state (the
+    // candidates, the metrics' per-Instance signal state and count, the
+    // strategy index's score groups) does not depend on it; the marks'
+    // number, which decides a refresh of every candidate, does not change.
+    // last_time_ only serves the what-if parts.
+    plain_completions_.Drain(key.time, [&](const Completion& c) { CompletePlain(c, pool); });
+    return;
+  }
   if (timeline_ && !timeline_->begun()) timeline_->Begin(key.time);
   if (view_ && !view_->started()) view_->Start(key.time);
   for (;;) {
@@ -86,6 +113,10 @@ void World::RunEventsBefore(const EventKey& key, const Pool& pool) {
 }
 
 void World::RunAllCompletions(const Pool& pool) {
+  if (plain_) {
+    plain_completions_.DrainAll([&](const Completion& c) { CompletePlain(c, pool); });
+    return;  // no what-if part to close
+  }
   while (!completions_.empty()) {
     const EventKey at = completions_.TopKey();
     Completion c = completions_.TopPayload();
@@ -155,8 +186,10 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
     }
     const std::uint64_t registration = pool.at(chosen).registration;
     if (timeline_) timeline_->Routed(chosen, arrival.t.value);
-    if (service_) AdmitToService(arrival, chosen, registration, pool);
-    else ScheduleCompletion(arrival.t.value + *arrival.duration, Completion{chosen, registration});
+    const double end = arrival.t.value + *arrival.duration;
+    if (plain_) plain_completions_.Push(end, Completion{chosen, registration});
+    else if (service_) AdmitToService(arrival, chosen, registration, pool);
+    else ScheduleCompletion(end, Completion{chosen, registration});
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "sim/candidate_set.h"
 #include "sim/decision_log.h"
+#include "sim/drain_wheel.h"
 #include "sim/event_queue.h"
 #include "sim/load_timeline.h"
 #include "sim/metric_view.h"
@@ -77,9 +78,12 @@ class World {
     std::uint64_t registration;
   };
   void Complete(const Completion& c, double time, const Pool& pool);
+  // Complete with every what-if part off: the inflight counters only.
+  void CompletePlain(const Completion& c, const Pool& pool);
   // Complete's what-if part (load timeline, service model), out of line so
   // the common part inlines where completions run.
   void CompleteWhatIf(const Completion& c, double time, const Pool& pool);
+  // Schedules a completion in key order (with a what-if part on).
   void ScheduleCompletion(double time, const Completion& c);
   // Hands `arrival` (with a duration), routed to `chosen`, to the service
   // model, which may hold it back; schedules its completion once it starts.
@@ -97,7 +101,16 @@ class World {
   DecisionSink* log_ = nullptr;
   std::vector<std::int64_t> inflight_;  // -1: unknown
   InstanceBlockCaches caches_;
+  // Pending completions: in exact key order when a what-if part is on
+  // (they act on each other and on metric events there); otherwise as a
+  // bag drained up to each trace event (a DrainWheel: completions are due
+  // a similar time after they are scheduled), since there a completion
+  // only decrements counters, and decrements clamped at 0 give the same
+  // counts in any order (and the same candidates and index state: see
+  // RunEventsBefore).
+  bool plain_;  // no what-if part
   MonotoneQueue<Completion> completions_;
+  DrainWheel<Completion> plain_completions_;
   std::uint64_t completion_seq_ = 0;
   std::size_t in_flight_ = 0;  // routed with a duration, not yet completed
   CandidateSet candidates_;

@@ -1,0 +1,146 @@
+// DrainWheel must drain exactly like DrainQueue (every item whose time is
+// <= the bound, each once) whatever slot width it settles on: on random
+// schedules, when the time scale of the pushes changes (so it chooses a
+// width again, finer or coarser), when bounds jump past its ring, and at
+// times whose slots leave the range it keeps slots for.
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "drain_check.h"
+#include "sim/drain_wheel.h"
+
+namespace lbsim {
+namespace {
+
+using testing::CheckRandomDrains;
+using testing::DrainCheck;
+using testing::DrainNumbers;
+using Wheel = DrainWheel<std::uint32_t>;
+
+TEST_CASE("drain wheel: drains what a scan finds due on random schedules") {
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    CAPTURE(seed);
+    CheckRandomDrains<Wheel>(seed, 6000, seed % 3 == 0 ? 0.0 : seed % 3 == 1 ? 1e6 : -5000.0);
+  }
+  CheckRandomDrains<Wheel>(77, 6000, -std::numeric_limits<double>::max());
+  CheckRandomDrains<Wheel>(78, 6000, std::numeric_limits<double>::denorm_min());
+}
+
+// Phases of steady traffic: each drains in steps of `step` and pushes a few
+// items per step at distances up to `spread`, so the wheel settles on a
+// width, then meets a scale it does not fit.
+void RunPhase(DrainCheck<Wheel>& check, DrainNumbers& n, double& bound, double step,
+              double spread, std::size_t steps) {
+  for (std::size_t i = 0; i < steps; ++i) {
+    bound += step * static_cast<double>(n.Below(3));
+    check.Drain(bound);
+    for (std::uint64_t k = n.Below(4); k > 0; --k)
+      check.Push(bound + spread * static_cast<double>(n.Below(1000)) / 1000.0);
+  }
+}
+
+TEST_CASE("drain wheel: drains exactly across changes of time scale") {
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    CAPTURE(seed);
+    DrainNumbers n(seed);
+    DrainCheck<Wheel> check;
+    double bound = seed % 2 ? 0.0 : -1e5;
+    RunPhase(check, n, bound, 1.0, 200.0, 4000);      // settles
+    RunPhase(check, n, bound, 1.0, 1500.0, 6000);     // some past the ring
+    RunPhase(check, n, bound, 0.001, 0.1, 4000);      // crowds a slot: finer
+    RunPhase(check, n, bound, 1.0, 1e7, 6000);        // past the ring: coarser
+    RunPhase(check, n, bound, 1e6, 1e9, 3000);        // bounds jump past the ring
+    RunPhase(check, n, bound, 1e-9, 1e-6, 4000);      // far finer again
+    RunPhase(check, n, bound, 0.0, 0.0, 2000);        // all at one time
+    RunPhase(check, n, bound, 1.0, 200.0, 4000);
+    check.Finish();
+  }
+}
+
+TEST_CASE("drain wheel: many items at one time, drained up to closely") {
+  DrainNumbers n(3);
+  DrainCheck<Wheel> check;
+  double bound = 0.0;
+  RunPhase(check, n, bound, 1.0, 200.0, 3000);
+  // Slots of 0.5 by now; the bound stays in the items' slot until rebuilt.
+  const double at = bound + 50.3;
+  for (int i = 0; i < 2000; ++i) check.Push(at);
+  bound = at - 0.2;
+  for (int i = 0; i < 5000; ++i) {  // in their slot, without pushes
+    bound += 1e-5;
+    check.Drain(bound);
+  }
+  check.Drain(at);
+  RunPhase(check, n, bound, 1.0, 200.0, 3000);
+  check.Finish();
+}
+
+TEST_CASE("drain wheel: times whose slots leave the kept range") {
+  DrainNumbers n(5);
+  DrainCheck<Wheel> check;
+  double bound = 0.0;
+  RunPhase(check, n, bound, 1e-3, 0.2, 3000);  // slots of about 2^-10
+  // Up to and past the last slots kept (2^52 of them).
+  bound = std::ldexp(1.0, 42) - 0.5;
+  check.Drain(bound);
+  RunPhase(check, n, bound, 1e-3, 0.2, 1000);
+  // Bounds and items far out, where slots exceed 2^52, then back in range
+  // of a double's largest values.
+  const double big = std::ldexp(1.0, 60);
+  bound = big;
+  check.Drain(bound);
+  RunPhase(check, n, bound, 1e3, 1e5, 3000);
+  check.Push(std::numeric_limits<double>::max());
+  check.Push(std::numeric_limits<double>::infinity());
+  RunPhase(check, n, bound, 1e300, 1e301, 200);
+  check.Drain(std::numeric_limits<double>::max());
+  check.Drain(std::numeric_limits<double>::infinity());
+  check.Finish();
+}
+
+TEST_CASE("drain wheel: negative, tiny and signed-zero times") {
+  DrainNumbers n(11);
+  DrainCheck<Wheel> check;
+  double bound = -std::ldexp(1.0, -1030);  // subnormal
+  check.Drain(bound);
+  for (int i = 0; i < 3000; ++i) {
+    check.Push(bound);
+    check.Push(-0.0);
+    check.Push(0.0);
+    check.Push(std::numeric_limits<double>::denorm_min() * static_cast<double>(n.Below(100)));
+    if (n.Below(2)) {
+      bound = std::nextafter(bound, 1.0);
+      check.Drain(bound);
+    }
+  }
+  check.Drain(-0.0);
+  check.Drain(0.0);
+  check.Finish();
+}
+
+TEST_CASE("drain wheel: a time below the last bound is refused") {
+  Wheel q;
+  q.Push(5.0, 1);
+  q.Drain(5.0, [](std::uint32_t) {});
+  CHECK_THROWS_AS(q.Push(4.0, 2), std::logic_error);
+  CHECK_THROWS_AS(q.Push(std::nextafter(5.0, 0.0), 2), std::logic_error);
+  CHECK(q.empty());
+  CHECK_NOTHROW(q.Push(5.0, 3));
+  CHECK_NOTHROW(q.Push(5.5, 4));
+  std::vector<std::uint32_t> got;
+  q.Drain(4.5, [&](std::uint32_t i) { got.push_back(i); });  // below: nothing
+  CHECK(got.empty());
+  CHECK_THROWS_AS(q.Push(4.7, 5), std::logic_error);
+  q.Drain(5.0, [&](std::uint32_t i) { got.push_back(i); });
+  CHECK(got == std::vector<std::uint32_t>{3});
+  CHECK(q.size() == 1);
+}
+
+}  // namespace
+}  // namespace lbsim
