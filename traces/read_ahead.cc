@@ -49,12 +49,17 @@ class alignas(128) EventBatch {
   }
 
   void Add(const TraceEvent& e) {
+    // Written, never read back: the batch's lines were last read by the
+    // visiting thread, and reading a field back from one (flags |= ...)
+    // waited for the line to come back from that core on every event. (A
+    // PackedEvent built aside and copied in was worse: its copy reads
+    // 16-byte halves of fields just stored one by one.)
     PackedEvent& p = packed_.emplace_back();
     p.t = e.t.value;
     p.t_integer = e.t.integer;
     p.position = e.position;
     p.type = e.type;
-    p.flags = e.t.integral ? kIntegral : 0;
+    std::uint8_t flags = e.t.integral ? kIntegral : 0;
     if (!Packs(e)) {
       if (full_.size() == full_count_) full_.emplace_back();
       FullEvent& f = full_[full_count_];
@@ -62,28 +67,27 @@ class alignas(128) EventBatch {
       f.instance = Keep(e.instance);
       if (e.request) f.request = Keep(*e.request);
       p.full = static_cast<std::uint32_t>(full_count_++);
-      return;
-    }
-    if (e.type == EventType::kArrival) {
+    } else if (e.type == EventType::kArrival) {
       if (e.request) {
-        p.flags |= kHasRequest;
+        flags |= kHasRequest;
         p.text = Keep(*e.request);
       }
       if (e.duration) {
-        p.flags |= kHasDuration;
+        flags |= kHasDuration;
         p.number = *e.duration;
       }
-      return;
+    } else {
+      p.text = Keep(e.instance);
+      if (e.index) {
+        flags |= kHasIndex;
+        p.index = *e.index;
+      }
+      p.inflight_state = e.inflight.state;
+      p.count = e.inflight.value;
+      p.qps_state = e.qps_1m.state;
+      p.number = e.qps_1m.value;
     }
-    p.text = Keep(e.instance);
-    if (e.index) {
-      p.flags |= kHasIndex;
-      p.index = *e.index;
-    }
-    p.inflight_state = e.inflight.state;
-    p.count = e.inflight.value;
-    p.qps_state = e.qps_1m.state;
-    p.number = e.qps_1m.value;
+    p.flags = flags;
   }
 
   // Event `i` as ReadTrace showed it, in `scratch` unless it travelled
