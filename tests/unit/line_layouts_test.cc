@@ -209,6 +209,13 @@ TEST_CASE("LineLayouts learns only arrival and load layouts, and keeps the newes
   CHECK_FALSE(Read(layouts, spaced[1], table, event));
 }
 
+// The parts one after another.
+std::string Join(std::initializer_list<std::string_view> parts) {
+  std::string text;
+  for (std::string_view part : parts) text.append(part);
+  return text;
+}
+
 // A number literal, mostly ones a slot takes (`plain`: digits, maybe a
 // fraction, at most 15 digits), some it must refuse.
 struct Number {
@@ -230,14 +237,16 @@ Number RandomNumber(std::mt19937_64& random) {
     case 1: return {edge[random() % edge.size()]};
     case 2: return {std::to_string(random() % 100000)};
     case 3: {
+      // 2 to 15 digits, the first not 0, with a point after 1 to all but one.
       const std::size_t digits = 2 + random() % 14;
-      std::string s = std::to_string(1 + random() % 9);
-      while (s.size() < digits) s += static_cast<char>('0' + random() % 10);
-      s.insert(1 + random() % (s.size() - 1), ".");
+      const std::size_t point = 1 + random() % (digits - 1);
+      std::string s(1, static_cast<char>('1' + random() % 9));
+      while (s.size() < digits + 1)
+        s += s.size() == point ? '.' : static_cast<char>('0' + random() % 10);
       return {s};
     }
     default:
-      return {std::to_string(random() % 1000) + "." + std::to_string(random() % 1000)};
+      return {Join({std::to_string(random() % 1000), ".", std::to_string(random() % 1000)})};
   }
 }
 
@@ -266,17 +275,17 @@ TEST_CASE("LineLayouts agrees with the decoder on random lines in learned layout
     bool plain = t.plain;  // whether the layout must read it, if valid
     switch (i % 3) {
       case 0:
-        text = "{\"t\": " + t.text + ", \"type\": \"arrival\", \"duration\": " + a.text + "}";
+        text = Join({"{\"t\": ", t.text, ", \"type\": \"arrival\", \"duration\": ", a.text, "}"});
         plain = plain && a.plain;
         break;
       case 1:
-        text = "{\"t\": " + t.text + ", \"type\": \"load\", \"instance\": \"" + id +
-               "\", \"inflight\": " + a.text + ", \"qps_1m\": " + b.text + "}";
+        text = Join({"{\"t\": ", t.text, ", \"type\": \"load\", \"instance\": \"", id,
+                     "\", \"inflight\": ", a.text, ", \"qps_1m\": ", b.text, "}"});
         plain = plain && plain_id && a.integer() && b.plain;
         break;
       default:
-        text = "{\"instance\":\"" + id + "\",\"type\":\"load\",\"qps_1m\":" + a.text +
-               ",\"t\":" + t.text + "}";
+        text = Join({"{\"instance\":\"", id, "\",\"type\":\"load\",\"qps_1m\":", a.text,
+                     ",\"t\":", t.text, "}"});
         plain = plain && plain_id && a.plain;
         break;
     }
