@@ -9,6 +9,7 @@
 #include "sim/pool.h"
 #include "sim/run_metrics.h"
 #include "strategies/candidate.h"
+#include "strategies/load_index.h"
 #include "strategies/strategy.h"
 #include "traces/instance_table.h"
 
@@ -24,7 +25,12 @@ class CandidateSet {
  public:
   // `inflight`: the World's inflight counters by InstanceIndex (-1:
   // unknown), which the strategy sees unless a stale-metrics view is set.
-  explicit CandidateSet(const std::vector<std::int64_t>& inflight) : inflight_(inflight) {}
+  // Changes are reported to `metrics` and to `index` (may be null); both
+  // must outlive the set.
+  CandidateSet(const std::vector<std::int64_t>& inflight, RunMetrics& metrics,
+               IndexedSelect* index)
+      : inflight_(inflight), metrics_(metrics), index_(index),
+        loads_(index ? index->Loads() : nullptr) {}
 
   // Makes the strategy see `view`'s published inflight values instead.
   void SetView(const MetricView* view) { view_ = view; }
@@ -44,8 +50,7 @@ class CandidateSet {
   }
 
   // Brings the list up to date with `pool` (ids from `table`).
-  void Sync(const Pool& pool, const InstanceTable& table, RunMetrics& metrics,
-            IndexedSelect* index);
+  void Sync(const Pool& pool, const InstanceTable& table);
 
   std::span<const Candidate> candidates() const { return candidates_; }
 
@@ -64,11 +69,17 @@ class CandidateSet {
     return i < inflight_.size() ? inflight_[i] : -1;
   }
   Candidate Make(InstanceIndex i, const Pool& pool, const InstanceTable& table) const;
-  void Rebuild(const Pool& pool, const InstanceTable& table, RunMetrics& metrics,
-               IndexedSelect* index);
-  void Refresh(InstanceIndex i, const Pool& pool, RunMetrics& metrics, IndexedSelect* index);
+  void Rebuild(const Pool& pool, const InstanceTable& table);
+  // Refreshes candidates_[slot], Instance `i`, from `pool` and the seen
+  // inflight value.
+  void Refresh(InstanceIndex i, std::uint32_t slot, const Pool& pool);
+  // Refresh's rarer part: a load signal appeared or vanished.
+  void SignalChanged(InstanceIndex i, bool load_signal);
 
   const std::vector<std::int64_t>& inflight_;
+  RunMetrics& metrics_;
+  IndexedSelect* index_;  // may be null
+  LoadIndex* loads_;      // index_'s LoadIndex, updated directly; may be null
   const MetricView* view_ = nullptr;
   std::vector<Candidate> candidates_;
   std::vector<std::uint32_t> slot_;  // by InstanceIndex

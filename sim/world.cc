@@ -14,7 +14,7 @@ World::World(const StrategyRequest& request, const SimOptions& options)
       metrics_(request.info->reasons),
       caches_(options.cache_blocks),
       plain_(!options.any()),
-      candidates_(inflight_) {
+      candidates_(inflight_, metrics_, index_) {
   if (options.service()) service_ = std::make_unique<ServiceModel>(options.slots);
   if (options.stale())
     view_ = std::make_unique<MetricView>(options.stale_interval, options.stale_delay,
@@ -146,7 +146,7 @@ void World::ServePrefix(const Hint& hint, InstanceIndex chosen, const Pool& pool
 void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
                    std::string_view request_id, const Pool& pool,
                    const InstanceTable& table) {
-  candidates_.Sync(pool, table, metrics_, index_);
+  candidates_.Sync(pool, table);
   std::span<const Candidate> candidates = candidates_.candidates();
   if (candidates.empty()) {
     metrics_.RecordNoInstances(seq);
