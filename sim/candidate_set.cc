@@ -49,30 +49,6 @@ void CandidateSet::Rebuild(const Pool& pool, const InstanceTable& table) {
   if (index_) index_->Reset(candidates_);
 }
 
-inline void CandidateSet::Refresh(InstanceIndex i, std::uint32_t slot, const Pool& pool) {
-  Candidate& c = candidates_[slot];
-  // Only the load fields change between rebuilds (an id or registration
-  // change comes with a new pool version).
-  const Pool::Entry& e = pool.at(i);
-  // Compared as raw counters (-1: unknown) rather than as optionals: an
-  // optional returned by value went through the stack and was read back
-  // with a wider load, which stalls on every refresh.
-  const std::int64_t inflight = SeenInflightRaw(i);
-  const bool had_inflight = c.inflight.has_value();
-  if (inflight == (had_inflight ? *c.inflight : -1) && e.qps_1m == c.qps_1m &&
-      e.weight == c.weight)
-    return;
-  const bool had_signal = had_inflight || c.qps_1m;
-  c.inflight.reset();
-  if (inflight >= 0) c.inflight = inflight;
-  c.qps_1m = e.qps_1m;
-  c.weight = e.weight;
-  const bool has_signal = inflight >= 0 || e.qps_1m;
-  if (has_signal != had_signal) SignalChanged(i, has_signal);
-  if (loads_) loads_->Update(candidates_, slot);
-  else if (index_) index_->Update(candidates_, slot);
-}
-
 [[gnu::noinline]] void CandidateSet::SignalChanged(InstanceIndex i, bool load_signal) {
   metrics_.LoadSignalChanged(i, load_signal);
 }
