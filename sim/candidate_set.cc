@@ -13,7 +13,7 @@ Candidate CandidateSet::Make(InstanceIndex i, const Pool& pool, const InstanceTa
   return Candidate{i, table.Id(i), e.weight, SeenInflight(i), e.qps_1m, e.registration};
 }
 
-void CandidateSet::Sync(const Pool& pool, const InstanceTable& table) {
+void CandidateSet::SyncChanges(const Pool& pool, const InstanceTable& table) {
   if (pool_version_ != pool.version()) {
     Rebuild(pool, table);
   } else if (all_changed_) {

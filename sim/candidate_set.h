@@ -70,7 +70,11 @@ class CandidateSet {
   }
 
   // Brings the list up to date with `pool` (ids from `table`).
-  void Sync(const Pool& pool, const InstanceTable& table);
+  void Sync(const Pool& pool, const InstanceTable& table) {
+    // The common case without a call: nothing to do since the last Sync.
+    if (pool_version_ == pool.version() && !all_changed_ && changed_.empty()) return;
+    SyncChanges(pool, table);
+  }
 
   std::span<const Candidate> candidates() const { return candidates_; }
 
@@ -88,6 +92,8 @@ class CandidateSet {
     if (view_) return view_->Seen(i).value_or(-1);
     return i < inflight_.size() ? inflight_[i] : -1;
   }
+  // Sync's work when something changed.
+  void SyncChanges(const Pool& pool, const InstanceTable& table);
   Candidate Make(InstanceIndex i, const Pool& pool, const InstanceTable& table) const;
   void Rebuild(const Pool& pool, const InstanceTable& table);
   // Refreshes candidates_[slot], Instance `i`, from `pool` and the seen
