@@ -61,6 +61,21 @@ class CandidateSet {
     const std::uint32_t slot = slot_[i];
     if (slot != kNoSlot) Refresh(i, slot, pool);
   }
+  // Plain replays only: a completion moved the inflight counter of `i`
+  // from inflight + 1 down to `inflight` (>= 0). RefreshNow for that one
+  // field: when the candidate still shows inflight + 1, only that field
+  // differs from what a refresh would leave it with (a qps_1m change is
+  // marked and refreshed at Sync), and the load signal stays. When it shows
+  // something else, a SetInflight since the last Sync marked it.
+  void CompletionDropped(InstanceIndex i, std::int64_t inflight, const Pool& pool) {
+    if (pool_version_ != pool.version() || i >= slot_.size()) return;
+    const std::uint32_t slot = slot_[i];
+    if (slot == kNoSlot) return;
+    std::optional<std::int64_t>& seen = candidates_[slot].inflight;
+    if (!seen || *seen != inflight + 1) return;
+    *seen = inflight;
+    UpdateIndex(slot);
+  }
   // Plain replays only, right after a decision that chose candidates()[slot]:
   // its inflight counter, known, moved to `inflight` (its other fields are
   // as Sync left them). RefreshNow without the look-ups.

@@ -69,7 +69,7 @@ inline void World::CompletePlain(const Completion& c, const Pool& pool) {
   std::int64_t& n = inflight_[c.instance];
   if (n > 0) {  // unknown (-1) stays unknown; 0 stays 0
     --n;
-    candidates_.RefreshNow(c.instance, pool);
+    candidates_.CompletionDropped(c.instance, n, pool);
   }
 }
 
