@@ -13,23 +13,28 @@ Candidate CandidateSet::Make(InstanceIndex i, const Pool& pool, const InstanceTa
   return Candidate{i, table.Id(i), e.weight, SeenInflight(i), e.qps_1m, e.registration};
 }
 
-void CandidateSet::Sync(const Pool& pool, const InstanceTable& table, RunMetrics& metrics,
-                        IndexedSelect* index) {
+void CandidateSet::SyncChanges(const Pool& pool, const InstanceTable& table) {
   if (pool_version_ != pool.version()) {
-    Rebuild(pool, table, metrics, index);
+    Rebuild(pool, table);
   } else if (all_changed_) {
-    for (const Candidate& c : candidates_) Refresh(c.instance, pool, metrics, index);
+    for (std::uint32_t slot = 0; slot < candidates_.size(); ++slot)
+      Refresh(candidates_[slot].instance, slot, pool);
   } else {
-    for (InstanceIndex i : changed_) Refresh(i, pool, metrics, index);
+    // Marks may name Instances that are not candidates.
+    const std::uint32_t* slots = slot_.data();
+    const std::size_t known = slot_.size();
+    for (InstanceIndex i : changed_) {
+      if (i >= known || slots[i] == kNoSlot) continue;
+      Refresh(i, slots[i], pool);
+    }
   }
   changed_.clear();
   all_changed_ = false;
 }
 
-void CandidateSet::Rebuild(const Pool& pool, const InstanceTable& table, RunMetrics& metrics,
-                           IndexedSelect* index) {
+void CandidateSet::Rebuild(const Pool& pool, const InstanceTable& table) {
   for (const Candidate& c : candidates_) {
-    metrics.CandidateLeft(c.instance);
+    metrics_.CandidateLeft(c.instance);
     slot_[c.instance] = kNoSlot;
   }
   candidates_.clear();
@@ -37,33 +42,15 @@ void CandidateSet::Rebuild(const Pool& pool, const InstanceTable& table, RunMetr
     if (slot_.size() <= i) slot_.resize(i + 1, kNoSlot);
     slot_[i] = static_cast<std::uint32_t>(candidates_.size());
     candidates_.push_back(Make(i, pool, table));
-    metrics.CandidateJoined(i, HasLoadSignal(candidates_.back()));
+    metrics_.CandidateJoined(i, HasLoadSignal(candidates_.back()));
   }
   pool_version_ = pool.version();
   mark_limit_ = candidates_.size() + 64;
-  if (index) index->Reset(candidates_);
+  if (index_) index_->Reset(candidates_);
 }
 
-void CandidateSet::Refresh(InstanceIndex i, const Pool& pool, RunMetrics& metrics,
-                           IndexedSelect* index) {
-  if (i >= slot_.size() || slot_[i] == kNoSlot) return;  // not a candidate
-  Candidate& c = candidates_[slot_[i]];
-  // Only the load fields change between rebuilds (an id or registration
-  // change comes with a new pool version).
-  const Pool::Entry& e = pool.at(i);
-  // Compared as raw counters (-1: unknown) rather than as optionals: an
-  // optional returned by value went through the stack and was read back
-  // with a wider load, which stalls on every refresh.
-  const std::int64_t inflight = SeenInflightRaw(i);
-  const std::int64_t had_inflight = c.inflight ? *c.inflight : -1;
-  if (inflight == had_inflight && e.qps_1m == c.qps_1m && e.weight == c.weight) return;
-  const bool had_signal = HasLoadSignal(c);
-  c.inflight.reset();
-  if (inflight >= 0) c.inflight = inflight;
-  c.qps_1m = e.qps_1m;
-  c.weight = e.weight;
-  if (HasLoadSignal(c) != had_signal) metrics.LoadSignalChanged(i, !had_signal);
-  if (index) index->Update(candidates_, slot_[i]);
+[[gnu::noinline]] void CandidateSet::SignalChanged(InstanceIndex i, bool load_signal) {
+  metrics_.LoadSignalChanged(i, load_signal);
 }
 
 }  // namespace lbsim

@@ -14,7 +14,7 @@ World::World(const StrategyRequest& request, const SimOptions& options)
       metrics_(request.info->reasons),
       caches_(options.cache_blocks),
       plain_(!options.any()),
-      candidates_(inflight_) {
+      candidates_(inflight_, metrics_, index_) {
   if (options.service()) service_ = std::make_unique<ServiceModel>(options.slots);
   if (options.stale())
     view_ = std::make_unique<MetricView>(options.stale_interval, options.stale_delay,
@@ -69,7 +69,7 @@ inline void World::CompletePlain(const Completion& c, const Pool& pool) {
   std::int64_t& n = inflight_[c.instance];
   if (n > 0) {  // unknown (-1) stays unknown; 0 stays 0
     --n;
-    candidates_.MarkChanged(c.instance);
+    candidates_.CompletionDropped(c.instance, n, pool);
   }
 }
 
@@ -79,12 +79,11 @@ void World::RunEventsBefore(const EventKey& key, const Pool& pool) {
     // event's (kCompletion < kTrace), and with every what-if part off the
     // due ones commute: the pool (so whether a registration still holds)
     // changes only at trace events, each completion only decrements a
-    // counter clamped at 0, and the order of the instances it marks
-    // changed only orders CandidateSet's refreshes, whose end state (the
+    // counter clamped at 0, and the order of the candidates it refreshes
+    // (CandidateSet::RefreshNow) only orders refreshes whose end state (the
     // candidates, the metrics' per-Instance signal state and count, the
-    // strategy index's score groups) does not depend on it; the marks'
-    // number, which decides a refresh of every candidate, does not change.
-    // last_time_ only serves the what-if parts.
+    // strategy index's score groups) does not depend on it. last_time_
+    // only serves the what-if parts.
     plain_completions_.Drain(key.time, [&](const Completion& c) { CompletePlain(c, pool); });
     return;
   }
@@ -146,7 +145,7 @@ void World::ServePrefix(const Hint& hint, InstanceIndex chosen, const Pool& pool
 void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
                    std::string_view request_id, const Pool& pool,
                    const InstanceTable& table) {
-  candidates_.Sync(pool, table, metrics_, index_);
+  candidates_.Sync(pool, table);
   std::span<const Candidate> candidates = candidates_.candidates();
   if (candidates.empty()) {
     metrics_.RecordNoInstances(seq);
@@ -182,7 +181,8 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
     if (inflight_.size() <= chosen) inflight_.resize(chosen + 1, -1);
     if (inflight_[chosen] >= 0) {
       ++inflight_[chosen];
-      candidates_.MarkChanged(chosen);
+      if (plain_) candidates_.ChosenInflightChanged(choice.index, inflight_[chosen]);
+      else candidates_.MarkChanged(chosen);
     }
     const std::uint64_t registration = pool.at(chosen).registration;
     if (timeline_) timeline_->Routed(chosen, arrival.t.value);

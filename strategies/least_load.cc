@@ -35,6 +35,8 @@ class LeastLoad final : public Strategy, public IndexedSelect {
     index_.Update(candidates, slot);
   }
 
+  LoadIndex* Loads() override { return &index_; }
+
   Choice SelectIndexed(std::span<const Candidate> candidates, const Hint& hint) override {
     LoadIndex::Lowest lowest;
     // The index declines the rare decisions with a NaN score; Select

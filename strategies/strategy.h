@@ -28,6 +28,7 @@ struct ArrivalInfo {
 };
 
 class IndexedSelect;
+class LoadIndex;
 
 // An Instance-selection strategy. Implementations keep their own state
 // (counters) and know nothing of the CLI, JSON or the simulator.
@@ -72,6 +73,10 @@ class IndexedSelect {
   virtual void Reset(std::span<const Candidate> candidates) = 0;
   // The load fields of candidates[slot] changed.
   virtual void Update(std::span<const Candidate> candidates, std::size_t slot) = 0;
+  // The LoadIndex that Update only forwards to, if any: the simulator then
+  // calls its Update directly (inline, without a virtual call per change).
+  // Asked once, when the run starts.
+  virtual LoadIndex* Loads() { return nullptr; }
   // Decides like Select(candidates, hint), `candidates` being the list as
   // last reset and updated.
   virtual Choice SelectIndexed(std::span<const Candidate> candidates, const Hint& hint) = 0;
