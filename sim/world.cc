@@ -47,29 +47,29 @@ void World::ScheduleCompletion(double time, const Completion& c) {
   }
 }
 
+inline std::int64_t* World::CounterToLower(const Completion& c, const Pool& pool) {
+  if (!pool.IsRegistered(c.instance) ||
+      pool.at(c.instance).registration != c.registration)
+    return nullptr;  // routed to a registration that was removed
+  std::int64_t& n = inflight_[c.instance];
+  return n > 0 ? &n : nullptr;  // unknown (-1) stays unknown; 0 stays 0
+}
+
 inline void World::Complete(const Completion& c, double time, const Pool& pool) {
   last_time_ = time;
   --in_flight_;
   if (timeline_ || service_) CompleteWhatIf(c, time, pool);
-  if (!pool.IsRegistered(c.instance) ||
-      pool.at(c.instance).registration != c.registration)
-    return;  // routed to a registration that was removed
-  std::int64_t& n = inflight_[c.instance];
-  if (n > 0) {  // unknown (-1) stays unknown; 0 stays 0
-    --n;
+  if (std::int64_t* n = CounterToLower(c, pool)) {
+    --*n;
     candidates_.MarkChanged(c.instance);
   }
 }
 
 inline void World::CompletePlain(const Completion& c, const Pool& pool) {
   --in_flight_;
-  if (!pool.IsRegistered(c.instance) ||
-      pool.at(c.instance).registration != c.registration)
-    return;  // routed to a registration that was removed
-  std::int64_t& n = inflight_[c.instance];
-  if (n > 0) {  // unknown (-1) stays unknown; 0 stays 0
-    --n;
-    candidates_.CompletionDropped(c.instance, n, pool);
+  if (std::int64_t* n = CounterToLower(c, pool)) {
+    --*n;
+    candidates_.CompletionDropped(c.instance, *n, pool);
   }
 }
 

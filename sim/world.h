@@ -77,6 +77,9 @@ class World {
     InstanceIndex instance;
     std::uint64_t registration;
   };
+  // The inflight counter completion `c` lowers by one, or null: its
+  // registration was removed, or the counter is unknown or 0.
+  std::int64_t* CounterToLower(const Completion& c, const Pool& pool);
   void Complete(const Completion& c, double time, const Pool& pool);
   // Complete with every what-if part off: the inflight counters only.
   void CompletePlain(const Completion& c, const Pool& pool);
