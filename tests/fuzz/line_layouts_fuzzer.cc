@@ -10,11 +10,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "traces/event_decoder.h"
+#include "event_line_decoding.h"
 #include "traces/flat_object_scanner.h"
-#include "traces/json_scanner.h"
 #include "traces/line_layouts.h"
-#include "traces/trace_reader.h"
 
 namespace {
 
@@ -23,19 +21,6 @@ using namespace lbsim;
 [[noreturn]] void Differ(const std::string& line, const char* what) {
   std::fprintf(stderr, "LineLayouts and the decoder differ (%s) on: %s\n", what, line.c_str());
   std::abort();
-}
-
-bool Decode(std::string_view line, InstanceTable& table, double not_before, TraceEvent& event) {
-  JsonScanner scanner;
-  JsonView value;
-  if (scanner.ScanText(line, value) != JsonScanner::Status::kOk) return false;
-  EventDecoder decoder;
-  try {
-    decoder.Decode(value, scanner.members(), table, event, false, not_before);
-  } catch (const FieldError&) {
-    return false;
-  }
-  return true;
 }
 
 struct Fixture {
@@ -53,7 +38,7 @@ struct Fixture {
          }) {
       FlatObject flat;
       TraceEvent event;
-      if (!ScanFlatObject(line, flat) || !Decode(line, table, 0.0, event)) std::abort();
+      if (!ScanFlatObject(line, flat) || !DecodeEventLine(line, table, 0.0, event)) std::abort();
       layouts.Learn(line, flat);
     }
   }
@@ -85,7 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     TraceEvent fast;
     if (!fixture.layouts.Read(view, fixture.table, not_before, fast)) continue;
     TraceEvent general;
-    if (!Decode(view, fixture.table, not_before, general)) Differ(line, "accepted");
+    if (!DecodeEventLine(view, fixture.table, not_before, general)) Differ(line, "accepted");
     if (!Same(fast, general)) Differ(line, "event");
   }
   return 0;

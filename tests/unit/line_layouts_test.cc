@@ -11,8 +11,7 @@
 
 #include <doctest/doctest.h>
 
-#include "traces/trace_reader.h"
-#include "traces/event_decoder.h"
+#include "event_line_decoding.h"
 #include "traces/flat_object_scanner.h"
 #include "traces/json_scanner.h"
 #include "traces/line_layouts.h"
@@ -23,17 +22,7 @@ namespace {
 // Decodes `text` the general way into `event`; false when it is rejected.
 bool DecodeGenerally(const std::string& text, InstanceTable& table, double not_before,
                      TraceEvent& event) {
-  const std::string_view line(text.c_str(), text.size());  // NUL after it
-  JsonScanner scanner;
-  JsonView value;
-  if (scanner.ScanText(line, value) != JsonScanner::Status::kOk) return false;
-  EventDecoder decoder;
-  try {
-    decoder.Decode(value, scanner.members(), table, event, false, not_before);
-  } catch (const FieldError&) {
-    return false;
-  }
-  return true;
+  return DecodeEventLine(std::string_view(text.c_str(), text.size()), table, not_before, event);
 }
 
 // Learns the layout of `text`, a valid event line. Lines ScanFlatObject

@@ -1,0 +1,23 @@
+#include "event_line_decoding.h"
+
+#include "traces/event_decoder.h"
+#include "traces/json_scanner.h"
+#include "traces/trace_reader.h"
+
+namespace lbsim {
+
+bool DecodeEventLine(std::string_view line, InstanceTable& table, double not_before,
+                     TraceEvent& event) {
+  JsonScanner scanner;
+  JsonView value;
+  if (scanner.ScanText(line, value) != JsonScanner::Status::kOk) return false;
+  EventDecoder decoder;
+  try {
+    decoder.Decode(value, scanner.members(), table, event, false, not_before);
+  } catch (const FieldError&) {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace lbsim

@@ -1,0 +1,16 @@
+#pragma once
+
+#include <string_view>
+
+#include "traces/instance_table.h"
+#include "traces/trace_event.h"
+
+namespace lbsim {
+
+// Decodes the event line `line` (followed in memory by a NUL byte) the
+// general way, JsonScanner then EventDecoder, into `event`: the reference
+// the line fast paths are checked against. False when either rejects it.
+bool DecodeEventLine(std::string_view line, InstanceTable& table, double not_before,
+                     TraceEvent& event);
+
+}  // namespace lbsim
