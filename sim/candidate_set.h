@@ -50,23 +50,16 @@ class CandidateSet {
     changed_.clear();
   }
 
-  // Plain replays only (the strategy sees the counters, no view): the
-  // inflight counter of `i` changed. Refreshes its candidate now instead
-  // of marking it, which ends in the same state at the next Sync: the
-  // refreshes of one Instance commute with the others', and one made
-  // between two decisions reports to the metrics what Sync's would. Nothing
-  // to do when the list is behind `pool`: the next Sync rebuilds it.
-  void RefreshNow(InstanceIndex i, const Pool& pool) {
-    if (pool_version_ != pool.version() || i >= slot_.size()) return;
-    const std::uint32_t slot = slot_[i];
-    if (slot != kNoSlot) Refresh(i, slot, pool);
-  }
-  // Plain replays only: a completion moved the inflight counter of `i`
-  // from inflight + 1 down to `inflight` (>= 0). RefreshNow for that one
-  // field: when the candidate still shows inflight + 1, only that field
-  // differs from what a refresh would leave it with (a qps_1m change is
-  // marked and refreshed at Sync), and the load signal stays. When it shows
-  // something else, a SetInflight since the last Sync marked it.
+  // Plain replays only (the strategy sees the counters, no view): a
+  // completion moved the inflight counter of `i` from inflight + 1 down to
+  // `inflight` (>= 0). Refreshes that one field now instead of marking the
+  // candidate, which ends in the same state at the next Sync: refreshes of
+  // one Instance commute with the others', and the load signal stays. When
+  // the candidate still shows inflight + 1, only that field differs from
+  // what a refresh would leave (a qps_1m change is marked and refreshed at
+  // Sync); when it shows something else, a SetInflight since the last Sync
+  // marked it. Nothing to do when the list is behind `pool`: the next Sync
+  // rebuilds it.
   void CompletionDropped(InstanceIndex i, std::int64_t inflight, const Pool& pool) {
     if (pool_version_ != pool.version() || i >= slot_.size()) return;
     const std::uint32_t slot = slot_[i];
@@ -78,7 +71,7 @@ class CandidateSet {
   }
   // Plain replays only, right after a decision that chose candidates()[slot]:
   // its inflight counter, known, moved to `inflight` (its other fields are
-  // as Sync left them). RefreshNow without the look-ups.
+  // as Sync left them). A refresh of that one field, without look-ups.
   void ChosenInflightChanged(std::size_t slot, std::int64_t inflight) {
     candidates_[slot].inflight = inflight;  // known before and after: same signal
     UpdateIndex(slot);

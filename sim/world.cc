@@ -80,7 +80,7 @@ void World::RunEventsBefore(const EventKey& key, const Pool& pool) {
     // due ones commute: the pool (so whether a registration still holds)
     // changes only at trace events, each completion only decrements a
     // counter clamped at 0, and the order of the candidates it refreshes
-    // (CandidateSet::RefreshNow) only orders refreshes whose end state (the
+    // (CandidateSet::CompletionDropped) only orders refreshes whose end state (the
     // candidates, the metrics' per-Instance signal state and count, the
     // strategy index's score groups) does not depend on it. last_time_
     // only serves the what-if parts.
