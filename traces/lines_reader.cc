@@ -34,15 +34,11 @@ void ReadLinesTrace(std::FILE* file, TraceStream& stream) {
       stream.Progress(lines.offset());
       next_progress = lines.offset() + kProgressBytes;
     }
-    if (!header) {
-      if (stream.EventByLayout(line, lines.number())) continue;
-      if (IsBlank(line)) continue;
-      if (ScanFlatObject(line, flat)) {
-        stream.Event(flat.value, flat.Members(), lines.number());
-        stream.LearnLayout(line, flat);
-        continue;
-      }
-    } else if (IsBlank(line)) {
+    if (!header && stream.EventByLayout(line, lines.number())) continue;
+    if (IsBlank(line)) continue;
+    if (!header && ScanFlatObject(line, flat)) {
+      stream.Event(flat.value, flat.Members(), lines.number());
+      stream.LearnLayout(line, flat);
       continue;
     }
     // The scanner takes a byte order mark at the start of its text, which

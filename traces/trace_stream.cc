@@ -40,36 +40,34 @@ void TraceStream::Header(const JsonView& header, std::uint64_t position) {
   HandOnHeader(path_, h, table_, visitor_);
 }
 
-void TraceStream::Event(const JsonView& value, std::span<const JsonMember> members,
-                        std::uint64_t position) {
+void TraceStream::HandOn(std::uint64_t position) {
+  last_t_ = event_.t.value;
+  event_.position = position;
+  ++counts_.events;
+  if (event_.type == EventType::kArrival) ++counts_.arrivals;
   try {
-    decoder_.Decode(value, members, table_, event_, raw_hint_, last_t_);
-    HandOn(position);
-  } catch (const FieldError& e) {
-    Fail(position, e.what());
-  } catch (const InputError& e) {  // from the visitor, about this event
-    Fail(position, e.what());
-  }
-}
-
-bool TraceStream::EventByLayout(std::string_view line, std::uint64_t position) {
-  if (!layouts_.Read(line, table_, last_t_, event_)) return false;
-  try {
-    HandOn(position);
+    visitor_.OnEvent(event_);
   } catch (const FieldError& e) {  // from the visitor, about this event
     Fail(position, e.what());
   } catch (const InputError& e) {
     Fail(position, e.what());
   }
-  return true;
 }
 
-inline void TraceStream::HandOn(std::uint64_t position) {
-  last_t_ = event_.t.value;
-  event_.position = position;
-  ++counts_.events;
-  if (event_.type == EventType::kArrival) ++counts_.arrivals;
-  visitor_.OnEvent(event_);
+void TraceStream::Event(const JsonView& value, std::span<const JsonMember> members,
+                        std::uint64_t position) {
+  try {
+    decoder_.Decode(value, members, table_, event_, raw_hint_, last_t_);
+  } catch (const FieldError& e) {
+    Fail(position, e.what());
+  }
+  HandOn(position);
+}
+
+bool TraceStream::EventByLayout(std::string_view line, std::uint64_t position) {
+  if (!layouts_.Read(line, table_, last_t_, event_)) return false;
+  HandOn(position);
+  return true;
 }
 
 std::string ParseErrorDetail(const std::string& what) {

@@ -66,6 +66,10 @@ class TraceStream {
   bool header_seen() const { return header_seen_; }
 
  private:
+  // Counts event_, found at `position`, and hands it to the visitor, whose
+  // errors about it become InputErrors at `position`.
+  void HandOn(std::uint64_t position);
+
   std::string path_;
   bool document_;
   InstanceTable& table_;
@@ -73,9 +77,6 @@ class TraceStream {
   TraceProgress* progress_;
   std::uint64_t total_work_;
   bool raw_hint_;  // fill Hint::raw_json of arrivals
-  // Hands event_, found at `position`, to the visitor and counts it.
-  void HandOn(std::uint64_t position);
-
   EventDecoder decoder_;
   LineLayouts layouts_;
   TraceEvent event_;
