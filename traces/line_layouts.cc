@@ -12,9 +12,6 @@ namespace {
 // value and the division below are exact before their one rounding.
 constexpr std::size_t kMaxDigits = 15;
 
-constexpr double kPowersOfTen[kMaxDigits + 1] = {
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-
 std::uint64_t Load64(const char* p) {
   std::uint64_t v;
   std::memcpy(&v, p, sizeof v);
@@ -43,7 +40,8 @@ inline bool SameBytes(const char* a, const char* b, std::size_t n) {
 
 inline bool IsDigit(char c) { return static_cast<unsigned char>(c - '0') <= 9; }
 
-constexpr std::uint64_t kIntPowersOfTen[kMaxDigits + 1] = {
+// 10^k, exact as an integer and as a double.
+constexpr std::uint64_t kPowersOfTen[kMaxDigits + 1] = {
     1,          10,          100,          1000,          10000,          100000,
     1000000,    10000000,    100000000,    1000000000,    10000000000,    100000000000,
     1000000000000, 10000000000000, 100000000000000, 1000000000000000};
@@ -117,8 +115,9 @@ inline const char* ReadDecimal(const char* p, const char* begin, const char* end
   p = ReadDigits(p, begin, end, f);
   const std::size_t decimals = static_cast<std::size_t>(p - fraction);
   if (decimals == 0 || whole + decimals > kMaxDigits) return nullptr;
-  m = m * kIntPowersOfTen[decimals] + f;
-  out = TraceTime{static_cast<double>(m) / kPowersOfTen[decimals], false, 0};
+  const std::uint64_t scale = kPowersOfTen[decimals];
+  m = m * scale + f;
+  out = TraceTime{static_cast<double>(m) / static_cast<double>(scale), false, 0};
   return p;
 }
 
@@ -218,7 +217,9 @@ void LineLayouts::Learn(std::string_view line, const FlatObject& flat) {
   };
   std::array<Cut, kMaxSlots> cuts;
   std::size_t slots = 0;
-  unsigned seen = 0;  // bit per key below
+  // A bit per key seen.
+  constexpr unsigned kType = 1, kT = 2, kDuration = 4, kInstance = 8, kInflight = 16, kQps = 32;
+  unsigned seen = 0;
   std::string_view type;
   const auto at = [&](std::string_view part) {
     return static_cast<std::size_t>(part.data() - line.data());
@@ -231,14 +232,14 @@ void LineLayouts::Learn(std::string_view line, const FlatObject& flat) {
     if (key == "type") {
       if (!value.is_string()) return;
       type = Unquoted(value);
-      bit = 1;
+      bit = kType;
     } else {
       Slot slot;
-      if (key == "t") slot = Slot::kTime, bit = 2;
-      else if (key == "duration") slot = Slot::kDuration, bit = 4;
-      else if (key == "instance") slot = Slot::kInstance, bit = 8;
-      else if (key == "inflight") slot = Slot::kInflight, bit = 16;
-      else if (key == "qps_1m") slot = Slot::kQps, bit = 32;
+      if (key == "t") slot = Slot::kTime, bit = kT;
+      else if (key == "duration") slot = Slot::kDuration, bit = kDuration;
+      else if (key == "instance") slot = Slot::kInstance, bit = kInstance;
+      else if (key == "inflight") slot = Slot::kInflight, bit = kInflight;
+      else if (key == "qps_1m") slot = Slot::kQps, bit = kQps;
       else return;
       if (slot == Slot::kInstance ? !value.is_string() : !value.is_number()) return;
       const std::string_view cut = slot == Slot::kInstance ? Unquoted(value) : value.text;
@@ -249,9 +250,12 @@ void LineLayouts::Learn(std::string_view line, const FlatObject& flat) {
     seen |= bit;
   }
   Layout layout;
-  if (type == "arrival" && (seen | 4) == (1 | 2 | 4)) {
+  // An arrival: t, type and maybe duration. A load: t, type, instance and
+  // maybe inflight and qps_1m.
+  if (type == "arrival" && (seen | kDuration) == (kType | kT | kDuration)) {
     layout.type = EventType::kArrival;
-  } else if (type == "load" && (seen & (1 | 2 | 8)) == (1 | 2 | 8) && !(seen & 4)) {
+  } else if (type == "load" && (seen & (kType | kT | kInstance)) == (kType | kT | kInstance) &&
+             !(seen & kDuration)) {
     layout.type = EventType::kLoad;
   } else {
     return;
