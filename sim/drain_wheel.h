@@ -39,7 +39,7 @@ class DrainWheel {
   // `time` is not NaN.
   void Push(double time, Payload payload) {
     if (time < bound_)
-      throw std::logic_error("DrainQueue: a time falls before the last bound drained");
+      throw std::logic_error("DrainWheel: a time falls before the last bound drained");
     ++size_;
     ++pushes_;
     if (active_) {
