@@ -40,6 +40,14 @@ void LearnFrom(LineLayouts& layouts, const std::string& text, InstanceTable& tab
   layouts.Learn(line, flat);
 }
 
+// Learns the two usual layouts: a spaced arrival with a duration and a
+// spaced load with inflight and qps_1m.
+void LearnUsualLayouts(LineLayouts& layouts, InstanceTable& table) {
+  LearnFrom(layouts, R"({"t": 0, "type": "arrival", "duration": 44})", table);
+  LearnFrom(layouts, R"({"t": 7, "type": "load", "instance": "inst-1", "inflight": 2, "qps_1m": 9})",
+            table);
+}
+
 bool Read(LineLayouts& layouts, const std::string& text, const InstanceTable& table,
           TraceEvent& event, double not_before = 0.0) {
   return layouts.Read(std::string_view(text.c_str(), text.size()), table, not_before, event);
@@ -81,9 +89,7 @@ TEST_CASE("LineLayouts reads lines laid out like a learned one, as the decoder d
   TraceEvent event;
   CHECK_FALSE(Read(layouts, R"({"t": 1, "type": "arrival", "duration": 4})", table, event));
 
-  LearnFrom(layouts, R"({"t": 0, "type": "arrival", "duration": 44})", table);
-  LearnFrom(layouts, R"({"t": 7, "type": "load", "instance": "inst-1", "inflight": 2, "qps_1m": 9})",
-            table);
+  LearnUsualLayouts(layouts, table);
   LearnFrom(layouts, R"({"type":"arrival","t":3})", table);
   LearnFrom(layouts, R"({"qps_1m": 1.5, "instance": "b", "t": 2, "type": "load"})", table);
   CHECK(layouts.size() == 4);
@@ -113,9 +119,7 @@ TEST_CASE("LineLayouts reads lines laid out like a learned one, as the decoder d
 TEST_CASE("LineLayouts leaves every other line to the general path") {
   InstanceTable table = TwoInstances();
   LineLayouts layouts;
-  LearnFrom(layouts, R"({"t": 0, "type": "arrival", "duration": 44})", table);
-  LearnFrom(layouts, R"({"t": 7, "type": "load", "instance": "inst-1", "inflight": 2, "qps_1m": 9})",
-            table);
+  LearnUsualLayouts(layouts, table);
   TraceEvent event;
   event.t.value = -1.0;
   for (const std::string& text : std::vector<std::string>{
@@ -251,9 +255,7 @@ std::pair<std::string, bool> RandomId(std::mt19937_64& random) {
 TEST_CASE("LineLayouts agrees with the decoder on random lines in learned layouts") {
   InstanceTable table = TwoInstances();
   LineLayouts layouts;
-  LearnFrom(layouts, R"({"t": 0, "type": "arrival", "duration": 44})", table);
-  LearnFrom(layouts, R"({"t": 7, "type": "load", "instance": "inst-1", "inflight": 2, "qps_1m": 9})",
-            table);
+  LearnUsualLayouts(layouts, table);
   LearnFrom(layouts, R"({"instance":"b","type":"load","qps_1m":1,"t":1})", table);
   std::mt19937_64 random(8);
   int read = 0;
