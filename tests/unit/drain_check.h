@@ -12,20 +12,9 @@
 
 #include <doctest/doctest.h>
 
+#include "seeded_numbers.h"
+
 namespace lbsim::testing {
-
-// A deterministic stream of pseudo-random numbers.
-class DrainNumbers {
- public:
-  explicit DrainNumbers(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t Below(std::uint64_t n) {
-    state_ = state_ * 6364136223846793005ull + 1442695040888963407ull;
-    return (state_ >> 33) % n;
-  }
-
- private:
-  std::uint64_t state_;
-};
 
 // The reference: a plain list scanned on every drain.
 class DrainReference {
@@ -96,7 +85,7 @@ class DrainCheck {
 
 // A random time at or after `now`: often equal (or -0.0 for 0.0), else a
 // small, fractional, tiny or huge step.
-inline double DrainLater(DrainNumbers& n, double now) {
+inline double DrainLater(SeededNumbers& n, double now) {
   switch (n.Below(8)) {
     case 0: return now;
     case 1: return now == 0.0 ? -0.0 : now;
@@ -113,7 +102,7 @@ inline double DrainLater(DrainNumbers& n, double now) {
 // at the end a drain to the same bound again, then everything.
 template <typename Queue>
 void CheckRandomDrains(std::uint64_t seed, std::size_t steps, double start) {
-  DrainNumbers n(seed);
+  SeededNumbers n(seed);
   DrainCheck<Queue> check;
   double bound = start;
   for (std::size_t step = 0; step < steps; ++step) {

@@ -20,7 +20,7 @@ namespace {
 
 using testing::CheckRandomDrains;
 using testing::DrainCheck;
-using testing::DrainNumbers;
+using testing::SeededNumbers;
 using Wheel = DrainWheel<std::uint32_t>;
 
 TEST_CASE("drain wheel: drains what a scan finds due on random schedules") {
@@ -35,7 +35,7 @@ TEST_CASE("drain wheel: drains what a scan finds due on random schedules") {
 // Phases of steady traffic: each drains in steps of `step` and pushes a few
 // items per step at distances up to `spread`, so the wheel settles on a
 // width, then meets a scale it does not fit.
-void RunPhase(DrainCheck<Wheel>& check, DrainNumbers& n, double& bound, double step,
+void RunPhase(DrainCheck<Wheel>& check, SeededNumbers& n, double& bound, double step,
               double spread, std::size_t steps) {
   for (std::size_t i = 0; i < steps; ++i) {
     bound += step * static_cast<double>(n.Below(3));
@@ -48,7 +48,7 @@ void RunPhase(DrainCheck<Wheel>& check, DrainNumbers& n, double& bound, double s
 TEST_CASE("drain wheel: drains exactly across changes of time scale") {
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     CAPTURE(seed);
-    DrainNumbers n(seed);
+    SeededNumbers n(seed);
     DrainCheck<Wheel> check;
     double bound = seed % 2 ? 0.0 : -1e5;
     RunPhase(check, n, bound, 1.0, 200.0, 4000);      // settles
@@ -64,7 +64,7 @@ TEST_CASE("drain wheel: drains exactly across changes of time scale") {
 }
 
 TEST_CASE("drain wheel: many items at one time, drained up to closely") {
-  DrainNumbers n(3);
+  SeededNumbers n(3);
   DrainCheck<Wheel> check;
   double bound = 0.0;
   RunPhase(check, n, bound, 1.0, 200.0, 3000);
@@ -82,7 +82,7 @@ TEST_CASE("drain wheel: many items at one time, drained up to closely") {
 }
 
 TEST_CASE("drain wheel: times whose slots leave the kept range") {
-  DrainNumbers n(5);
+  SeededNumbers n(5);
   DrainCheck<Wheel> check;
   double bound = 0.0;
   RunPhase(check, n, bound, 1e-3, 0.2, 3000);  // slots of about 2^-10
@@ -105,7 +105,7 @@ TEST_CASE("drain wheel: times whose slots leave the kept range") {
 }
 
 TEST_CASE("drain wheel: negative, tiny and signed-zero times") {
-  DrainNumbers n(11);
+  SeededNumbers n(11);
   DrainCheck<Wheel> check;
   double bound = -std::ldexp(1.0, -1030);  // subnormal
   check.Drain(bound);

@@ -12,29 +12,17 @@
 
 #include "sim/event_queue.h"
 #include "sim/monotone_queue.h"
+#include "seeded_numbers.h"
 
 namespace lbsim {
 namespace {
-
-// A deterministic stream of pseudo-random numbers.
-class Numbers {
- public:
-  explicit Numbers(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t Below(std::uint64_t n) {
-    state_ = state_ * 6364136223846793005ull + 1442695040888963407ull;
-    return (state_ >> 33) % n;
-  }
-
- private:
-  std::uint64_t state_;
-};
 
 // Runs the same simulation-like schedule through both queues: the clock
 // moves forward, items due before it are popped from both and compared,
 // and new items are pushed at the clock plus a random delay (often 0, so
 // equal times are common, and sometimes fractional or huge).
 void CheckSameOrder(std::uint64_t seed, std::size_t steps, double start) {
-  Numbers n(seed);
+  testing::SeededNumbers n(seed);
   EventQueue<std::uint32_t> heap;
   MonotoneQueue<std::uint32_t> radix;
   double now = start;
