@@ -46,9 +46,9 @@ constexpr std::uint64_t kPowersOfTen[kMaxDigits + 1] = {
     1000000,    10000000,    100000000,    1000000000,    10000000000,    100000000000,
     1000000000000, 10000000000000, 100000000000000, 1000000000000000};
 
-// The (up to) 8 bytes from `p` of the line [begin, end), the first in the
+// The (up to) 8 bytes from `p` of the text [begin, end), the first in the
 // lowest byte and zeros past the end, read without touching a byte outside
-// the line.
+// the text.
 inline std::uint64_t Load8(const char* p, const char* begin, const char* end) {
   if (end - p >= 8) return Load64(p);
   if (p == end) return 0;
@@ -78,7 +78,7 @@ inline std::uint64_t DigitsValue(std::uint64_t v, unsigned n) {
   return (d * 10000 + (d >> 32)) & 0xFFFFFFFF;
 }
 
-// Reads the run of digits at `p` in the line [begin, end) into `value`
+// Reads the run of digits at `p` in the text [begin, end) into `value`
 // (wrapping past 19 digits; callers refuse more than kMaxDigits) and
 // returns where it ends.
 inline const char* ReadDigits(const char* p, const char* begin, const char* end,
@@ -93,7 +93,7 @@ inline const char* ReadDigits(const char* p, const char* begin, const char* end,
   return p;
 }
 
-// Reads a number slot at `p` of the line [begin, end) (see LineLayouts)
+// Reads a number slot at `p` of the text [begin, end) (see LineLayouts)
 // into `out` as ReadNumber reads it: an integer is exact, and a fraction
 // m / 10^k with m and 10^k exact doubles is rounded once, correctly, as
 // from_chars rounds. Returns where the number ends, or nullptr when it is
@@ -140,61 +140,69 @@ std::string_view Unquoted(const JsonView& v) { return v.text.substr(1, v.text.si
 
 }  // namespace
 
-bool LineLayouts::Fits(const Layout& layout, std::string_view line, Values& values) {
-  const char* p = line.data();
-  const char* const end = p + line.size();
+const char* LineLayouts::Fits(const Layout& layout, std::string_view text, Values& values) {
+  // No byte a layout takes is a '\n' (literals come from a line, and slots
+  // refuse control characters), so the line ends where the last literal
+  // does, if a '\n' follows it.
+  const char* p = text.data();
+  const char* const end = p + text.size();
   const char* const literals = layout.text.data();
   std::size_t from = 0;
   for (std::size_t i = 0;; ++i) {
     const std::size_t n = layout.literal_end[i] - from;
-    if (static_cast<std::size_t>(end - p) < n || !SameBytes(p, literals + from, n)) return false;
+    if (static_cast<std::size_t>(end - p) < n || !SameBytes(p, literals + from, n)) return nullptr;
     p += n;
     from = layout.literal_end[i];
-    if (i == layout.slots) return p == end;
+    if (i == layout.slots) return p != end && *p == '\n' ? p : nullptr;
     TraceTime number;
     switch (layout.slot[i]) {
       case Slot::kInstance:
         p = ReadId(p, end, values.instance);
         break;
       case Slot::kTime:
-        p = ReadDecimal(p, line.data(), end, number);
+        p = ReadDecimal(p, text.data(), end, number);
         values.t = number.value;
         values.t_integral = number.integral;
         values.t_integer = number.integer;
         break;
       case Slot::kDuration:
-        p = ReadDecimal(p, line.data(), end, number);
+        p = ReadDecimal(p, text.data(), end, number);
         values.duration = number.value;
         values.has_duration = true;
         break;
       case Slot::kQps:
-        p = ReadDecimal(p, line.data(), end, number);
+        p = ReadDecimal(p, text.data(), end, number);
         values.qps_1m = number.value;
         values.has_qps_1m = true;
         break;
       case Slot::kInflight:
-        p = ReadDecimal(p, line.data(), end, number);
-        if (p && !number.integral) return false;
+        p = ReadDecimal(p, text.data(), end, number);
+        if (p && !number.integral) return nullptr;
         values.inflight = static_cast<std::int64_t>(number.integer);
         values.has_inflight = true;
         break;
     }
-    if (!p) return false;
+    if (!p) return nullptr;
   }
 }
 
-bool LineLayouts::Read(std::string_view line, const InstanceTable& table, double not_before,
-                       TraceEvent& event) {
+bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double not_before,
+                       TraceEvent& event, std::size_t& size) {
   if (count_ == 0) return false;
   Values v;
-  if (!Fits(layouts_[last_fit_], line, v)) {
+  const char* line_end = Fits(layouts_[last_fit_], text, v);
+  if (!line_end) {
     std::size_t i = 0;
-    while (i < count_ && (i == last_fit_ || !Fits(layouts_[i], line, (v = Values{}))))
+    while (i < count_ &&
+           (i == last_fit_ || !(line_end = Fits(layouts_[i], text, (v = Values{})))))
       ++i;
     if (i == count_) return false;
     last_fit_ = i;
   }
-  if (!(v.t >= not_before)) return false;  // the general path reports it
+  // The general path reports a line too long or out of time order.
+  const auto line_size = static_cast<std::size_t>(line_end - text.data());
+  if (line_size > kMaxLineBytes || !(v.t >= not_before)) return false;
+  size = line_size;
   event.type = layouts_[last_fit_].type;
   event.t = TraceTime{v.t, v.t_integral, v.t_integer};
   event.ClearFields();

@@ -29,12 +29,16 @@ class LineLayouts {
  public:
   static constexpr std::size_t kMaxLayouts = 4;
 
-  // When `line` fits a remembered layout and its time is at least
-  // `not_before`: sets `event` to what EventDecoder::Decode makes of the
-  // line (its Instance looked up in `table`; its position left alone) and
-  // returns true. Otherwise returns false and leaves `event` alone.
-  bool Read(std::string_view line, const InstanceTable& table, double not_before,
-            TraceEvent& event);
+  // Reads the line at the start of `text`, which ends at the first '\n':
+  // when that '\n' is in `text`, the line (at most kMaxLineBytes) fits a
+  // remembered layout and its time is at least `not_before`, sets `event`
+  // to what EventDecoder::Decode makes of the line (its Instance looked up
+  // in `table`; its position left alone) and `size` to the line's length
+  // without the '\n', and returns true. Otherwise returns false and leaves
+  // `event` alone. So a reader need not find where a line ends before
+  // trying it here.
+  bool Read(std::string_view text, const InstanceTable& table, double not_before,
+            TraceEvent& event, std::size_t& size);
 
   // Remembers the layout of `line`, an event line that `flat` shows and
   // EventDecoder accepted, when it is one of those above and new; the
@@ -77,8 +81,9 @@ class LineLayouts {
     bool has_inflight = false;
   };
 
-  // Whether `line` fits `layout`; if so sets `values`.
-  static bool Fits(const Layout& layout, std::string_view line, Values& values);
+  // Where the line at the start of `text` ends (at its '\n') when it fits
+  // `layout`, setting `values`; otherwise nullptr.
+  static const char* Fits(const Layout& layout, std::string_view text, Values& values);
 
   std::array<Layout, kMaxLayouts> layouts_;
   std::size_t count_ = 0;

@@ -23,7 +23,19 @@ class LineSource {
   // read error.
   bool Next(std::string_view& line);
 
-  // The 1-based number of the line Next returned last.
+  // The bytes read ahead from the start of the next line, valid until the
+  // next call of Next: a reader may take the line there itself with Skip.
+  std::string_view Buffered() const {
+    return std::string_view(window_.data() + pos_, window_.size() - pos_);
+  }
+  // Takes the next line, the first `size` bytes of Buffered(), which the
+  // caller found followed by '\n' there, as if Next had returned it.
+  void Skip(std::size_t size) {
+    ++number_;
+    pos_ += size + 1;
+  }
+
+  // The 1-based number of the line Next returned (or Skip took) last.
   std::uint64_t number() const { return number_; }
   // The bytes of the file read up to the end of that line.
   std::uint64_t offset() const { return window_.offset() + pos_; }

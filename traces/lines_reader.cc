@@ -29,12 +29,19 @@ void ReadLinesTrace(std::FILE* file, TraceStream& stream) {
   std::string_view line;
   std::uint64_t next_progress = kProgressBytes;
   bool header = true;
-  while (lines.Next(line)) {
+  for (;;) {
     if (lines.offset() >= next_progress) {
       stream.Progress(lines.offset());
       next_progress = lines.offset() + kProgressBytes;
     }
-    if (!header && stream.EventByLayout(line, lines.number())) continue;
+    // Most event lines fit a learned layout and are read in place, before
+    // anything looks for where they end.
+    std::size_t size = 0;
+    if (!header && stream.EventByLayout(lines.Buffered(), lines.number() + 1, size)) {
+      lines.Skip(size);
+      continue;
+    }
+    if (!lines.Next(line)) break;
     if (IsBlank(line)) continue;
     if (!header && ScanFlatObject(line, flat)) {
       stream.Event(flat.value, flat.Members(), lines.number());

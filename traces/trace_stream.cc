@@ -64,8 +64,9 @@ void TraceStream::Event(const JsonView& value, std::span<const JsonMember> membe
   HandOn(position);
 }
 
-bool TraceStream::EventByLayout(std::string_view line, std::uint64_t position) {
-  if (!layouts_.Read(line, table_, last_t_, event_)) return false;
+bool TraceStream::EventByLayout(std::string_view text, std::uint64_t position,
+                                std::size_t& size) {
+  if (!layouts_.Read(text, table_, last_t_, event_, size)) return false;
   HandOn(position);
   return true;
 }

@@ -44,10 +44,11 @@ class TraceStream {
   // `members`: its members when it is an object (see EventDecoder).
   void Event(const JsonView& value, std::span<const JsonMember> members,
              std::uint64_t position);
-  // Reads the event line `line` found at `position` by a remembered layout
-  // (see LineLayouts) and hands it on; false, with nothing done, when no
-  // layout fits it.
-  bool EventByLayout(std::string_view line, std::uint64_t position);
+  // Reads the event line at the start of `text` (up to a '\n' in it),
+  // found at `position`, by a remembered layout (see LineLayouts::Read),
+  // hands it on and sets `size` to its length; false, with nothing done,
+  // when no layout fits it.
+  bool EventByLayout(std::string_view text, std::uint64_t position, std::size_t& size);
   // Remembers the layout of `line`, which `flat` shows and Event just took.
   void LearnLayout(std::string_view line, const FlatObject& flat) { layouts_.Learn(line, flat); }
 

@@ -1,8 +1,10 @@
 // libFuzzer target: LineLayouts against the general path (JsonScanner and
-// EventDecoder). One input is one event line, read through layouts learned
-// from the usual arrival and load lines, spaced and compact. Whenever a
-// layout reads the line, the general path must accept it too and decode the
-// same event; anything else is a finding (abort).
+// EventDecoder). One input is a reader's buffer: an event line, then (if
+// the input has one) its '\n' and whatever follows. It is read through
+// layouts learned from the usual arrival and load lines, spaced and
+// compact. Whenever a layout reads a line, it must end at the buffer's
+// first '\n', and the general path must accept that line too and decode
+// the same event; anything else is a finding (abort).
 
 #include <bit>
 #include <cstdint>
@@ -63,14 +65,19 @@ bool Same(const TraceEvent& a, const TraceEvent& b) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static Fixture fixture;
-  // A line as the readers hand it over: its own bytes, then a NUL.
-  const std::string line(reinterpret_cast<const char*>(data), size);
-  const std::string_view view(line.c_str(), line.size());
+  const std::string buffered(reinterpret_cast<const char*>(data), size);
+  const std::size_t newline = buffered.find('\n');
   for (const double not_before : {0.0, 100.0}) {
     TraceEvent fast;
-    if (!fixture.layouts.Read(view, fixture.table, not_before, fast)) continue;
+    std::size_t line_size = 0;
+    if (!fixture.layouts.Read(buffered, fixture.table, not_before, fast, line_size)) continue;
+    if (line_size != newline) Differ(buffered, "line end");
+    // The line as the general path gets it: its own bytes, then a NUL.
+    const std::string line = buffered.substr(0, line_size);
     TraceEvent general;
-    if (!DecodeEventLine(view, fixture.table, not_before, general)) Differ(line, "accepted");
+    if (!DecodeEventLine(std::string_view(line.c_str(), line.size()), fixture.table, not_before,
+                         general))
+      Differ(line, "accepted");
     if (!Same(fast, general)) Differ(line, "event");
   }
   return 0;
