@@ -45,7 +45,7 @@ class DrainWheel {
     if (active_) {
       if (time <= far_edge_) {
         // At or after the last bound: its slot is >= base_.
-        const auto slot = static_cast<std::int64_t>(std::floor(time * scale_));
+        const auto slot = SlotOf(time * scale_);
         ring_[Index(slot)].push_back({time, std::move(payload)});
         occupied_[Index(slot) / 64] |= std::uint64_t{1} << (Index(slot) % 64);
         return;
@@ -67,7 +67,7 @@ class DrainWheel {
     if (active_) {
       const double x = bound * scale_;
       if (x < kSlotLimit) {
-        DrainRing(static_cast<std::int64_t>(std::floor(x)), bound, apply);
+        DrainRing(SlotOf(x), bound, apply);
         return;
       }
       // Past any slot: every ring item is due.
@@ -104,6 +104,13 @@ class DrainWheel {
     Payload payload;
   };
 
+  // floor(x) for |x| < kSlotLimit, which every slot number computed here
+  // is: a conversion and a compare, where std::floor is a libm call on
+  // baseline x86-64 (no rounding instruction), once per push and drain.
+  static std::int64_t SlotOf(double x) {
+    const auto toward_zero = static_cast<std::int64_t>(x);
+    return toward_zero - (static_cast<double>(toward_zero) > x);
+  }
   static std::size_t Index(std::int64_t slot) {
     return static_cast<std::size_t>(static_cast<std::uint64_t>(slot) & (kSlots - 1));
   }
@@ -187,7 +194,7 @@ class DrainWheel {
     if (!std::isfinite(edge)) return;
     far_edge_ = edge;
     far_.Drain(far_edge_, [&](Item& item) {
-      const auto slot = static_cast<std::int64_t>(std::floor(item.time * scale_));
+      const auto slot = SlotOf(item.time * scale_);
       ring_[Index(slot)].push_back(std::move(item));
       occupied_[Index(slot) / 64] |= std::uint64_t{1} << (Index(slot) % 64);
     });
@@ -235,7 +242,7 @@ class DrainWheel {
     const double x = bound_ * scale_;
     active_ = x < kSlotLimit && x > -kSlotLimit;
     if (active_) {
-      base_ = static_cast<std::int64_t>(std::floor(x));
+      base_ = SlotOf(x);
       far_floor_ = base_;
       far_edge_ = bound_;
     }
