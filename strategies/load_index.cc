@@ -68,6 +68,43 @@ std::uint64_t SlotsEqualTo(std::span<const double> scores, double value) {
   return slots;
 }
 
+// LeastOf(scores) and SlotsEqualTo(scores, that) for exactly kScanBlock
+// scores, the common pool size: unrolled, each pair loaded once, where the
+// loops cost twice the instructions.
+[[gnu::always_inline]] inline void LowestOfBlock(const double* scores, double& lowest,
+                                                  std::uint64_t& ties) {
+  static_assert(LoadIndex::kScanBlock == 16);
+#if defined(__SSE2__)
+  __m128d pair[8];
+  for (int i = 0; i < 8; ++i) pair[i] = _mm_loadu_pd(scores + 2 * i);
+  // min(x, inf) is inf for a NaN x (minpd returns its second operand when
+  // either is NaN), so the tree below sees no NaN and skips unknowns.
+  const __m128d inf = _mm_set1_pd(std::numeric_limits<double>::infinity());
+  __m128d low[8];
+  for (int i = 0; i < 8; ++i) low[i] = _mm_min_pd(pair[i], inf);
+  for (int i = 0; i < 4; ++i) low[i] = _mm_min_pd(low[i], low[i + 4]);
+  low[0] = _mm_min_pd(low[0], low[2]);
+  low[1] = _mm_min_pd(low[1], low[3]);
+  low[0] = _mm_min_pd(low[0], low[1]);
+  low[0] = _mm_min_sd(low[0], _mm_unpackhi_pd(low[0], low[0]));
+  lowest = _mm_cvtsd_f64(low[0]);
+  const __m128d wanted = _mm_set1_pd(lowest);
+  std::uint64_t slots = 0;
+  for (int i = 0; i < 4; ++i) {
+    const __m128i a = _mm_castpd_si128(_mm_cmpeq_pd(pair[2 * i], wanted));
+    const __m128i b = _mm_castpd_si128(_mm_cmpeq_pd(pair[2 * i + 1], wanted));
+    slots |= std::uint64_t{static_cast<unsigned>(
+                 _mm_movemask_ps(_mm_castsi128_ps(_mm_packs_epi32(a, b))))}
+             << (4 * i);
+  }
+  ties = slots;
+#else
+  const std::span<const double> all(scores, LoadIndex::kScanBlock);
+  lowest = LeastOf(all);
+  ties = SlotsEqualTo(all, lowest);
+#endif
+}
+
 // How many bits of `bits` are set. A portable bit count: std::popcount is a
 // library call on baseline x86-64; one bit, the common case, costs a test.
 std::size_t CountBits(std::uint64_t bits) {
@@ -117,8 +154,9 @@ void LoadIndex::Reset(std::span<const Candidate> candidates) {
   groups_.clear();
   unknown_count_ = not_a_number_count_ = 0;
   scan_ = candidates.size() <= kScanMax;
-  // Padded with NaN (no score) to whole groups of four for the scan.
-  scan_value_.assign(scan_ ? (candidates.size() + 3) / 4 * 4 : 0,
+  // Padded with NaN (no score) to whole groups of four for the scan, and
+  // to one block at least.
+  scan_value_.assign(scan_ ? std::max(kScanBlock, (candidates.size() + 3) / 4 * 4) : 0,
                      std::numeric_limits<double>::quiet_NaN());
   base_.resize(candidates.size());
   instance_.resize(candidates.size());
@@ -260,8 +298,14 @@ void LoadIndex::ScanLowest(std::span<const double> scores, std::size_t unknown, 
   // lowest changes unpredictably from one decision to the next. The ties
   // are kept as a bit set (at most kScanMax = 64 slots), which also
   // answers TieAt.
-  const double lowest = LeastOf(scores);
-  const std::uint64_t ties = SlotsEqualTo(scores, lowest);
+  double lowest;
+  std::uint64_t ties;
+  if (scores.size() == kScanBlock) {
+    LowestOfBlock(scores.data(), lowest, ties);
+  } else {
+    lowest = LeastOf(scores);
+    ties = SlotsEqualTo(scores, lowest);
+  }
   scan_ties_ = ties;
   if (ties == 0) return;  // nothing known: fallback
   if (unknown > 0 && unknown_ == UnknownLoad::kMax) {

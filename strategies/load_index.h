@@ -32,6 +32,8 @@ class LoadIndex {
   // The longest candidate list searched by a scan rather than through
   // score groups.
   static constexpr std::size_t kScanMax = 64;
+  // Lists up to this long are scanned as one block of this many scores.
+  static constexpr std::size_t kScanBlock = 16;
 
   LoadIndex(const LoadWeights& weights, UnknownLoad unknown);
 
@@ -160,7 +162,7 @@ class LoadIndex {
   std::vector<std::uint32_t> hinted_ties_;     // rescored ties, sorted
   bool all_tie_ = false;                       // every candidate ties
   // Scan only: base scores by slot (NaN when unknown; padded with NaN to a
-  // multiple of four slots), the same with the hint's rescores, and the
+  // multiple of four slots, and to kScanBlock at least), the same with the hint's rescores, and the
   // slots tied at the lowest score the last scan found (bit k: slot k).
   std::vector<double> scan_value_;
   std::vector<double> scan_hinted_;
