@@ -52,7 +52,10 @@ std::optional<double> ParseSecondsAsMs(std::string_view text) {
   // Seconds "W.F" are milliseconds "W" + F[0..3) (zero-padded) "." F[3..).
   std::string ms(whole.empty() ? "0" : whole);
   for (std::size_t i = 0; i < 3; ++i) ms += i < fraction.size() ? fraction[i] : '0';
-  if (fraction.size() > 3) ms += "." + std::string(fraction.substr(3));
+  if (fraction.size() > 3) {
+    ms += '.';
+    ms += fraction.substr(3);
+  }
   double value = 0.0;
   auto [ptr, ec] = std::from_chars(ms.data(), ms.data() + ms.size(), value);
   if (ec != std::errc() || ptr != ms.data() + ms.size()) return std::nullopt;
