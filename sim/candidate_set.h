@@ -67,14 +67,14 @@ class CandidateSet {
     std::optional<std::int64_t>& seen = candidates_[slot].inflight;
     if (!seen || *seen != inflight + 1) return;
     *seen = inflight;
-    UpdateIndex(slot);
+    InflightMoved(slot, inflight);
   }
   // Plain replays only, right after a decision that chose candidates()[slot]:
   // its inflight counter, known, moved to `inflight` (its other fields are
   // as Sync left them). A refresh of that one field, without look-ups.
   void ChosenInflightChanged(std::size_t slot, std::int64_t inflight) {
     candidates_[slot].inflight = inflight;  // known before and after: same signal
-    UpdateIndex(slot);
+    InflightMoved(slot, inflight);
   }
 
   // Brings the list up to date with `pool` (ids from `table`).
@@ -131,6 +131,11 @@ class CandidateSet {
   // Tells the strategy's index that candidates_[slot] changed.
   void UpdateIndex(std::size_t slot) {
     if (loads_) loads_->Update(candidates_, slot);
+    else if (index_) index_->Update(candidates_, slot);
+  }
+  // UpdateIndex when only the inflight value moved, known before and after.
+  void InflightMoved(std::size_t slot, std::int64_t inflight) {
+    if (loads_) loads_->InflightMoved(slot, inflight);
     else if (index_) index_->Update(candidates_, slot);
   }
   // Refresh's rarer part: a load signal appeared or vanished.

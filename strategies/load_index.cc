@@ -159,6 +159,7 @@ void LoadIndex::Reset(std::span<const Candidate> candidates) {
   scan_value_.assign(scan_ ? std::max(kScanBlock, (candidates.size() + 3) / 4 * 4) : 0,
                      std::numeric_limits<double>::quiet_NaN());
   base_.resize(candidates.size());
+  qps_part_.resize(candidates.size());
   instance_.resize(candidates.size());
   seen_.assign(candidates.size(), 0);
   for (std::uint32_t slot = 0; slot < candidates.size(); ++slot) {
@@ -167,6 +168,7 @@ void LoadIndex::Reset(std::span<const Candidate> candidates) {
     if (slot_of_.size() <= c.instance) slot_of_.resize(c.instance + 1, kNoSlot);
     slot_of_[c.instance] = slot;
     base_[slot] = ScoreOf(c);
+    qps_part_[slot] = QpsPartOf(c);
     Add(slot);
   }
 }

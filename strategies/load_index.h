@@ -41,16 +41,22 @@ class LoadIndex {
   void Reset(std::span<const Candidate> candidates);
   // The load fields of candidates[slot] changed.
   void Update(std::span<const Candidate> candidates, std::size_t slot) {
-    const BaseScore fresh = ScoreOf(candidates[slot]);
-    BaseScore& base = base_[slot];
-    if (fresh.kind == base.kind && fresh.value == base.value) return;  // same group
-    if (scan_ && fresh.kind == base.kind) {
-      // A known score moved (other kinds carry no value): no counts change.
-      base.value = fresh.value;
-      scan_value_[slot] = fresh.value;
-      return;
-    }
-    Regroup(static_cast<std::uint32_t>(slot), fresh.kind, fresh.value);
+    const Candidate& c = candidates[slot];
+    qps_part_[slot] = QpsPartOf(c);
+    const BaseScore fresh = ScoreOf(c);
+    Apply(slot, fresh.kind, fresh.value);
+  }
+  // Update for a candidate whose inflight alone moved, from one known value
+  // to another (`inflight` now): the same result, without reading the
+  // candidate.
+  void InflightMoved(std::size_t slot, std::int64_t inflight) {
+    if (weights_.inflight == 0.0) return;  // the score does not see inflight
+    // LoadScore's sum in its order: 0.0, the inflight part, the qps_1m part.
+    double score = 0.0 + static_cast<double>(inflight) * weights_.inflight;
+    const QpsPart& qps = qps_part_[slot];
+    if (qps.known) score += qps.value;
+    if (std::isnan(score)) Apply(slot, BaseScore::Kind::kNotANumber, 0.0);
+    else Apply(slot, BaseScore::Kind::kKnown, score);
   }
 
   // What the lowest-score rule finds in one decision.
@@ -105,6 +111,27 @@ class LoadIndex {
     double score;
   };
 
+  // The qps_1m part of a candidate's score (LoadScore's), when it has one.
+  struct QpsPart {
+    bool known = false;
+    double value = 0.0;
+  };
+  QpsPart QpsPartOf(const Candidate& c) const {
+    if (!c.qps_1m || weights_.qps_1m == 0.0) return {};
+    return {true, *c.qps_1m * weights_.qps_1m};
+  }
+  // Sets base_[slot] to a fresh score of `kind` and `value`.
+  void Apply(std::size_t slot, BaseScore::Kind kind, double value) {
+    BaseScore& base = base_[slot];
+    if (kind == base.kind && value == base.value) return;  // same group
+    if (scan_ && kind == base.kind) {
+      // A known score moved (other kinds carry no value): no counts change.
+      base.value = value;
+      scan_value_[slot] = value;
+      return;
+    }
+    Regroup(static_cast<std::uint32_t>(slot), kind, value);
+  }
   // The score of `c` without a hint, under the unknown-load policy.
   BaseScore ScoreOf(const Candidate& c) const {
     std::optional<double> score = LoadScore(c, nullptr, weights_);
@@ -145,6 +172,7 @@ class LoadIndex {
   UnknownLoad unknown_;
 
   std::vector<BaseScore> base_;                  // by slot
+  std::vector<QpsPart> qps_part_;                // by slot
   std::vector<InstanceIndex> instance_;          // by slot
   std::vector<std::uint32_t> slot_of_;           // by InstanceIndex
   bool scan_ = false;                            // the list is short: no groups kept

@@ -19,6 +19,7 @@
 #include "candidates.h"
 #include "replay_fixture.h"
 #include "sim/errors.h"
+#include "strategies/load_index.h"
 #include "strategies/strategy.h"
 
 namespace lbsim {
@@ -83,12 +84,29 @@ class Comparison {
       // routed request.
       if (chosen && candidates_[chosen->index].inflight && Chance(0.7)) {
         ++*candidates_[chosen->index].inflight;
-        indexed_->Indexed()->Update(candidates_, chosen->index);
+        InflightMoved(chosen->index);
+      }
+      // Like a completion: a known inflight value above 0 drops by one.
+      if (Chance(0.3)) {
+        const std::size_t slot = rng_() % candidates_.size();
+        std::optional<std::int64_t>& inflight = candidates_[slot].inflight;
+        if (inflight && *inflight > 0) {
+          --*inflight;
+          InflightMoved(slot);
+        }
       }
     }
   }
 
  private:
+  // Tells the index that the known inflight value of candidates_[slot]
+  // moved, as a replay does: mostly through LoadIndex::InflightMoved.
+  void InflightMoved(std::size_t slot) {
+    LoadIndex* loads = indexed_->Indexed()->Loads();
+    if (loads && Chance(0.8)) loads->InflightMoved(slot, *candidates_[slot].inflight);
+    else indexed_->Indexed()->Update(candidates_, slot);
+  }
+
   bool Chance(double p) { return std::uniform_real_distribution<double>(0, 1)(rng_) < p; }
   double Fraction() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
 
