@@ -42,6 +42,7 @@ class DrainWheel {
       throw std::logic_error("DrainWheel: a time falls before the last bound drained");
     ++size_;
     ++pushes_;
+    if (time < next_due_) next_due_ = time;
     if (active_) {
       if (time <= far_edge_) {
         // At or after the last bound: its slot is >= base_.
@@ -64,6 +65,9 @@ class DrainWheel {
   void Drain(double bound, Apply&& apply) {
     if (bound < bound_) return;
     bound_ = bound;
+    // Nothing is due before the earliest time an item may have: most
+    // drains end here when bounds come closer together than item times.
+    if (bound < next_due_) return;
     if (active_) {
       const double x = bound * scale_;
       if (x < kSlotLimit) {
@@ -78,6 +82,7 @@ class DrainWheel {
       --size_;
       apply(item.payload);
     });
+    next_due_ = size_ == 0 ? INFINITY : bound;  // the items left are after `bound`
   }
 
   // Calls `apply(payload)` for, and removes, every item. `apply` must not
@@ -87,6 +92,7 @@ class DrainWheel {
     DrainAllRing(apply);
     far_.DrainAll([&](Item& item) { apply(item.payload); });
     size_ = 0;
+    next_due_ = INFINITY;
   }
 
  private:
@@ -141,6 +147,7 @@ class DrainWheel {
       far_edge_ = bound;
       far_floor_ = slot;
       Refill();
+      next_due_ = size_ == 0 ? INFINITY : bound;  // the items left are after `bound`
       return;
     }
     // Slots [base_, slot) wholesale, then `slot` split.
@@ -160,6 +167,7 @@ class DrainWheel {
     base_ = slot;
     const std::size_t i = Index(slot);
     const std::uint64_t bit = std::uint64_t{1} << (i % 64);
+    double kept_min = INFINITY;  // the earliest time `slot` keeps
     if (occupied_[i / 64] & bit) {
       std::vector<Item>& items = ring_[i];
       std::size_t kept = 0;
@@ -168,6 +176,7 @@ class DrainWheel {
           apply(item.payload);
           --size_;
         } else {
+          kept_min = item.time < kept_min ? item.time : kept_min;
           items[kept++] = std::move(item);
         }
       }
@@ -178,10 +187,42 @@ class DrainWheel {
       scanned_ += kept;
       if (kept > kCrowded && scanned_ >= kMinPushes && scanned_ >= size_) {
         Rebuild(-4);
+        next_due_ = bound;  // the items left are after `bound`
         return;
       }
     }
     if (far_floor_ - base_ < static_cast<std::int64_t>(kSlots / 2)) Refill();
+    FindNextDue(kept_min);
+  }
+
+  // Sets next_due_ after a ring drain whose bound's slot (base_) keeps
+  // items from `kept_min` on: far items come after far_edge_, and those of
+  // a later ring slot no earlier than its start, so the first occupied one
+  // bounds them all. That start is exact: slot * 2^exp_ is a power-of-two
+  // scaling of an integer below 2^52, neither overflowing (the items in it
+  // are finite) nor subnormal (|exp_| <= 1000).
+  void FindNextDue(double kept_min) {
+    if (size_ == 0) {
+      next_due_ = INFINITY;
+      return;
+    }
+    double due = kept_min < far_edge_ ? kept_min : far_edge_;
+    // Ring slots after base_ in order, a word of occupied bits at a time. A
+    // bit read past the last of them can only be base_'s own (the ring
+    // wraps there), whose items kept_min covers.
+    std::int64_t slot = base_ + 1;
+    for (std::size_t seen = 0; seen < kSlots - 1;) {
+      const std::size_t i = Index(slot);
+      const std::uint64_t bits = occupied_[i / 64] >> (i % 64);
+      if (bits != 0) {
+        const double start = static_cast<double>(slot + std::countr_zero(bits)) * width_;
+        due = start < due ? start : due;
+        break;
+      }
+      slot += static_cast<std::int64_t>(64 - i % 64);
+      seen += 64 - i % 64;
+    }
+    next_due_ = due;
   }
 
   // Moves the far items of slots below base_ + kSlots - 1 into the ring.
@@ -237,6 +278,7 @@ class DrainWheel {
     }
     exp_ = exp < -1000 ? -1000 : exp > 1000 ? 1000 : exp;
     scale_ = std::ldexp(1.0, -exp_);
+    width_ = std::ldexp(1.0, exp_);
     pushes_ = far_pushes_ = distances_ = scanned_ = 0;
     distance_sum_ = 0.0;
     const double x = bound_ * scale_;
@@ -257,12 +299,16 @@ class DrainWheel {
   bool active_ = false;  // the ring is in use (a width is chosen)
   int exp_ = 0;          // the slot width is 2^exp_
   double scale_ = 1.0;   // 2^-exp_
+  double width_ = 1.0;   // 2^exp_
   std::int64_t base_ = 0;       // the slot of the last bound
   // far_ holds the items after far_edge_, whose slots are >= far_floor_;
   // the ring those at or before it.
   std::int64_t far_floor_ = 0;
   double far_edge_ = -INFINITY;
   double bound_ = -INFINITY;    // the last bound
+  // No item's time is before this (+inf when there is none); a bound below
+  // it has nothing due.
+  double next_due_ = INFINITY;
   std::size_t size_ = 0;
   // Since the last choice of the width: pushes, those that went to far_,
   // the items a drain scanned and kept, and the positive distances pushed
