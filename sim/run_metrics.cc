@@ -98,39 +98,60 @@ void RunMetrics::RecordNoInstances(std::uint64_t) {
   CloseRun();
 }
 
+inline std::size_t RunMetrics::CountDecision(const Choice& choice) {
+  ++decisions_;
+  ++candidate_decisions_;
+  const std::size_t reason = ReasonSlot(choice.reason);
+  ++reason_counts_[reason];
+  if (choice.passed_over_unknown) ++unknown_excluded_;
+  return reason;
+}
+
+inline void RunMetrics::CountPick(std::uint64_t seq, InstanceIndex chosen, std::size_t reason,
+                                  bool unknown_while_others_known, std::size_t candidates) {
+  InstanceTally& t = Tally(chosen);
+  ++t.selections;
+  ++t.by_reason[reason];
+  if (unknown_while_others_known) ++t.chosen_while_unknown;
+  if (current_.length > 0 && current_.instance != chosen) CloseRun();
+  if (current_.length == 0) current_ = Run{chosen, 0, seq, 0};
+  ++current_.length;
+  if (candidates > current_.max_candidates) current_.max_candidates = candidates;
+}
+
 void RunMetrics::RecordDecision(std::uint64_t seq,
                                 std::span<const Candidate> candidates,
                                 const Hint& hint, const Choice& choice) {
-  ++decisions_;
-  std::size_t reason = ReasonSlot(choice.reason);
-  ++reason_counts_[reason];
-  if (choice.passed_over_unknown) ++unknown_excluded_;
+  if (!hint.queues.empty()) {
+    RecordHintedDecision(seq, candidates, hint, choice);
+    return;
+  }
+  // Without queue hints, only the candidates' own signals count.
+  const std::size_t reason = CountDecision(choice);
+  const bool any_known = signalled_candidates_ > 0;
+  if (any_known) ++contested_decisions_;
+  const InstanceIndex chosen = candidates[choice.index].instance;
+  CountPick(seq, chosen, reason, any_known && !State(chosen).load_signal, candidates.size());
+}
 
+[[gnu::noinline]] void RunMetrics::RecordHintedDecision(std::uint64_t seq,
+                                                        std::span<const Candidate> candidates,
+                                                        const Hint& hint, const Choice& choice) {
+  const std::size_t reason = CountDecision(choice);
   hinted_.clear();
-  if (!hint.queues.empty()) CollectHinted(hint);
-  ++candidate_decisions_;
+  CollectHinted(hint);
   const bool any_known = signalled_candidates_ > 0 || !hinted_.empty();
   if (any_known) {
     ++contested_decisions_;
     for (InstanceIndex i : hinted_) ++states_[i].hinted;
   }
-
-  InstanceIndex chosen = candidates[choice.index].instance;
-  InstanceTally& t = Tally(chosen);
-  ++t.selections;
-  ++t.by_reason[reason];
+  const InstanceIndex chosen = candidates[choice.index].instance;
   const bool chosen_unknown = !State(chosen).load_signal &&
       std::find(hinted_.begin(), hinted_.end(), chosen) == hinted_.end();
-  if (any_known && chosen_unknown) ++t.chosen_while_unknown;
-
-  if (current_.length > 0 && current_.instance != chosen) CloseRun();
-  if (current_.length == 0) current_ = Run{chosen, 0, seq, 0};
-  ++current_.length;
-  if (candidates.size() > current_.max_candidates)
-    current_.max_candidates = candidates.size();
+  CountPick(seq, chosen, reason, any_known && chosen_unknown, candidates.size());
 }
 
-[[gnu::noinline]] void RunMetrics::CollectHinted(const Hint& hint) {
+void RunMetrics::CollectHinted(const Hint& hint) {
   for (const Hint::Entry& e : hint.queues) {
     if (e.instance >= states_.size() || !e.load.AnyKnown()) continue;
     const CandidateState& s = states_[e.instance];

@@ -117,9 +117,20 @@ class RunMetrics {
   // Adds the open intervals of candidate `i` to its tally and restarts them.
   void CloseIntervals(InstanceIndex i);
   void CloseRun();
+  // A decision with candidates, for `choice`'s reason: returns its slot.
+  std::size_t CountDecision(const Choice& choice);
+  // The pick of `chosen` among `candidates` candidates for reason slot
+  // `reason`: its tallies (`unknown_while_others_known`: it had no load
+  // while another candidate had one) and the current run of picks.
+  void CountPick(std::uint64_t seq, InstanceIndex chosen, std::size_t reason,
+                 bool unknown_while_others_known, std::size_t candidates);
+  // RecordDecision when `hint` has queue values, which may give candidates
+  // without a signal of their own a load. Out of line: most decisions have
+  // no queue hints.
+  void RecordHintedDecision(std::uint64_t seq, std::span<const Candidate> candidates,
+                            const Hint& hint, const Choice& choice);
   // Adds to hinted_ the candidates without a signal of their own that a
-  // numeric queue hint of `hint` gives a load for this decision. Out of
-  // line: most decisions have no queue hints.
+  // numeric queue hint of `hint` gives a load for this decision.
   void CollectHinted(const Hint& hint);
 
   std::vector<std::string_view> declared_;  // the words given to the constructor
