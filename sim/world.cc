@@ -11,6 +11,7 @@ namespace lbsim {
 
 World::World(const StrategyRequest& request, const SimOptions& options)
     : request_(request), strategy_(request.Make()), index_(strategy_->Indexed()),
+      wants_arrival_info_(strategy_->WantsArrivalInfo()),
       metrics_(request.info->reasons),
       caches_(options.cache_blocks),
       plain_(!options.any()),
@@ -156,7 +157,7 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
     return;
   }
 
-  strategy_->BeforeSelect(ArrivalInfo{seq, arrival.t.value, request_id});
+  if (wants_arrival_info_) strategy_->BeforeSelect(ArrivalInfo{seq, arrival.t.value, request_id});
   Choice choice = index_ ? index_->SelectIndexed(candidates, arrival.hint)
                          : strategy_->Select(candidates, arrival.hint);
   if (choice.index >= candidates.size())

@@ -100,6 +100,7 @@ class World {
   StrategyRequest request_;
   std::unique_ptr<Strategy> strategy_;
   IndexedSelect* index_;  // the strategy's fast path, or null
+  bool wants_arrival_info_;  // call the strategy's BeforeSelect
   RunMetrics metrics_;
   DecisionSink* log_ = nullptr;
   std::vector<std::int64_t> inflight_;  // -1: unknown

@@ -43,6 +43,7 @@ class ExternalProcess final : public Strategy {
   bool WantsRawHint() const override { return true; }
 
   void BeforeSelect(const ArrivalInfo& arrival) override { arrival_ = arrival; }
+  bool WantsArrivalInfo() const override { return true; }
 
   Choice Select(std::span<const Candidate> candidates, const Hint& hint) override {
     if (child_.HasUnreadOutput())

@@ -47,8 +47,10 @@ class Strategy {
 
   // Called right before each Select with the arrival being decided, for
   // strategies that look beyond candidates and hint (exec forwards it to
-  // its program). Most strategies ignore it.
+  // its program), when WantsArrivalInfo says so.
   virtual void BeforeSelect(const ArrivalInfo&) {}
+  // Whether BeforeSelect does anything; asked once, when the run starts.
+  virtual bool WantsArrivalInfo() const { return false; }
 
   // Whether Select reads Hint::raw_json. Serializing every hint costs
   // time, so the trace reader fills it only when a strategy of the run
