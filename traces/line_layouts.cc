@@ -203,13 +203,22 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
   const auto line_size = static_cast<std::size_t>(line_end - text.data());
   if (line_size > kMaxLineBytes || !(v.t >= not_before)) return false;
   size = line_size;
-  event.type = layouts_[last_fit_].type;
+  const EventType type = layouts_[last_fit_].type;
   event.t = TraceTime{v.t, v.t_integral, v.t_integer};
-  event.ClearFields();
-  if (event.type == EventType::kArrival) {
+  if (type == EventType::kArrival) {
+    // An arrival read into an arrival this left: only the duration differs.
+    if (!left_arrival_) {
+      event.type = type;
+      event.ClearFields();
+      left_arrival_ = true;
+    }
+    event.duration.reset();
     if (v.has_duration) event.duration = v.duration;
     return true;
   }
+  left_arrival_ = false;
+  event.type = type;
+  event.ClearFields();
   event.instance = v.instance;
   event.index = table.Find(v.instance);
   if (v.has_inflight)

@@ -37,8 +37,12 @@ class LineLayouts {
   // without the '\n', and returns true. Otherwise returns false and leaves
   // `event` alone. So a reader need not find where a line ends before
   // trying it here.
+  // `event` must be the one Read last set, unchanged since, unless Forget
+  // was called after it changed (or for another event).
   bool Read(std::string_view text, const InstanceTable& table, double not_before,
             TraceEvent& event, std::size_t& size);
+  // The event Read last set changed, or another one comes next.
+  void Forget() { left_arrival_ = false; }
 
   // Remembers the layout of `line`, an event line that `flat` shows and
   // EventDecoder accepted, when it is one of those above and new; the
@@ -88,6 +92,9 @@ class LineLayouts {
   std::array<Layout, kMaxLayouts> layouts_;
   std::size_t count_ = 0;
   std::size_t last_fit_ = 0;  // tried first
+  // The event Read last set is an arrival with every field but type, t,
+  // position and duration unset.
+  bool left_arrival_ = false;
   std::size_t next_ = 0;      // replaced next when all are taken
 };
 

@@ -56,6 +56,7 @@ void TraceStream::HandOn(std::uint64_t position) {
 
 void TraceStream::Event(const JsonView& value, std::span<const JsonMember> members,
                         std::uint64_t position) {
+  layouts_.Forget();  // the decoder sets event_ in its own way
   try {
     decoder_.Decode(value, members, table_, event_, raw_hint_, last_t_);
   } catch (const FieldError& e) {

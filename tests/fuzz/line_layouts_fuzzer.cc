@@ -70,6 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const double not_before : {0.0, 100.0}) {
     TraceEvent fast;
     std::size_t line_size = 0;
+    fixture.layouts.Forget();  // a fresh event
     if (!fixture.layouts.Read(buffered, fixture.table, not_before, fast, line_size)) continue;
     if (line_size != newline) Differ(buffered, "line end");
     // The line as the general path gets it: its own bytes, then a NUL.

@@ -49,11 +49,13 @@ void LearnUsualLayouts(LineLayouts& layouts, InstanceTable& table) {
             table);
 }
 
-// Reads `text` as a line in a reader's buffer: its '\n' and the next line
-// follow it. A line read must end at that '\n'. The buffer lives until the
-// next call: the event's instance is a view into it.
+// Reads `text` as a line in a reader's buffer, into an event Read did not
+// last set: its '\n' and the next line follow it. A line read must end at
+// that '\n'. The buffer lives until the next call: the event's instance is
+// a view into it.
 bool Read(LineLayouts& layouts, const std::string& text, const InstanceTable& table,
           TraceEvent& event, double not_before = 0.0) {
+  layouts.Forget();
   static std::string buffered;
   buffered = text + "\n{\"t\": 1, \"type\": \"arrival\", \"duration\": 4}\n";
   std::size_t size = ~std::size_t{0};
@@ -205,6 +207,50 @@ TEST_CASE("LineLayouts reads a line only up to a '\\n' it was given") {
   REQUIRE(layouts.Read(carriage + "\n", table, 0.0, event, size));
   CHECK(size == carriage.size());
   CHECK(event.t.value == 8.0);
+}
+
+TEST_CASE("LineLayouts reads line after line into one event as into fresh ones") {
+  // A reader reuses one event: an arrival read after an arrival only
+  // changes what differs, and every other mix clears what the last left.
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  LearnUsualLayouts(layouts, table);
+  LearnFrom(layouts, R"({"t": 0, "type": "arrival"})", table);
+  const std::vector<std::string> lines = {
+      R"({"t": 1, "type": "arrival", "duration": 44})",
+      R"({"t": 2, "type": "arrival", "duration": 0.5})",
+      R"({"t": 3, "type": "arrival"})",
+      R"({"t": 4, "type": "arrival", "duration": 7})",
+      R"({"t": 5, "type": "load", "instance": "b", "inflight": 2, "qps_1m": 9})",
+      R"({"t": 6, "type": "arrival"})",
+      R"({"t": 7, "type": "arrival", "duration": 1})",
+      R"({"t": 8, "type": "load", "instance": "inst-1", "inflight": 0, "qps_1m": 1})",
+      R"({"t": 9, "type": "load", "instance": "b", "inflight": 5, "qps_1m": 2})",
+      R"({"t": 10, "type": "arrival", "duration": 3})",
+  };
+  std::string buffered;
+  for (const std::string& line : lines) buffered += line + "\n";
+  TraceEvent reused;
+  std::size_t at = 0;
+  for (const std::string& line : lines) {
+    INFO(line);
+    std::size_t size = 0;
+    REQUIRE(layouts.Read(std::string_view(buffered).substr(at), table, 0.0, reused, size));
+    at += size + 1;
+    TraceEvent expected;
+    REQUIRE(DecodeGenerally(line, table, 0.0, expected));
+    CheckSameEvent(reused, expected);
+  }
+  // Changed by another hand (the general path): Forget, and all is cleared.
+  reused.request = "r";
+  reused.hint.prefix_blocks = {1};
+  layouts.Forget();
+  std::size_t size = 0;
+  const std::string next = R"({"t": 11, "type": "arrival", "duration": 4})";
+  REQUIRE(layouts.Read(next + "\n", table, 0.0, reused, size));
+  TraceEvent expected;
+  REQUIRE(DecodeGenerally(next, table, 0.0, expected));
+  CheckSameEvent(reused, expected);
 }
 
 TEST_CASE("LineLayouts leaves a line longer than the line limit to the general path") {
