@@ -28,16 +28,25 @@ std::string DirectoryOf(const std::string& path) {
 
 // Whether output to `path` is written into the file as it is, never
 // replaced: "-" (standard output), an existing file that is neither regular
-// nor a directory (a device, a FIFO, a socket), and anything under /dev or
-// /proc, whose names (/dev/stdout, /proc/self/fd/1) stand for open files.
+// nor a directory (a device, a FIFO, a socket), and existing names that
+// stand for open files (/proc/self/fd/1, /dev/stdout). A new file is made
+// beside its name and renamed into place, wherever it is.
 bool IsSpecialFile(const std::string& path) {
   if (path == "-") return true;
-  std::error_code ec;
-  fs::path absolute = fs::absolute(path, ec).lexically_normal();
-  for (const char* root : {"/dev/", "/proc/"})
-    if (!ec && absolute.string().starts_with(root)) return true;
   struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+  // A file still to be made is made like any other (also in /dev/shm).
+  if (::stat(path.c_str(), &st) != 0) return false;
+  if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return true;  // a device, pipe or socket
+  // Under /proc, and through a link under /dev (/dev/stdout leads to
+  // /proc/self/fd/1), a regular file stands for one already open: it is
+  // written to, not replaced.
+  std::error_code ec;
+  const std::string absolute = fs::absolute(path, ec).lexically_normal().string();
+  if (ec) return false;
+  if (absolute.starts_with("/proc/")) return true;
+  struct stat link {};
+  return absolute.starts_with("/dev/") && ::lstat(path.c_str(), &link) == 0 &&
+         S_ISLNK(link.st_mode);
 }
 
 // `path`, or for a symbolic link the path it leads to (links followed one

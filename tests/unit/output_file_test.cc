@@ -11,6 +11,10 @@
 #include <optional>
 #include <string>
 
+#include <unistd.h>
+
+#include <fmt/format.h>
+
 #include "replay_fixture.h"
 #include "sim/errors.h"
 #include "sim/output_file.h"
@@ -61,6 +65,32 @@ TEST_CASE("output file: an uncommitted rewrite keeps the old file") {
   testing::TempFile old("old contents\n", "report.txt");
   { OutputFile out(old.path()); }
   CHECK(Contents(old.path()) == "old contents\n");
+}
+
+TEST_CASE("output file: a new file under /dev (in /dev/shm) is made like any other") {
+  // Names under /dev such as /dev/stdout stand for open files, but
+  // /dev/shm is a directory like any other.
+  std::error_code ec;
+  if (!fs::is_directory("/dev/shm", ec) || ::access("/dev/shm", W_OK) != 0) {
+    MESSAGE("no writable /dev/shm here: not checked");
+    return;
+  }
+  const std::string path = fmt::format("/dev/shm/lbsim-output-test-{}.txt", ::getpid());
+  fs::remove(path, ec);
+  {
+    OutputFile out(path);
+    std::fputs("in shared memory\n", out.stream());
+    CHECK_FALSE(fs::exists(path));
+    out.Commit();
+  }
+  CHECK(Contents(path) == "in shared memory\n");
+  {
+    OutputFile out(path);  // and replaced the same way
+    std::fputs("again\n", out.stream());
+    out.Commit();
+  }
+  CHECK(Contents(path) == "again\n");
+  fs::remove(path, ec);
 }
 
 TEST_CASE("output file: a directory or a missing directory is a usage error") {
