@@ -53,9 +53,17 @@ Sample Median(std::vector<Sample> samples) {
 
 std::vector<Sample> RunSideBySide(const std::vector<std::vector<std::string>>& commands,
                                   int rounds) {
+  return RunSideBySide(commands, rounds, std::vector<int>(commands.size(), 1));
+}
+
+std::vector<Sample> RunSideBySide(const std::vector<std::vector<std::string>>& commands,
+                                  int rounds, const std::vector<int>& repeats) {
   std::vector<std::vector<Sample>> samples(commands.size());
+  const int most = *std::max_element(repeats.begin(), repeats.end());
   for (int r = 0; r < rounds; ++r)
-    for (std::size_t c = 0; c < commands.size(); ++c) samples[c].push_back(RunOnce(commands[c]));
+    for (int k = 0; k < most; ++k)
+      for (std::size_t c = 0; c < commands.size(); ++c)
+        if (k < repeats[c]) samples[c].push_back(RunOnce(commands[c]));
   std::vector<Sample> medians;
   for (std::vector<Sample>& s : samples) medians.push_back(Median(std::move(s)));
   return medians;

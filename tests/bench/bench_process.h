@@ -28,6 +28,12 @@ Sample Median(std::vector<Sample> samples);
 // each command's run with the median wall time.
 std::vector<Sample> RunSideBySide(const std::vector<std::vector<std::string>>& commands,
                                   int rounds);
+// The same with command c run repeats[c] times a round (its runs spread
+// over the round, between the other commands'): short commands get more
+// runs, so that a few seconds of background load on a shared machine move
+// their median less, while long ones still run once a round.
+std::vector<Sample> RunSideBySide(const std::vector<std::vector<std::string>>& commands,
+                                  int rounds, const std::vector<int>& repeats);
 
 // "1.234 s" or "12.3 ms".
 std::string Seconds(double s);

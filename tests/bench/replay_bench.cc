@@ -2,10 +2,14 @@
 // snapshots (16 Instances, JSON Lines, --strategy ll) against the plain
 // Python replay of the spec (tests/bench/python_replay.py, the peer a team
 // would write) and against `wc -l`, the cost of just reading the file.
-// All commands run side by side, interleaved, and each figure is the median
-// of --runs runs.
+// All commands run side by side, interleaved, in --runs rounds, and each
+// figure is a median: of one Python run a round, and of --repeat runs a
+// round of wc -l and lbsim, whose ~0.1 s a burst of background load on a
+// shared machine can double, where Python's ~20 s average such bursts out.
+// The run with the decision log (~0.5 s, writing ~100 MB) runs once a
+// round, so that its writes do not crowd the others.
 //
-// Usage: replay_bench LBSIM [--runs 5] [--arrivals 1000000] [--dir /tmp]
+// Usage: replay_bench LBSIM [--runs 5] [--repeat 5] [--arrivals 1000000] [--dir /tmp]
 //                           [--python PYTHON] [--peer python_replay.py]
 
 #include <cstdio>
@@ -22,10 +26,10 @@ using namespace lbsim::bench;
 
 int main(int argc, char** argv) {
   BenchArgs args(argc, argv,
-                 {{"runs", "5"}, {"arrivals", "1000000"}, {"dir", "/tmp"},
+                 {{"runs", "5"}, {"repeat", "5"}, {"arrivals", "1000000"}, {"dir", "/tmp"},
                   {"python", LBSIM_BENCH_PYTHON}, {"peer", LBSIM_BENCH_PEER}},
-                 "replay_bench LBSIM [--runs R] [--arrivals N] [--dir DIR] [--python PYTHON] "
-                 "[--peer SCRIPT]");
+                 "replay_bench LBSIM [--runs R] [--repeat K] [--arrivals N] [--dir DIR] "
+                 "[--python PYTHON] [--peer SCRIPT]");
   BenchTraceShape shape;
   shape.arrivals = args.Number("arrivals");
   const std::string trace = args.Text("dir") + "/lbsim-replay-bench.ndjson";
@@ -42,8 +46,11 @@ int main(int argc, char** argv) {
   const char* labels[] = {"wc -l", "lbsim -s ll", "lbsim -s ll --decisions", "python_replay.py -s ll"};
   fmt::print("trace: {} events ({} arrivals, {} Instances), JSON Lines, {}\n", events,
              shape.arrivals, shape.instances, trace);
-  fmt::print("median of {} interleaved runs\n\n", runs);
-  std::vector<Sample> cost = RunSideBySide(commands, runs);
+  const int repeat = static_cast<int>(args.Number("repeat"));
+  fmt::print("{} interleaved rounds: wc -l and lbsim -s ll run {} times a round (medians of "
+             "{} runs), the others once (medians of {})\n\n",
+             runs, repeat, runs * repeat, runs);
+  std::vector<Sample> cost = RunSideBySide(commands, runs, {repeat, repeat, 1, 1});
 
   fmt::print("{:<26} {:>10} {:>10} {:>12} {:>10}\n", "command", "wall", "cpu", "events/s",
              "peak RSS");
