@@ -55,8 +55,8 @@ class LoadIndex {
     double score = 0.0 + static_cast<double>(inflight) * weights_.inflight;
     const QpsPart& qps = qps_part_[slot];
     if (qps.known) score += qps.value;
-    if (std::isnan(score)) Apply(slot, BaseScore::Kind::kNotANumber, 0.0);
-    else Apply(slot, BaseScore::Kind::kKnown, score);
+    const BaseScore fresh = KnownScore(score);
+    Apply(slot, fresh.kind, fresh.value);
   }
 
   // What the lowest-score rule finds in one decision.
@@ -138,8 +138,12 @@ class LoadIndex {
     // Under `zero` an unknown score takes part as 0 in every comparison.
     if (!score && unknown_ == UnknownLoad::kZero) score = 0.0;
     if (!score) return {};
-    if (std::isnan(*score)) return {BaseScore::Kind::kNotANumber, 0.0};
-    return {BaseScore::Kind::kKnown, *score};
+    return KnownScore(*score);
+  }
+  // The base score of a candidate whose score is `score`.
+  static BaseScore KnownScore(double score) {
+    if (std::isnan(score)) return {BaseScore::Kind::kNotANumber, 0.0};
+    return {BaseScore::Kind::kKnown, score};
   }
   // Update's slow path: base_[slot] takes a score of another kind or, with
   // score groups, moves to another group.
@@ -190,8 +194,9 @@ class LoadIndex {
   std::vector<std::uint32_t> hinted_ties_;     // rescored ties, sorted
   bool all_tie_ = false;                       // every candidate ties
   // Scan only: base scores by slot (NaN when unknown; padded with NaN to a
-  // multiple of four slots, and to kScanBlock at least), the same with the hint's rescores, and the
-  // slots tied at the lowest score the last scan found (bit k: slot k).
+  // multiple of four slots, and to kScanBlock at least), the same with the
+  // hint's rescores, and the slots tied at the lowest score the last scan
+  // found (bit k: slot k).
   std::vector<double> scan_value_;
   std::vector<double> scan_hinted_;
   std::uint64_t scan_ties_ = 0;
