@@ -74,7 +74,7 @@ inline void World::CompletePlain(const Completion& c, const Pool& pool) {
   }
 }
 
-void World::RunEventsBefore(const EventKey& key, const Pool& pool) {
+void World::RunDueEventsBefore(const EventKey& key, const Pool& pool) {
   if (plain_) {
     // A completion runs before the trace event iff its time is <= the
     // event's (kCompletion < kTrace), and with every what-if part off the
