@@ -92,9 +92,17 @@ class alignas(128) EventBatch {
     p.flags = flags;
   }
 
+  // Where Get unpacks events that travelled packed.
+  struct Scratch {
+    TraceEvent event;  // its hint stays empty
+    // The last event unpacked was an arrival: the fields no packed arrival
+    // sets are empty.
+    bool arrival = false;
+  };
+
   // Event `i` as ReadTrace showed it, in `scratch` unless it travelled
   // whole. Valid until the next call.
-  const TraceEvent& Get(std::size_t i, TraceEvent& scratch) {
+  const TraceEvent& Get(std::size_t i, Scratch& scratch) {
     const PackedEvent& p = packed_[i];
     if (p.full != kPacked) {
       FullEvent& f = full_[p.full];
@@ -102,23 +110,29 @@ class alignas(128) EventBatch {
       if (f.event.request) f.event.request = View(f.request);
       return f.event;
     }
-    TraceEvent& e = scratch;  // its hint stays empty
+    TraceEvent& e = scratch.event;
     e.type = p.type;
     e.t = TraceTime{p.t, (p.flags & kIntegral) != 0, p.t_integer};
     e.position = p.position;
-    e.weight.reset();
-    e.speed.reset();
     if (p.type == EventType::kArrival) {
-      e.instance = {};
-      e.index.reset();
-      e.inflight = {};
-      e.qps_1m = {};
+      if (!scratch.arrival) {
+        e.weight.reset();
+        e.speed.reset();
+        e.instance = {};
+        e.index.reset();
+        e.inflight = {};
+        e.qps_1m = {};
+        scratch.arrival = true;
+      }
       e.request.reset();
       if (p.flags & kHasRequest) e.request = View(p.text);
       e.duration.reset();
       if (p.flags & kHasDuration) e.duration = p.number;
       return e;
     }
+    scratch.arrival = false;
+    e.weight.reset();
+    e.speed.reset();
     e.instance = View(p.text);
     e.index.reset();
     if (p.flags & kHasIndex) e.index = p.index;
@@ -383,7 +397,7 @@ bool IsRegularFile(const std::string& path) {
 // counts or throws its error.
 TraceCounts Visit(BatchRing& ring, const std::string& path, bool document,
                   InstanceTable& table, TraceVisitor& visitor) {
-  TraceEvent scratch;
+  EventBatch::Scratch scratch;
   while (EventBatch* batch = ring.Take()) {
     if (batch->header) HandOnHeader(path, *batch->header, table, visitor);
     for (std::size_t i = 0; i < batch->size(); ++i) {
