@@ -21,15 +21,6 @@ std::uint64_t RunMetrics::ReasonCount(std::string_view reason) const {
   return i == static_cast<std::size_t>(-1) ? 0 : reason_counts_[i];
 }
 
-std::size_t RunMetrics::ReasonSlot(std::string_view reason) {
-  // Strategies mostly return their declared words themselves: the same
-  // address (of a live declared word) is the same word, without comparing
-  // text. Declared words keep their slots: undeclared ones go after them.
-  for (std::size_t i = 0; i < declared_.size(); ++i)
-    if (declared_[i].data() == reason.data() && declared_[i].size() == reason.size()) return i;
-  return TextReasonSlot(reason);
-}
-
 std::size_t RunMetrics::TextReasonSlot(std::string_view reason) {
   std::size_t i = ReasonIndex(reason);
   if (i != static_cast<std::size_t>(-1)) return i;
@@ -39,12 +30,6 @@ std::size_t RunMetrics::TextReasonSlot(std::string_view reason) {
   for (InstanceTally& t : instances_)
     if (!t.by_reason.empty()) t.by_reason.insert(t.by_reason.end() - 1, 0);
   return reasons_.size() - 2;
-}
-
-RunMetrics::InstanceTally& RunMetrics::Tally(InstanceIndex i) {
-  if (i < instances_.size() && instances_[i].by_reason.size() == reasons_.size())
-    return instances_[i];  // the common case, without a call
-  return GrowTally(i);
 }
 
 RunMetrics::InstanceTally& RunMetrics::GrowTally(InstanceIndex i) {
@@ -98,42 +83,6 @@ void RunMetrics::RecordNoInstances(std::uint64_t) {
   CloseRun();
 }
 
-inline std::size_t RunMetrics::CountDecision(const Choice& choice) {
-  ++decisions_;
-  ++candidate_decisions_;
-  const std::size_t reason = ReasonSlot(choice.reason);
-  ++reason_counts_[reason];
-  if (choice.passed_over_unknown) ++unknown_excluded_;
-  return reason;
-}
-
-inline void RunMetrics::CountPick(std::uint64_t seq, InstanceIndex chosen, std::size_t reason,
-                                  bool unknown_while_others_known, std::size_t candidates) {
-  InstanceTally& t = Tally(chosen);
-  ++t.selections;
-  ++t.by_reason[reason];
-  if (unknown_while_others_known) ++t.chosen_while_unknown;
-  if (current_.length > 0 && current_.instance != chosen) CloseRun();
-  if (current_.length == 0) current_ = Run{chosen, 0, seq, 0};
-  ++current_.length;
-  if (candidates > current_.max_candidates) current_.max_candidates = candidates;
-}
-
-void RunMetrics::RecordDecision(std::uint64_t seq,
-                                std::span<const Candidate> candidates,
-                                const Hint& hint, const Choice& choice) {
-  if (!hint.queues.empty()) {
-    RecordHintedDecision(seq, candidates, hint, choice);
-    return;
-  }
-  // Without queue hints, only the candidates' own signals count.
-  const std::size_t reason = CountDecision(choice);
-  const bool any_known = signalled_candidates_ > 0;
-  if (any_known) ++contested_decisions_;
-  const InstanceIndex chosen = candidates[choice.index].instance;
-  CountPick(seq, chosen, reason, any_known && !State(chosen).load_signal, candidates.size());
-}
-
 [[gnu::noinline]] void RunMetrics::RecordHintedDecision(std::uint64_t seq,
                                                         std::span<const Candidate> candidates,
                                                         const Hint& hint, const Choice& choice) {
@@ -157,14 +106,6 @@ void RunMetrics::CollectHinted(const Hint& hint) {
     const CandidateState& s = states_[e.instance];
     if (s.candidate && !s.load_signal) hinted_.push_back(e.instance);
   }
-}
-
-void RunMetrics::CloseRun() {
-  if (current_.length == 0) return;
-  if (current_.length > longest_.length) longest_ = current_;
-  if (current_.max_candidates >= 2 && current_.length > current_.max_candidates)
-    herded_ += current_.length;
-  current_ = Run{};
 }
 
 void RunMetrics::Finish() {

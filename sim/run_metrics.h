@@ -55,8 +55,20 @@ class RunMetrics {
   void RecordNoInstances(std::uint64_t seq);
   // A decision among `candidates`, which must be the candidate set as
   // reported through CandidateJoined and friends.
+  // Inline: it runs once per decision, and its common case is a few counts.
   void RecordDecision(std::uint64_t seq, std::span<const Candidate> candidates,
-                      const Hint& hint, const Choice& choice);
+                      const Hint& hint, const Choice& choice) {
+    if (!hint.queues.empty()) {
+      RecordHintedDecision(seq, candidates, hint, choice);
+      return;
+    }
+    // Without queue hints, only the candidates' own signals count.
+    const std::size_t reason = CountDecision(choice);
+    const bool any_known = signalled_candidates_ > 0;
+    if (any_known) ++contested_decisions_;
+    const InstanceIndex chosen = candidates[choice.index].instance;
+    CountPick(seq, chosen, reason, any_known && !State(chosen).load_signal, candidates.size());
+  }
   // Closes the current run of picks and the candidate intervals; call once
   // after the last decision.
   void Finish();
@@ -103,10 +115,21 @@ class RunMetrics {
   };
 
   // The slot of `reason`, added (before "no_instances") when new.
-  std::size_t ReasonSlot(std::string_view reason);
+  std::size_t ReasonSlot(std::string_view reason) {
+    // Strategies mostly return their declared words themselves: the same
+    // address (of a live declared word) is the same word, without comparing
+    // text. Declared words keep their slots: undeclared ones go after them.
+    for (std::size_t i = 0; i < declared_.size(); ++i)
+      if (declared_[i].data() == reason.data() && declared_[i].size() == reason.size()) return i;
+    return TextReasonSlot(reason);
+  }
   std::size_t TextReasonSlot(std::string_view reason);  // ReasonSlot's slow path
   // The tally of `i`, made (or given a count for every reason) if needed.
-  InstanceTally& Tally(InstanceIndex i);
+  InstanceTally& Tally(InstanceIndex i) {
+    if (i < instances_.size() && instances_[i].by_reason.size() == reasons_.size())
+      return instances_[i];  // the common case, without a call
+    return GrowTally(i);
+  }
   InstanceTally& GrowTally(InstanceIndex i);  // Tally's slow path
   // The state of `i`, made if needed.
   CandidateState& State(InstanceIndex i) {
@@ -116,14 +139,36 @@ class RunMetrics {
   CandidateState& GrowState(InstanceIndex i);  // State's slow path
   // Adds the open intervals of candidate `i` to its tally and restarts them.
   void CloseIntervals(InstanceIndex i);
-  void CloseRun();
+  void CloseRun() {
+    if (current_.length == 0) return;
+    if (current_.length > longest_.length) longest_ = current_;
+    if (current_.max_candidates >= 2 && current_.length > current_.max_candidates)
+      herded_ += current_.length;
+    current_ = Run{};
+  }
   // A decision with candidates, for `choice`'s reason: returns its slot.
-  std::size_t CountDecision(const Choice& choice);
+  std::size_t CountDecision(const Choice& choice) {
+    ++decisions_;
+    ++candidate_decisions_;
+    const std::size_t reason = ReasonSlot(choice.reason);
+    ++reason_counts_[reason];
+    if (choice.passed_over_unknown) ++unknown_excluded_;
+    return reason;
+  }
   // The pick of `chosen` among `candidates` candidates for reason slot
   // `reason`: its tallies (`unknown_while_others_known`: it had no load
   // while another candidate had one) and the current run of picks.
   void CountPick(std::uint64_t seq, InstanceIndex chosen, std::size_t reason,
-                 bool unknown_while_others_known, std::size_t candidates);
+                 bool unknown_while_others_known, std::size_t candidates) {
+    InstanceTally& t = Tally(chosen);
+    ++t.selections;
+    ++t.by_reason[reason];
+    if (unknown_while_others_known) ++t.chosen_while_unknown;
+    if (current_.length > 0 && current_.instance != chosen) CloseRun();
+    if (current_.length == 0) current_ = Run{chosen, 0, seq, 0};
+    ++current_.length;
+    if (candidates > current_.max_candidates) current_.max_candidates = candidates;
+  }
   // RecordDecision when `hint` has queue values, which may give candidates
   // without a signal of their own a load. Out of line: most decisions have
   // no queue hints.
