@@ -164,10 +164,25 @@ class RunMetrics {
     ++t.selections;
     ++t.by_reason[reason];
     if (unknown_while_others_known) ++t.chosen_while_unknown;
-    if (current_.length > 0 && current_.instance != chosen) CloseRun();
-    if (current_.length == 0) current_ = Run{chosen, 0, seq, 0};
-    ++current_.length;
-    if (candidates > current_.max_candidates) current_.max_candidates = candidates;
+    ExtendRun(seq, chosen, candidates);
+  }
+  // Adds the pick of `chosen` (decision `seq`, among `candidates`) to the
+  // current run, first closing it (as CloseRun) when it is of another
+  // Instance. Whether the pick repeats the last one is a coin toss for
+  // most strategies, so this selects rather than branches on it.
+  void ExtendRun(std::uint64_t seq, InstanceIndex chosen, std::size_t candidates) {
+    const std::uint64_t length = current_.length;
+    const std::size_t most = current_.max_candidates;
+    const bool restart = (length == 0) | (current_.instance != chosen);
+    if (restart & (length > longest_.length)) longest_ = current_;  // rarely taken
+    const bool herds = restart & (most >= 2) & (length > most);
+    herded_ += length & (std::uint64_t{0} - herds);
+    const std::uint64_t keep = std::uint64_t{restart} - 1;  // all ones unless restarting
+    current_.instance = chosen;
+    current_.first_seq = (current_.first_seq & keep) | (seq & ~keep);
+    current_.length = (length & keep) + 1;
+    const std::size_t kept_most = most & keep;
+    current_.max_candidates = candidates > kept_most ? candidates : kept_most;
   }
   // RecordDecision when `hint` has queue values, which may give candidates
   // without a signal of their own a load. Out of line: most decisions have
