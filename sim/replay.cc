@@ -22,6 +22,7 @@ class Replayer final : public TraceVisitor {
       worlds_.push_back(std::make_unique<World>(requests[i], options));
       if (i < logs.size()) worlds_.back()->set_log(logs[i]);
       wants_raw_hint_ = wants_raw_hint_ || worlds_.back()->strategy().WantsRawHint();
+      reads_request_ids_ = reads_request_ids_ || worlds_.back()->ReadsRequestIds();
     }
   }
 
@@ -49,7 +50,9 @@ class Replayer final : public TraceVisitor {
     switch (e.type) {
       case EventType::kArrival: {
         ++arrivals_;
-        const std::string_view auto_id = auto_ids_.Next();
+        // An arrival without a request id gets "r<arrival number>", made
+        // only for a run that reads ids.
+        const std::string_view auto_id = reads_request_ids_ ? auto_ids_.Next() : std::string_view{};
         const std::string_view id = e.request ? *e.request : auto_id;
         for (auto& w : worlds_) w->Decide(e, arrivals_, id, pool_, *table_);
         return;
@@ -121,7 +124,8 @@ class Replayer final : public TraceVisitor {
   bool wants_raw_hint_ = false;
   std::uint64_t trace_seq_ = 0;
   std::uint64_t arrivals_ = 0;
-  AutoRequestIds auto_ids_;  // in step with arrivals_
+  bool reads_request_ids_ = false;  // some world's Decide reads its request_id
+  AutoRequestIds auto_ids_;  // in step with arrivals_ when reads_request_ids_
 };
 
 }  // namespace

@@ -45,6 +45,9 @@ class World {
 
   // Sends this world's decisions to `log` (not owned; may be nullptr).
   void set_log(DecisionSink* log) { log_ = log; }
+  // Whether Decide reads its request_id argument (for the log or the
+  // strategy); when not, any id will do.
+  bool ReadsRequestIds() const { return log_ != nullptr || wants_arrival_info_; }
 
   // Runs every pending internal event (completion, metric snapshot or
   // publication) ordered before `key`, the next trace event's key.
