@@ -24,8 +24,13 @@ namespace lbsim {
 namespace {
 
 // Batches the reader may fill before the visitor has taken them: the reader
-// runs at most this many times kReadAheadBatchEvents ahead.
-constexpr std::size_t kBatches = 4;
+// runs at most this many times kReadAheadBatchEvents ahead. The reader is
+// the faster side, so it waits whenever this is full; a thread that waits
+// long enough to block may take milliseconds to get a CPU back on a busy
+// virtual machine, and a deep ring (~4 ms of the visitor's work on the
+// bench trace, 4 MiB) keeps the visitor busy meanwhile. With 4 batches of
+// 4096 events, replays run just after another command took ~15% longer.
+constexpr std::size_t kBatches = 32;
 
 // A run of events handed from the reading thread to the visiting one.
 // What crosses between the cores is what costs, so most events travel as
@@ -213,7 +218,7 @@ class alignas(128) EventBatch {
 struct ReadingCancelled {};
 
 // How long a thread of the hand-over spins before it blocks. A batch takes
-// the visiting thread ~0.3 ms on the bench trace, so the faster thread
+// the visiting thread ~0.15 ms on the bench trace, so the faster thread
 // mostly waits less than this; a thread that blocks instead gives its CPU
 // up, and on a virtual machine getting it back took longer than the wait:
 // replays run just after another command took ~12% longer.

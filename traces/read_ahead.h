@@ -9,17 +9,19 @@
 namespace lbsim {
 
 // Events per hand-over from the reading thread to the visiting one. Larger
-// batches mean fewer waits and wake-ups between the threads.
-inline constexpr std::size_t kReadAheadBatchEvents = 4096;
+// batches mean fewer hand-overs; how far the reader may run ahead is set
+// apart, as a number of batches.
+inline constexpr std::size_t kReadAheadBatchEvents = 2048;
 
 // Reads a trace exactly as ReadTrace does, but with the reading itself
-// (file input, JSON scanning, validation) on a second thread that runs a
-// few thousand events ahead of `visitor`, which stays on the calling
-// thread. The visitor sees the same header and events in the same order,
-// `table` gets the same ids in the same order, the counts are the same,
-// and so is the error: the first one in file order, whether the reader or
-// the visitor raised it (a visitor error stops the reader). Memory stays
-// bounded: the reader waits when it is a few batches ahead.
+// (file input, JSON scanning, validation) on a second thread that runs up
+// to some tens of thousands of events ahead of `visitor`, which stays on
+// the calling thread. The visitor sees the same header and events in the
+// same order, `table` gets the same ids in the same order, the counts are
+// the same, and so is the error: the first one in file order, whether the
+// reader or the visitor raised it (a visitor error stops the reader).
+// Memory stays bounded: the reader waits when it is a fixed number of
+// batches ahead.
 //
 // Only regular files are read ahead; anything else (standard input, a
 // pipe, whose reads could block a failed run's exit) is read on the calling
