@@ -23,15 +23,6 @@
 namespace lbsim {
 namespace {
 
-// Batches the reader may fill before the visitor has taken them: the reader
-// runs at most this many times kReadAheadBatchEvents ahead. The reader is
-// the faster side, so it waits whenever this is full; a thread that waits
-// long enough to block may take milliseconds to get a CPU back on a busy
-// virtual machine, and a deep ring (~4 ms of the visitor's work on the
-// bench trace, 4 MiB) keeps the visitor busy meanwhile. With 4 batches of
-// 4096 events, replays run just after another command took ~15% longer.
-constexpr std::size_t kBatches = 32;
-
 // A run of events handed from the reading thread to the visiting one.
 // What crosses between the cores is what costs, so most events travel as
 // one 64-byte PackedEvent; the rest (an `up` with weight or speed, an
@@ -256,10 +247,10 @@ class Spinner {
 };
 
 // The bounded hand-over between one reading and one visiting thread: a
-// ring of kBatches batches. The reader fills the batch after the last one
-// it published whenever the visitor is less than kBatches behind; the
-// visitor takes them in order. Each side spins a little (on copies of the
-// counts it reads without the lock) before it waits on the lock.
+// ring of kReadAheadBatches batches. The reader fills the batch after the
+// last one it published whenever the visitor is less than the ring behind;
+// the visitor takes them in order. Each side spins a little (on copies of
+// the counts it reads without the lock) before it waits on the lock.
 class BatchRing {
  public:
   // Reader: the batch to fill next, cleared. Waits while the ring is full;
@@ -267,12 +258,12 @@ class BatchRing {
   EventBatch& Fill() {
     reader_spin_.SpinUntil([&] {
       return stopped_.load(std::memory_order_relaxed) ||
-             published_ - taken_seen_.load(std::memory_order_relaxed) < kBatches;
+             published_ - taken_seen_.load(std::memory_order_relaxed) < kReadAheadBatches;
     });
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return cancelled_ || published_ - taken_ < kBatches; });
+    changed_.wait(lock, [&] { return cancelled_ || published_ - taken_ < kReadAheadBatches; });
     if (cancelled_) throw ReadingCancelled{};
-    EventBatch& batch = batches_[published_ % kBatches];
+    EventBatch& batch = batches_[published_ % kReadAheadBatches];
     batch.Clear();
     return batch;
   }
@@ -307,7 +298,7 @@ class BatchRing {
     std::unique_lock lock(mutex_);
     changed_.wait(lock, [&] { return closed_ || taken_ < published_; });
     if (taken_ == published_) return nullptr;
-    return &batches_[taken_ % kBatches];
+    return &batches_[taken_ % kReadAheadBatches];
   }
   // Visitor: the batch from Take is done.
   void Release() {
@@ -335,7 +326,7 @@ class BatchRing {
   }
 
  private:
-  std::array<EventBatch, kBatches> batches_;
+  std::array<EventBatch, kReadAheadBatches> batches_;
   alignas(128) std::mutex mutex_;  // off the batches' cache lines
   std::condition_variable changed_;
   std::uint64_t published_ = 0;

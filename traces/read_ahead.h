@@ -13,6 +13,15 @@ namespace lbsim {
 // apart, as a number of batches.
 inline constexpr std::size_t kReadAheadBatchEvents = 2048;
 
+// Batches the reader may fill before the visitor has taken them: the reader
+// runs at most this many times kReadAheadBatchEvents ahead. The reader is
+// the faster side, so it waits whenever this is full; a thread that waits
+// long enough to block may take milliseconds to get a CPU back on a busy
+// virtual machine, and a deep ring (~4 ms of the visitor's work on the
+// bench trace, 4 MiB) keeps the visitor busy meanwhile. With 4 batches of
+// 4096 events, replays run just after another command took ~15% longer.
+inline constexpr std::size_t kReadAheadBatches = 32;
+
 // Reads a trace exactly as ReadTrace does, but with the reading itself
 // (file input, JSON scanning, validation) on a second thread that runs up
 // to some tens of thousands of events ahead of `visitor`, which stays on

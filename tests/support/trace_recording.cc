@@ -1,5 +1,7 @@
 #include "trace_recording.h"
 
+#include <thread>
+
 #include <fmt/format.h>
 
 #include "sim/errors.h"
@@ -40,6 +42,7 @@ void TraceRecorder::OnHeader(const TraceHeader& header, const InstanceTable& tab
 }
 
 void TraceRecorder::OnEvent(const TraceEvent& e) {
+  if (pause_at && events_ == *pause_at) std::this_thread::sleep_for(pause);
   if (fail_at && events_ == *fail_at) {
     if (input_error) throw InputError("the visitor refuses this one");
     throw FieldError("field \"t\": the visitor refuses this one");

@@ -4,6 +4,7 @@
 // reading one trace (ReadTrace and ReadTraceAhead) can be compared field by
 // field. Shared by the unit tests and the read-ahead fuzz target.
 
+#include <chrono>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -22,6 +23,8 @@ std::string DescribeHeader(const TraceHeader& header, const InstanceTable& table
 
 // Records the header and events it is shown. With `fail_at` set it throws
 // at that event (0-based): FieldError, or InputError with `input_error`.
+// With `pause_at` set it sleeps for `pause` at that event first, as a slow
+// visitor would (a reader ahead of it then fills its ring).
 class TraceRecorder final : public TraceVisitor {
  public:
   explicit TraceRecorder(bool raw_hint = false) : raw_hint_(raw_hint) {}
@@ -33,6 +36,8 @@ class TraceRecorder final : public TraceVisitor {
   std::vector<std::string> seen;  // the header, then one line per event
   std::optional<std::size_t> fail_at;
   bool input_error = false;
+  std::optional<std::size_t> pause_at;
+  std::chrono::milliseconds pause{0};
 
  private:
   bool raw_hint_;

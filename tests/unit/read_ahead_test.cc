@@ -2,6 +2,7 @@
 // the same header, events, ids, counts and errors, across batch
 // boundaries, in both encodings, and whichever side fails first.
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -116,9 +117,10 @@ std::string MixedTrace(std::size_t events, bool document) {
   return text;
 }
 
-// Batches of the read-ahead, and a trace length that ends inside the fifth.
+// Batches of the read-ahead, and a trace longer than its ring holds, which
+// ends inside a batch: the reader fills the ring and waits for the visitor.
 constexpr std::size_t kBatch = kReadAheadBatchEvents;
-constexpr std::size_t kManyEvents = 5 * kBatch - 120;
+constexpr std::size_t kManyEvents = (kReadAheadBatches + 1) * kBatch + kBatch / 2;
 
 TEST_CASE("read-ahead: the visitor sees what ReadTrace shows it, across many batches") {
   for (bool document : {false, true}) {
@@ -128,6 +130,17 @@ TEST_CASE("read-ahead: the visitor sees what ReadTrace shows it, across many bat
     CHECK(r.seen.size() == kManyEvents + 1);  // the header and every event
     CHECK(r.ids.size() > 3);       // `up` events registered new ids
   }
+}
+
+TEST_CASE("read-ahead: a slow visitor sees every event while the reader waits on a full ring") {
+  // Paused in the first batch, the visitor holds it while the reader fills
+  // the rest of the ring and must wait rather than refill the held batch.
+  TraceRecorder recorder;
+  recorder.pause_at = 1;
+  recorder.pause = std::chrono::milliseconds(300);
+  TraceReading r = CheckSame(MixedTrace(kManyEvents, false), "ndjson", recorder);
+  CHECK(r.error.empty());
+  CHECK(r.seen.size() == kManyEvents + 1);
 }
 
 TEST_CASE("read-ahead: raw hints reach a visitor that asks for them") {
