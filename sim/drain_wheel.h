@@ -73,11 +73,10 @@ class DrainWheel {
   // one drains nothing. `apply` must not Push.
   template <typename Apply>
   void Drain(double bound, Apply&& apply) {
-    if (bound < bound_) return;
-    bound_ = bound;
     // Nothing is due before the earliest time an item may have: most
     // drains end here when bounds come closer together than item times.
-    if (bound < next_due_) return;
+    if (DrainsNothing(bound)) return;
+    bound_ = bound;
     if (active_) {
       const double x = bound * scale_;
       if (x < kSlotLimit) {
