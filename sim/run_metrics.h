@@ -142,9 +142,13 @@ class RunMetrics {
   void CloseRun() {
     if (current_.length == 0) return;
     if (current_.length > longest_.length) longest_ = current_;
-    if (current_.max_candidates >= 2 && current_.length > current_.max_candidates)
-      herded_ += current_.length;
+    if (Herds(current_)) herded_ += current_.length;
     current_ = Run{};
+  }
+  // Whether `run`'s picks herded: more of them in a row than there were
+  // candidates (at least two). No branch, for ExtendRun.
+  static bool Herds(const Run& run) {
+    return (run.max_candidates >= 2) & (run.length > run.max_candidates);
   }
   // A decision with candidates, for `choice`'s reason: returns its slot.
   std::size_t CountDecision(const Choice& choice) {
@@ -175,8 +179,7 @@ class RunMetrics {
     const std::size_t most = current_.max_candidates;
     const bool restart = (length == 0) | (current_.instance != chosen);
     if (restart & (length > longest_.length)) longest_ = current_;  // rarely taken
-    const bool herds = restart & (most >= 2) & (length > most);
-    herded_ += length & (std::uint64_t{0} - herds);
+    herded_ += length & (std::uint64_t{0} - (restart & Herds(current_)));
     const std::uint64_t keep = std::uint64_t{restart} - 1;  // all ones unless restarting
     current_.instance = chosen;
     current_.first_seq = (current_.first_seq & keep) | (seq & ~keep);
