@@ -90,7 +90,7 @@ class alignas(128) EventBatch {
 
   // Where Get unpacks events that travelled packed.
   struct Scratch {
-    TraceEvent event;  // its hint stays empty
+    TraceEvent event;
     // The last event unpacked was an arrival: the fields no packed arrival
     // sets are empty.
     bool arrival = false;
@@ -112,12 +112,7 @@ class alignas(128) EventBatch {
     e.position = p.position;
     if (p.type == EventType::kArrival) {
       if (!scratch.arrival) {
-        e.weight.reset();
-        e.speed.reset();
-        e.instance = {};
-        e.index.reset();
-        e.inflight = {};
-        e.qps_1m = {};
+        e.ClearFields();
         scratch.arrival = true;
       }
       e.request.reset();
@@ -127,17 +122,13 @@ class alignas(128) EventBatch {
       return e;
     }
     scratch.arrival = false;
-    e.weight.reset();
-    e.speed.reset();
+    e.ClearFields();
     e.instance = View(p.text);
-    e.index.reset();
     if (p.flags & kHasIndex) e.index = p.index;
     e.inflight.state = p.inflight_state;
     e.inflight.value = p.count;
     e.qps_1m.state = p.qps_state;
     e.qps_1m.value = p.number;
-    e.request.reset();
-    e.duration.reset();
     return e;
   }
 
