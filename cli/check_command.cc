@@ -5,11 +5,11 @@
 
 #include <fmt/format.h>
 
-#include "sim/errors.h"
-#include "sim/output_file.h"
-#include "sim/scenario.h"
-#include "sim/scenario_check.h"
-#include "sim/scenario_files.h"
+#include "base/errors.h"
+#include "sim/check/scenario.h"
+#include "sim/check/scenario_check.h"
+#include "sim/check/scenario_files.h"
+#include "sim/io/output_file.h"
 
 namespace lbsim {
 

@@ -22,10 +22,10 @@
 #include "cli/replay_command.h"
 #include "cli/sweep_command.h"
 #include "traces/gen/gen_flags.h"
-#include "sim/errors.h"
-#include "sim/number_text.h"
-#include "sim/output_file.h"
-#include "sim/printable.h"
+#include "base/errors.h"
+#include "base/number_text.h"
+#include "sim/io/output_file.h"
+#include "sim/io/printable.h"
 
 #ifndef LBSIM_VERSION
 #define LBSIM_VERSION "0.0.0"

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/report_diff.h"
+#include "sim/check/report_diff.h"
 
 namespace lbsim {
 

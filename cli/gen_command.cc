@@ -10,8 +10,8 @@
 #include "traces/gen/gen_flags.h"
 #include "traces/gen/gen_spec.h"
 #include "traces/gen/trace_generator.h"
-#include "sim/errors.h"
-#include "sim/output_file.h"
+#include "base/errors.h"
+#include "sim/io/output_file.h"
 
 namespace lbsim {
 

@@ -11,8 +11,8 @@
 
 #include "traces/importers/field_text.h"
 #include "traces/importers/trace_import.h"
-#include "sim/errors.h"
-#include "sim/output_file.h"
+#include "base/errors.h"
+#include "sim/io/output_file.h"
 #include "traces/trace_stream.h"
 
 namespace lbsim {

@@ -8,9 +8,9 @@
 
 #include <fmt/format.h>
 
-#include "sim/errors.h"
-#include "sim/output_file.h"
-#include "sim/sweep.h"
+#include "base/errors.h"
+#include "sim/io/output_file.h"
+#include "sim/sweep/sweep.h"
 
 namespace lbsim {
 namespace {

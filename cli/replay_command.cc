@@ -10,11 +10,11 @@
 
 #include <fmt/format.h>
 
-#include "sim/errors.h"
-#include "sim/output_file.h"
-#include "sim/progress_line.h"
-#include "sim/replay.h"
-#include "sim/report.h"
+#include "base/errors.h"
+#include "sim/engine/replay.h"
+#include "sim/io/output_file.h"
+#include "sim/io/progress_line.h"
+#include "sim/report/report.h"
 #include "strategies/registry.h"
 #include "traces/read_ahead.h"
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/sim_options.h"
+#include "sim/engine/sim_options.h"
 
 namespace lbsim {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <thread>
 
-#include "sim/output_file.h"
-#include "sim/sweep.h"
+#include "sim/io/output_file.h"
+#include "sim/sweep/sweep.h"
 #include "strategies/registry.h"
 
 namespace lbsim {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/errors.h"
+#include "base/errors.h"
 
 namespace lbsim {
 

@@ -15,7 +15,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "sim/errors.h"
+#include "base/errors.h"
 #include "traces/file_window.h"
 #include "traces/flat_object_scanner.h"
 #include "traces/json_scanner.h"

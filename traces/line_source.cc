@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/errors.h"
+#include "base/errors.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/errors.h"
+#include "base/errors.h"
 #include "traces/flat_object_scanner.h"
 #include "traces/json_scanner.h"
 #include "traces/json_syntax_error.h"

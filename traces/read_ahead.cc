@@ -17,7 +17,7 @@
 #include <vector>
 
 
-#include "sim/errors.h"
+#include "base/errors.h"
 #include "traces/trace_stream.h"
 
 namespace lbsim {

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "sim/errors.h"
+#include "base/errors.h"
 #include "traces/json_scanner.h"
 #include "traces/trace_stream.h"
 

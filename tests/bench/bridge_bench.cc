@@ -17,7 +17,7 @@
 #include <fmt/format.h>
 
 #include "make_bench_trace.h"
-#include "sim/replay.h"
+#include "sim/engine/replay.h"
 #include "strategies/registry.h"
 
 namespace {

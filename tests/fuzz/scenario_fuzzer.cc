@@ -13,10 +13,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/errors.h"
 #include "memory_file.h"
-#include "sim/errors.h"
-#include "sim/scenario.h"
-#include "sim/scenario_check.h"
+#include "sim/check/scenario.h"
+#include "sim/check/scenario_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace lbsim;

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/errors.h"
+#include "base/errors.h"
 #include "strategies/candidate.h"
 #include "strategies/hint.h"
 #include "strategies/registry.h"

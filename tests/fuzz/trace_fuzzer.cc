@@ -14,12 +14,12 @@
 #include <cstdlib>
 #include <vector>
 
+#include "base/errors.h"
 #include "memory_file.h"
-#include "sim/decision_log.h"
-#include "sim/errors.h"
-#include "sim/replay.h"
-#include "sim/report.h"
+#include "sim/engine/replay.h"
+#include "sim/report/report.h"
 #include "strategies/registry.h"
+#include "traces/decision_log.h"
 #include "traces/trace_reader.h"
 
 #ifndef FUZZ_TRACE_ENCODING

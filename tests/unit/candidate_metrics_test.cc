@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "replay_fixture.h"
-#include "sim/report.h"
+#include "sim/report/report.h"
 
 namespace lbsim {
 namespace {

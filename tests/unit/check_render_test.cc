@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/scenario_check.h"
+#include "sim/check/scenario_check.h"
 
 namespace lbsim {
 namespace {

@@ -8,7 +8,7 @@
 
 #include <doctest/doctest.h>
 
-#include "strategies/child_process.h"
+#include "strategies/exec/child_process.h"
 
 namespace lbsim {
 namespace {

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "replay_fixture.h"
-#include "sim/decision_log.h"
+#include "traces/decision_log.h"
 
 namespace lbsim {
 namespace {

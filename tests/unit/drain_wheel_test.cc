@@ -13,7 +13,7 @@
 #include <doctest/doctest.h>
 
 #include "drain_check.h"
-#include "sim/drain_wheel.h"
+#include "sim/engine/drain_wheel.h"
 
 namespace lbsim {
 namespace {

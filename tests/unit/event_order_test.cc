@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "replay_fixture.h"
-#include "sim/event_queue.h"
+#include "sim/engine/event_queue.h"
 
 namespace lbsim {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <doctest/doctest.h>
 
-#include "strategies/exec_protocol.h"
+#include "strategies/exec/exec_protocol.h"
 
 namespace lbsim {
 namespace {

@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-#include "sim/fairness.h"
+#include "sim/report/fairness.h"
 
 namespace lbsim {
 namespace {

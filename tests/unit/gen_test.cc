@@ -18,7 +18,7 @@
 #include "traces/gen/gen_spec.h"
 #include "traces/gen/instance_schedule.h"
 #include "traces/gen/trace_generator.h"
-#include "sim/errors.h"
+#include "base/errors.h"
 
 namespace lbsim {
 namespace {

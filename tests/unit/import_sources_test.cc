@@ -9,7 +9,7 @@
 #include "traces/importers/csv_source.h"
 #include "traces/importers/import_format.h"
 #include "traces/importers/trace_import.h"
-#include "sim/errors.h"
+#include "base/errors.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {

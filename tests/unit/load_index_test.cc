@@ -16,9 +16,9 @@
 
 #include <fmt/format.h>
 
+#include "base/errors.h"
 #include "candidates.h"
 #include "replay_fixture.h"
-#include "sim/errors.h"
 #include "strategies/load_index.h"
 #include "strategies/strategy.h"
 

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "sim/metric_view.h"
+#include "sim/engine/metric_view.h"
 
 namespace lbsim {
 namespace {

@@ -1,4 +1,4 @@
-// Output files (sim/output_file.h): a file appears only complete, on
+// Output files (sim/io/output_file.h): a file appears only complete, on
 // Commit; an uncommitted one leaves nothing behind; SameFile tells when two
 // spellings name one file, so that outputs never overwrite each other or
 // the trace.
@@ -15,9 +15,9 @@
 
 #include <fmt/format.h>
 
+#include "base/errors.h"
 #include "replay_fixture.h"
-#include "sim/errors.h"
-#include "sim/output_file.h"
+#include "sim/io/output_file.h"
 
 namespace lbsim {
 namespace {

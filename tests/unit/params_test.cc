@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/errors.h"
+#include "base/errors.h"
 #include "strategies/registry.h"
 
 namespace lbsim {

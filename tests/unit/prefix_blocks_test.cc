@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "sim/replay.h"
-#include "sim/report.h"
+#include "sim/engine/replay.h"
+#include "sim/report/report.h"
 #include "traces/event_decoder.h"
 #include "traces/json_scanner.h"
 #include "traces/trace_reader.h"

@@ -6,7 +6,7 @@
 
 #include <doctest/doctest.h>
 
-#include "sim/progress_line.h"
+#include "sim/io/progress_line.h"
 
 namespace lbsim {
 namespace {

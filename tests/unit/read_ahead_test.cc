@@ -13,7 +13,7 @@
 
 #include "replay_fixture.h"
 #include "trace_recording.h"
-#include "sim/errors.h"
+#include "base/errors.h"
 #include "traces/read_ahead.h"
 #include "traces/trace_reader.h"
 

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/errors.h"
+#include "base/errors.h"
 
 namespace lbsim::testing {
 

@@ -8,10 +8,10 @@
 #include <cstdio>
 #include <fstream>
 
-#include "sim/errors.h"
-#include "sim/replay.h"
-#include "sim/report.h"
-#include "sim/report_diff.h"
+#include "base/errors.h"
+#include "sim/check/report_diff.h"
+#include "sim/engine/replay.h"
+#include "sim/report/report.h"
 
 namespace lbsim {
 namespace {

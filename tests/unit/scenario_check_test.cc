@@ -5,10 +5,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/dead_choice_oracle.h"
-#include "sim/errors.h"
-#include "sim/scenario.h"
-#include "sim/scenario_check.h"
+#include "base/errors.h"
+#include "sim/check/dead_choice_oracle.h"
+#include "sim/check/scenario.h"
+#include "sim/check/scenario_check.h"
 
 namespace lbsim {
 namespace {

@@ -9,10 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/errors.h"
-#include "sim/json_file.h"
-#include "sim/scenario_files.h"
-#include "sim/text_table.h"
+#include "base/errors.h"
+#include "sim/check/scenario_files.h"
+#include "sim/io/json_file.h"
+#include "sim/report/text_table.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {

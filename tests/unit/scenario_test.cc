@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/errors.h"
-#include "sim/scenario.h"
+#include "base/errors.h"
+#include "sim/check/scenario.h"
 
 namespace lbsim {
 namespace {

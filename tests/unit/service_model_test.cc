@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "sim/service_model.h"
+#include "sim/engine/service_model.h"
 
 namespace lbsim {
 namespace {

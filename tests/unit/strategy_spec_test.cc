@@ -7,7 +7,7 @@
 
 #include <doctest/doctest.h>
 
-#include "sim/errors.h"
+#include "base/errors.h"
 #include "strategies/registry.h"
 
 namespace lbsim {

@@ -6,11 +6,11 @@
 
 #include <doctest/doctest.h>
 
-#include "sim/csv.h"
-#include "sim/errors.h"
-#include "sim/replay.h"
-#include "sim/report.h"
-#include "sim/sweep.h"
+#include "base/errors.h"
+#include "sim/engine/replay.h"
+#include "sim/io/csv.h"
+#include "sim/report/report.h"
+#include "sim/sweep/sweep.h"
 #include "strategies/registry.h"
 
 namespace lbsim {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "base/errors.h"
 #include "replay_fixture.h"
-#include "sim/errors.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {

@@ -4,7 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "replay_fixture.h"
-#include "sim/report.h"
+#include "sim/report/report.h"
 
 namespace lbsim {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <doctest/doctest.h>
 
-#include "sim/level_tracker.h"
-#include "sim/window_series.h"
+#include "sim/engine/level_tracker.h"
+#include "sim/engine/window_series.h"
 
 namespace lbsim {
 namespace {

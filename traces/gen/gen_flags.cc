@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "sim/errors.h"
-#include "sim/number_text.h"
+#include "base/errors.h"
+#include "base/number_text.h"
 
 namespace lbsim {
 namespace {

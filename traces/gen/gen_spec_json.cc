@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "traces/gen/gen_spec.h"
-#include "sim/errors.h"
+#include "base/errors.h"
 
 namespace lbsim {
 namespace {

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "sim/seed_mix.h"
+#include "base/seed_mix.h"
 
 namespace lbsim {
 

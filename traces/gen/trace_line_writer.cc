@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "sim/decision_log.h"
-#include "sim/errors.h"
+#include "base/errors.h"
+#include "traces/decision_log.h"
 
 namespace lbsim {
 namespace {

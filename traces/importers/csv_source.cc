@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "traces/importers/field_text.h"
-#include "sim/errors.h"
+#include "base/errors.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {

@@ -1,0 +1,39 @@
+// Check results for machines: one JSON object, scenarios in the order they
+// ran, expectations in file order.
+
+#include <nlohmann/json.hpp>
+
+#include "sim/check/scenario_check.h"
+
+namespace lbsim {
+
+std::string RenderCheckJson(const std::vector<ScenarioResult>& results) {
+  using ojson = nlohmann::ordered_json;
+  ojson scenarios = ojson::array();
+  for (const ScenarioResult& s : results) {
+    ojson expectations = ojson::array();
+    for (const ExpectationResult& r : s.expectations)
+      expectations.push_back({{"key", r.key},
+                              {"subject", r.subject},
+                              {"passed", r.passed},
+                              {"expected", r.expected},
+                              {"actual", r.actual},
+                              {"why", r.why}});
+    scenarios.push_back({{"file", s.path},
+                         {"name", s.name},
+                         {"passed", s.expectations.size() - s.failed()},
+                         {"failed", s.failed()},
+                         {"expectations", std::move(expectations)}});
+  }
+  const CheckSummary sum = Summarize(results);
+  ojson j;
+  j["lbsim_check"] = 1;
+  j["scenarios"] = std::move(scenarios);
+  j["summary"] = {{"scenarios", sum.scenarios},
+                  {"expectations", sum.expectations},
+                  {"passed", sum.expectations - sum.failed},
+                  {"failed", sum.failed}};
+  return j.dump(2, ' ', false, ojson::error_handler_t::replace) + "\n";
+}
+
+}  // namespace lbsim

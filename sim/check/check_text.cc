@@ -1,0 +1,29 @@
+// Check results for a terminal or a CI log: one self-contained line per
+// expectation ("PASS|FAIL FILE: KEY: SUBJECT: expected ..., actual ..."),
+// then one summary line.
+
+#include <fmt/format.h>
+
+#include "sim/check/scenario_check.h"
+
+namespace lbsim {
+
+std::string RenderCheckText(const std::vector<ScenarioResult>& results) {
+  std::string out;
+  for (const ScenarioResult& s : results) {
+    for (const ExpectationResult& r : s.expectations) {
+      out += fmt::format("{} {}: {}: {}: expected {}, actual {}", r.passed ? "PASS" : "FAIL",
+                         s.path, r.key, r.subject, r.expected, r.actual);
+      if (!r.passed && !r.why.empty()) out += fmt::format(" (why: {})", r.why);
+      out += '\n';
+    }
+  }
+  const CheckSummary sum = Summarize(results);
+  out += fmt::format("lbsim check: {} scenario{}, {} expectation{}: {} passed, {} failed\n",
+                     sum.scenarios, sum.scenarios == 1 ? "" : "s", sum.expectations,
+                     sum.expectations == 1 ? "" : "s", sum.expectations - sum.failed,
+                     sum.failed);
+  return out;
+}
+
+}  // namespace lbsim

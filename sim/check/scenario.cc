@@ -1,0 +1,378 @@
+// Scenario files, format version 1: reading and validation. Every key is
+// checked, unknown keys included, so that a typo fails loudly instead of
+// silently checking less.
+
+#include "sim/check/scenario.h"
+
+#include <cmath>
+#include <filesystem>
+#include <initializer_list>
+#include <string_view>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "base/errors.h"
+#include "sim/io/json_file.h"
+
+namespace lbsim {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+namespace fs = std::filesystem;
+
+// A short rendering of an offending value.
+std::string Show(const ojson& v) {
+  std::string text = v.dump(-1, ' ', false, ojson::error_handler_t::replace);
+  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  return text;
+}
+
+std::string Join(std::initializer_list<std::string_view> words) {
+  std::string out;
+  for (std::string_view w : words) out += (out.empty() ? "" : ", ") + std::string(w);
+  return out;
+}
+
+// Validates one scenario document; every error names the file and key.
+class ScenarioParser {
+ public:
+  explicit ScenarioParser(const std::string& path) : path_(path) {}
+
+  [[noreturn]] void Fail(std::string_view key, std::string_view what) const {
+    throw InputError(fmt::format("{}: {}: {}", path_, key, what));
+  }
+  [[noreturn]] void Expected(std::string_view key, std::string_view expected,
+                             const ojson& got) const {
+    Fail(key, fmt::format("expected {}, got {}", expected, Show(got)));
+  }
+  [[noreturn]] void Missing(std::string_view key, std::string_view expected) const {
+    Fail(key, fmt::format("expected {}, but it is missing", expected));
+  }
+
+  static std::string Sub(std::string_view parent, std::string_view key) {
+    return parent.empty() ? std::string(key) : fmt::format("{}.{}", parent, key);
+  }
+
+  // Rejects any key of `object` not in `allowed`.
+  void OnlyKeys(const ojson& object, std::string_view where,
+                std::initializer_list<std::string_view> allowed) const {
+    for (auto it = object.begin(); it != object.end(); ++it) {
+      bool known = false;
+      for (std::string_view a : allowed) known = known || it.key() == a;
+      if (!known)
+        Fail(Sub(where, it.key()),
+             fmt::format("unknown key; expected one of: {}", Join(allowed)));
+    }
+  }
+
+  static const ojson* Member(const ojson& object, std::string_view key) {
+    auto it = object.find(key);
+    return it == object.end() ? nullptr : &*it;
+  }
+
+  std::string String(const ojson& v, std::string_view key, bool non_empty) const {
+    if (!v.is_string() || (non_empty && v.get_ref<const std::string&>().empty()))
+      Expected(key, non_empty ? "a non-empty string" : "a string", v);
+    return v.get<std::string>();
+  }
+
+  ScenarioNumber Number(const ojson& v, std::string_view key) const {
+    if (!v.is_number() || !std::isfinite(v.get<double>()))
+      Expected(key, "a finite number", v);
+    return ScenarioNumber{v.get<double>(), v.dump()};
+  }
+
+  ScenarioScalar Scalar(const ojson& v, std::string_view key) const {
+    ScenarioScalar s;
+    s.text = v.dump();
+    if (v.is_null()) s.value = nullptr;
+    else if (v.is_boolean()) s.value = v.get<bool>();
+    else if (v.is_string()) s.value = v.get<std::string>();
+    else if (v.is_number()) s.value = Number(v, key).value;
+    else Expected(key, "a number, string, boolean or null", v);
+    return s;
+  }
+
+  Scenario Parse(const ojson& doc) {
+    if (!doc.is_object())
+      throw InputError(fmt::format(
+          "{}: expected a JSON object (a scenario), got {}", path_, Show(doc)));
+    OnlyKeys(doc, "",
+             {"lbsim_scenario", "name", "description", "trace", "strategies",
+              "options", "expect"});
+    Scenario s;
+    s.path = path_;
+
+    const ojson* version = Member(doc, "lbsim_scenario");
+    constexpr std::string_view kVersionText = "1 (the scenario format version)";
+    if (!version) Missing("lbsim_scenario", kVersionText);
+    if (!version->is_number_integer() || version->get<std::int64_t>() != kScenarioVersion)
+      Expected("lbsim_scenario", kVersionText, *version);
+
+    const ojson* name = Member(doc, "name");
+    if (!name) Missing("name", "a non-empty string");
+    s.name = String(*name, "name", true);
+    if (const ojson* d = Member(doc, "description")) s.description = String(*d, "description", false);
+
+    std::vector<std::string> settings;
+    if (const ojson* options = Member(doc, "options")) ParseOptions(*options, s, settings);
+    ParseTrace(Member(doc, "trace"), s);
+    ParseStrategies(Member(doc, "strategies"), settings, s);
+
+    const ojson* expect = Member(doc, "expect");
+    if (!expect) Missing("expect", "a non-empty array of expectations");
+    if (!expect->is_array() || expect->empty())
+      Expected("expect", "a non-empty array of expectations", *expect);
+    for (std::size_t i = 0; i < expect->size(); ++i)
+      s.expectations.push_back(ParseExpectation((*expect)[i], fmt::format("expect[{}]", i)));
+    return s;
+  }
+
+ private:
+  void ParseOptions(const ojson& options, Scenario& s, std::vector<std::string>& settings) {
+    if (!options.is_object()) Expected("options", "an object", options);
+    OnlyKeys(options, "options", {"trace_format", "set"});
+    if (const ojson* f = Member(options, "trace_format")) {
+      std::string text = String(*f, "options.trace_format", true);
+      if (text != "auto" && text != "document" && text != "lines")
+        Expected("options.trace_format", "\"auto\", \"document\" or \"lines\"", *f);
+      s.trace_encoding = ParseTraceEncoding(text);
+    }
+    if (const ojson* set = Member(options, "set")) {
+      if (!set->is_object())
+        Expected("options.set", "an object of \"STRATEGY.PARAMETER\": value", *set);
+      const StrategyRegistry& registry = StrategyRegistry::Builtin();
+      for (auto it = set->begin(); it != set->end(); ++it) {
+        const std::string key = Sub("options.set", it.key());
+        std::size_t dot = it.key().rfind('.');
+        if (dot == std::string::npos || dot == 0)
+          Fail(key, "expected a key STRATEGY.PARAMETER, e.g. \"least_load.qps_1m\"");
+        std::string assignment =
+            fmt::format("{}={}", it.key().substr(dot + 1), ParamText(it.value(), key));
+        try {
+          // Validated alone first, so that an error names this key.
+          const StrategyInfo& info = registry.Require(it.key().substr(0, dot));
+          ParamValues::Resolve(info.name, info.params,
+                               std::vector{SplitAssignment(assignment, key)});
+        } catch (const UsageError& e) {
+          Fail(key, e.what());
+        }
+        settings.push_back(fmt::format("{}.{}", it.key().substr(0, dot), assignment));
+      }
+    }
+  }
+
+  // A parameter value as the text a command line would give.
+  std::string ParamText(const ojson& v, std::string_view key) const {
+    if (v.is_string()) return v.get<std::string>();
+    if (v.is_number()) return Number(v, key).text;
+    Expected(key, "a number or a string", v);
+  }
+
+  void ParseTrace(const ojson* trace, Scenario& s) {
+    constexpr std::string_view kExpected =
+        "a trace file path (relative to the scenario file) or an inline trace object";
+    if (!trace) Missing("trace", kExpected);
+    if (trace->is_object()) {
+      if (s.trace_encoding != TraceEncoding::kAuto)
+        Fail("options.trace_format", "applies only to a trace file, not to an inline trace");
+      s.trace_path = fmt::format("{}: trace", path_);
+      s.inline_trace = std::make_shared<const nlohmann::json>(*trace);
+      return;
+    }
+    if (!trace->is_string() || trace->get_ref<const std::string&>().empty())
+      Expected("trace", kExpected, *trace);
+    const std::string& written = trace->get_ref<const std::string&>();
+    fs::path resolved = fs::path(written).is_absolute()
+                            ? fs::path(written)
+                            : fs::path(path_).parent_path() / written;
+    s.trace_path = resolved.lexically_normal().string();
+    std::error_code ec;
+    fs::file_status st = fs::status(s.trace_path, ec);
+    if (!fs::exists(st))
+      Fail("trace", fmt::format("trace file \"{}\" not found (looked for {})", written,
+                                s.trace_path));
+    if (fs::is_directory(st))
+      Fail("trace", fmt::format("\"{}\" is a directory, expected a trace file", written));
+    if (s.trace_encoding == TraceEncoding::kAuto && !EncodingFromName(s.trace_path))
+      Fail("trace", fmt::format("cannot tell the encoding of \"{}\" from its name (expected "
+                                ".json, .ndjson or .jsonl); set options.trace_format to "
+                                "\"document\" or \"lines\"",
+                                written));
+  }
+
+  void ParseStrategies(const ojson* list, const std::vector<std::string>& settings,
+                       Scenario& s) {
+    const StrategyRegistry& registry = StrategyRegistry::Builtin();
+    constexpr std::string_view kExpected =
+        "a non-empty array of strategies (\"NAME[:KEY=VALUE...]\" or "
+        "{\"strategy\": NAME, \"params\": {...}})";
+    if (!list) {
+      s.strategies.push_back(ParseStrategyRequest(registry, registry.Default().name, settings));
+    } else {
+      if (!list->is_array() || list->empty()) Expected("strategies", kExpected, *list);
+      for (std::size_t i = 0; i < list->size(); ++i) {
+        const std::string key = fmt::format("strategies[{}]", i);
+        std::string spec = StrategySpec((*list)[i], key);
+        try {
+          s.strategies.push_back(ParseStrategyRequest(registry, spec, settings));
+        } catch (const UsageError& e) {
+          Fail(key, e.what());
+        }
+      }
+    }
+    // Each setting is "NAME.KEY=VALUE" with NAME already known to the registry.
+    for (const std::string& setting : settings) {
+      const std::string name_and_key = setting.substr(0, setting.find('='));
+      const StrategyInfo* info = registry.Find(name_and_key.substr(0, name_and_key.rfind('.')));
+      bool used = false;
+      for (const StrategyRequest& r : s.strategies) used = used || r.info == info;
+      if (!used)
+        Fail(Sub("options.set", name_and_key),
+             fmt::format("strategy {} is not among the strategies of this scenario", info->name));
+    }
+  }
+
+  // "NAME[:KEY=VALUE...]" from either form of a strategies entry.
+  std::string StrategySpec(const ojson& entry, const std::string& key) const {
+    if (entry.is_string()) return String(entry, key, true);
+    if (!entry.is_object())
+      Expected(key, "a strategy \"NAME[:KEY=VALUE...]\" or {\"strategy\": NAME, \"params\": {...}}",
+               entry);
+    OnlyKeys(entry, key, {"strategy", "params"});
+    const ojson* name = Member(entry, "strategy");
+    if (!name) Missing(Sub(key, "strategy"), "a strategy name or alias");
+    std::string spec = String(*name, Sub(key, "strategy"), true);
+    if (const ojson* params = Member(entry, "params")) {
+      if (!params->is_object()) Expected(Sub(key, "params"), "an object", *params);
+      for (auto it = params->begin(); it != params->end(); ++it) {
+        const std::string param_key = Sub(Sub(key, "params"), it.key());
+        if (it.key().empty() || it.key().find_first_of(":=") != std::string::npos)
+          Fail(param_key, "expected a parameter name");
+        spec += fmt::format(":{}={}", it.key(), ParamText(it.value(), param_key));
+      }
+    }
+    return spec;
+  }
+
+  Expectation ParseExpectation(const ojson& e, const std::string& key) const {
+    if (!e.is_object()) Expected(key, "an object with \"path\" or \"property\"", e);
+    const ojson* path = Member(e, "path");
+    const ojson* property = Member(e, "property");
+    if (path && property) Fail(key, "give either \"path\" or \"property\", not both");
+    if (!path && !property)
+      Fail(key, "expected \"path\" (a report value to compare) or \"property\" (a "
+                "whole-run property)");
+    Expectation x;
+    x.key = key;
+    if (const ojson* why = Member(e, "why")) x.why = String(*why, Sub(key, "why"), false);
+    if (path) ParseValueCheck(e, *path, x);
+    else ParseProperty(e, *property, x);
+    return x;
+  }
+
+  void ParseValueCheck(const ojson& e, const ojson& path, Expectation& x) const {
+    const std::string& key = x.key;
+    OnlyKeys(e, key, {"path", "eq", "min", "max", "approx", "tolerance", "why"});
+    x.kind = ExpectationKind::kValue;
+    x.path = String(path, Sub(key, "path"), true);
+    if (const ojson* v = Member(e, "eq")) x.eq = Scalar(*v, Sub(key, "eq"));
+    if (const ojson* v = Member(e, "min")) x.min = Number(*v, Sub(key, "min"));
+    if (const ojson* v = Member(e, "max")) x.max = Number(*v, Sub(key, "max"));
+    if (const ojson* v = Member(e, "approx")) x.approx = Number(*v, Sub(key, "approx"));
+    if (const ojson* v = Member(e, "tolerance")) x.tolerance = Number(*v, Sub(key, "tolerance"));
+    if (!x.eq && !x.min && !x.max && !x.approx)
+      Fail(key, "expected a comparison: eq, min, max, or approx with tolerance");
+    if (x.eq && (x.min || x.max || x.approx))
+      Fail(Sub(key, "eq"), "cannot be combined with min, max or approx");
+    if (x.approx && (x.min || x.max))
+      Fail(Sub(key, "approx"), "cannot be combined with min or max");
+    if (x.approx && !x.tolerance)
+      Missing(Sub(key, "tolerance"), "a number >= 0 (approx needs a tolerance)");
+    if (x.tolerance && !x.approx) Fail(Sub(key, "tolerance"), "applies only to approx");
+    if (x.tolerance && x.tolerance->value < 0)
+      Fail(Sub(key, "tolerance"), fmt::format("expected a number >= 0, got {}", x.tolerance->text));
+    if (x.min && x.max && x.min->value > x.max->value)
+      Fail(Sub(key, "max"), fmt::format("expected a number >= min ({}), got {}", x.min->text,
+                                        x.max->text));
+  }
+
+  void ParseProperty(const ojson& e, const ojson& property, Expectation& x) const {
+    const std::string& key = x.key;
+    const std::string name = String(property, Sub(key, "property"), true);
+    auto strategy = [&] {
+      const ojson* s = Member(e, "strategy");
+      if (!s) Missing(Sub(key, "strategy"), "a strategy label from the report");
+      x.strategies.push_back(String(*s, Sub(key, "strategy"), true));
+    };
+    if (name == "never_chose_dead") {
+      OnlyKeys(e, key, {"property", "strategy", "why"});
+      x.kind = ExpectationKind::kNeverChoseDead;
+      strategy();
+    } else if (name == "every_alive_chosen") {
+      OnlyKeys(e, key, {"property", "strategy", "min", "why"});
+      x.kind = ExpectationKind::kEveryAliveChosen;
+      strategy();
+      const ojson* min = Member(e, "min");
+      constexpr std::string_view kTimes = "an integer >= 1 (times each Instance was chosen)";
+      if (!min) Missing(Sub(key, "min"), kTimes);
+      if (!min->is_number_integer() || min->get<std::int64_t>() < 1)
+        Expected(Sub(key, "min"), kTimes, *min);
+      x.min_times = min->get<std::uint64_t>();
+    } else if (name == "same_decisions") {
+      OnlyKeys(e, key, {"property", "strategies", "why"});
+      x.kind = ExpectationKind::kSameDecisions;
+      const ojson* list = Member(e, "strategies");
+      constexpr std::string_view kTwo = "two different strategy labels from the report";
+      if (!list) Missing(Sub(key, "strategies"), kTwo);
+      if (!list->is_array() || list->size() != 2) Expected(Sub(key, "strategies"), kTwo, *list);
+      for (std::size_t i = 0; i < 2; ++i)
+        x.strategies.push_back(
+            String((*list)[i], fmt::format("{}.strategies[{}]", key, i), true));
+      if (x.strategies[0] == x.strategies[1]) Expected(Sub(key, "strategies"), kTwo, *list);
+    } else if (name == "choices") {
+      OnlyKeys(e, key, {"property", "strategy", "eq", "why"});
+      x.kind = ExpectationKind::kChoices;
+      strategy();
+      const ojson* list = Member(e, "eq");
+      constexpr std::string_view kList =
+          "an array with the Instance chosen at each arrival (null: no_instances)";
+      if (!list) Missing(Sub(key, "eq"), kList);
+      if (!list->is_array()) Expected(Sub(key, "eq"), kList, *list);
+      for (std::size_t i = 0; i < list->size(); ++i) {
+        const ojson& c = (*list)[i];
+        if (c.is_null()) x.choices.push_back(std::nullopt);
+        else x.choices.push_back(String(c, fmt::format("{}.eq[{}]", key, i), true));
+      }
+    } else {
+      Expected(Sub(key, "property"),
+               "never_chose_dead, every_alive_chosen, same_decisions or choices", property);
+    }
+  }
+
+  std::string path_;
+};
+
+}  // namespace
+
+TraceCounts Scenario::ReadScenarioTrace(InstanceTable& table, TraceVisitor& visitor) const {
+  if (inline_trace) return ReadTraceValue(trace_path, *inline_trace, table, visitor);
+  try {
+    return ReadTrace(trace_path, trace_encoding, table, visitor);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{}: trace: {}", path, e.what()));
+  } catch (const UsageError& e) {
+    throw InputError(fmt::format("{}: trace: {}", path, e.what()));
+  }
+}
+
+Scenario ParseScenario(const nlohmann::ordered_json& document, const std::string& path) {
+  return ScenarioParser(path).Parse(document);
+}
+
+Scenario LoadScenario(const std::string& path) {
+  return ParseScenario(ReadJsonFile(path, "scenario"), path);
+}
+
+}  // namespace lbsim

@@ -1,0 +1,54 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "sim/check/scenario.h"
+
+namespace lbsim {
+
+// The outcome of one expectation.
+struct ExpectationResult {
+  std::string key;       // where it is in the scenario file, e.g. "expect[2]"
+  std::string subject;   // a report path, or "LABEL PROPERTY [LABEL]"
+  std::string expected;  // e.g. "== 8", ">= 0.9 and <= 1"
+  std::string actual;    // what the run showed
+  std::string why;       // the scenario's note, may be empty
+  bool passed = false;
+};
+
+// The outcomes of one scenario's expectations, in file order.
+struct ScenarioResult {
+  std::string path;
+  std::string name;
+  std::vector<ExpectationResult> expectations;
+
+  std::size_t failed() const;
+};
+
+// Replays the scenario's trace through its strategies, builds the same
+// Report a replay prints (paths address its JSON keys) and evaluates every
+// expectation. Throws InputError naming the scenario file and key for a
+// path the report does not have, a strategy label it does not have, or a
+// bad trace.
+ScenarioResult CheckScenario(const Scenario& scenario);
+
+// Totals over many scenario results.
+struct CheckSummary {
+  std::size_t scenarios = 0;
+  std::size_t expectations = 0;
+  std::size_t failed = 0;
+};
+CheckSummary Summarize(const std::vector<ScenarioResult>& results);
+
+// Renderings of check results; each is deterministic and ends in "\n".
+// One line per expectation, then a summary line.
+std::string RenderCheckText(const std::vector<ScenarioResult>& results);
+// A JSON object: every scenario with its expectations, and the summary.
+std::string RenderCheckJson(const std::vector<ScenarioResult>& results);
+// JUnit XML: one testsuite per scenario file, one testcase per expectation,
+// a <failure> with expected and actual for each failed one.
+std::string RenderCheckJUnit(const std::vector<ScenarioResult>& results);
+
+}  // namespace lbsim

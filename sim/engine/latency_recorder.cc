@@ -1,0 +1,63 @@
+#include "sim/engine/latency_recorder.h"
+
+#include <algorithm>
+
+namespace lbsim {
+namespace {
+
+// The nearest-rank percentile `p` (an integer percent) of `v`, which is
+// partially sorted in place.
+double NearestRank(std::vector<double>& v, std::uint64_t p) {
+  const std::uint64_t n = v.size();
+  const std::uint64_t rank = (p * n + 99) / 100;  // ceil(p * n / 100), >= 1
+  auto nth = v.begin() + static_cast<std::ptrdiff_t>(rank - 1);
+  std::nth_element(v.begin(), nth, v.end());
+  return *nth;
+}
+
+}  // namespace
+
+void LatencyRecorder::Record(InstanceIndex i, double wait, double latency) {
+  if (instances_.size() <= i) instances_.resize(i + 1);
+  PerInstance& r = instances_[i];
+  r.latencies.push_back(latency);
+  r.wait_sum += wait;
+  r.latency_sum += latency;
+}
+
+LatencySummary LatencyRecorder::Summarize(std::vector<double> v, double wait_sum,
+                                          double latency_sum) {
+  LatencySummary s;
+  s.served = v.size();
+  if (v.empty()) return s;
+  const auto n = static_cast<double>(v.size());
+  s.mean = latency_sum / n;
+  s.mean_wait = wait_sum / n;
+  s.max = *std::max_element(v.begin(), v.end());
+  s.p50 = NearestRank(v, 50);
+  s.p90 = NearestRank(v, 90);
+  s.p99 = NearestRank(v, 99);
+  return s;
+}
+
+LatencySummary LatencyRecorder::Of(InstanceIndex i) const {
+  if (i >= instances_.size()) return {};
+  const PerInstance& r = instances_[i];
+  return Summarize(r.latencies, r.wait_sum, r.latency_sum);
+}
+
+LatencySummary LatencyRecorder::Overall() const {
+  std::vector<double> all;
+  std::size_t n = 0;
+  for (const PerInstance& r : instances_) n += r.latencies.size();
+  all.reserve(n);
+  double wait_sum = 0.0, latency_sum = 0.0;
+  for (const PerInstance& r : instances_) {
+    all.insert(all.end(), r.latencies.begin(), r.latencies.end());
+    wait_sum += r.wait_sum;
+    latency_sum += r.latency_sum;
+  }
+  return Summarize(std::move(all), wait_sum, latency_sum);
+}
+
+}  // namespace lbsim

@@ -1,0 +1,176 @@
+#include "sim/engine/replay.h"
+
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "base/errors.h"
+#include "sim/engine/auto_request_ids.h"
+#include "sim/engine/pool.h"
+#include "sim/engine/world.h"
+#include "traces/decision_log.h"
+
+namespace lbsim {
+namespace {
+
+class Replayer final : public TraceVisitor {
+ public:
+  Replayer(const std::vector<StrategyRequest>& requests,
+           const std::vector<DecisionSink*>& logs, const SimOptions& options)
+      : speeds_(options.speeds) {
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      worlds_.push_back(std::make_unique<World>(requests[i], options));
+      if (i < logs.size()) worlds_.back()->set_log(logs[i]);
+      wants_raw_hint_ = wants_raw_hint_ || worlds_.back()->strategy().WantsRawHint();
+      reads_request_ids_ = reads_request_ids_ || worlds_.back()->ReadsRequestIds();
+    }
+  }
+
+  bool WantsRawHint() const override { return wants_raw_hint_; }
+
+  void OnHeader(const TraceHeader& header, const InstanceTable& table) override {
+    header_ = header;
+    table_ = &table;
+    for (const HeaderInstance& inst : header.instances) {
+      InstanceIndex i = *table.Find(inst.id);
+      pool_.Up(i);
+      Pool::Entry& e = pool_.at(i);
+      e.weight = inst.weight;
+      e.qps_1m = inst.qps_1m;
+      e.speed = SpeedOf(i, inst.speed);
+      if (!inst.alive) pool_.Down(i);
+      for (auto& w : worlds_) w->SetInflight(i, inst.inflight);
+    }
+  }
+
+  void OnEvent(const TraceEvent& e) override {
+    EventKey key{e.t.value, EventClass::kTrace, ++trace_seq_};
+    for (auto& w : worlds_) w->RunEventsBefore(key, pool_);
+
+    switch (e.type) {
+      case EventType::kArrival: {
+        ++arrivals_;
+        // An arrival without a request id gets "r<arrival number>", made
+        // only for a run that reads ids.
+        const std::string_view auto_id = reads_request_ids_ ? auto_ids_.Next() : std::string_view{};
+        const std::string_view id = e.request ? *e.request : auto_id;
+        for (auto& w : worlds_) w->Decide(e, arrivals_, id, pool_, *table_);
+        return;
+      }
+      case EventType::kUp: {
+        InstanceIndex i = *e.index;
+        bool fresh = pool_.Up(i);
+        Pool::Entry& entry = pool_.at(i);
+        if (e.weight) entry.weight = *e.weight;
+        if (fresh || e.speed) entry.speed = SpeedOf(i, e.speed.value_or(entry.speed));
+        if (e.qps_1m.present()) entry.qps_1m = e.qps_1m.AsOptional();
+        for (auto& w : worlds_) {
+          if (e.inflight.present()) w->SetInflight(i, e.inflight.AsOptional());
+          else if (fresh) w->SetInflight(i, std::nullopt);
+        }
+        return;
+      }
+      case EventType::kDown:
+        pool_.Down(Registered(e));
+        return;
+      case EventType::kRemove:
+        pool_.Remove(Registered(e));
+        return;
+      case EventType::kLoad: {
+        InstanceIndex i = Registered(e);
+        if (e.qps_1m.present()) {
+          pool_.at(i).qps_1m = e.qps_1m.AsOptional();
+          for (auto& w : worlds_) w->PoolLoadChanged(i);
+        }
+        if (e.inflight.present())
+          for (auto& w : worlds_) w->SetInflight(i, e.inflight.AsOptional());
+        return;
+      }
+    }
+  }
+
+  void Finish() {
+    for (auto& w : worlds_) w->Finish(pool_);
+  }
+
+  TraceHeader& header() { return header_; }
+  std::vector<std::unique_ptr<World>>& worlds() { return worlds_; }
+
+ private:
+  InstanceIndex Registered(const TraceEvent& e) const {
+    if (!e.index || !pool_.IsRegistered(*e.index)) {
+      // The id as a JSON string: escaped, so the message stays one line.
+      std::string id;
+      AppendJsonString(id, e.instance);
+      throw FieldError(fmt::format(
+          "field \"instance\": expected a registered Instance, got {}{}", id,
+          e.index ? " (it was removed)" : " (never registered)"));
+    }
+    return *e.index;
+  }
+
+  // The service speed of `i`: a --speed override for its id, else `traced`.
+  double SpeedOf(InstanceIndex i, double traced) const {
+    for (const auto& [id, speed] : speeds_)
+      if (id == table_->Id(i)) return speed;
+    return traced;
+  }
+
+  TraceHeader header_;
+  const InstanceTable* table_ = nullptr;
+  std::vector<std::pair<std::string, double>> speeds_;  // --speed overrides
+  Pool pool_;
+  std::vector<std::unique_ptr<World>> worlds_;
+  bool wants_raw_hint_ = false;
+  std::uint64_t trace_seq_ = 0;
+  std::uint64_t arrivals_ = 0;
+  bool reads_request_ids_ = false;  // some world's Decide reads its request_id
+  AutoRequestIds auto_ids_;  // in step with arrivals_ when reads_request_ids_
+};
+
+}  // namespace
+
+void CheckStrategyRunCount(std::size_t count) {
+  if (count > kMaxStrategyRuns)
+    throw UsageError(fmt::format(
+        "{} strategy runs requested; one replay takes at most {} (the limit)", count,
+        kMaxStrategyRuns));
+}
+
+ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
+                    const std::vector<StrategyRequest>& requests,
+                    const std::vector<DecisionSink*>& logs,
+                    const SimOptions& options) {
+  CheckStrategyRunCount(requests.size());
+  ReplayResult result;
+  result.trace_path = display_path;
+  result.requests = requests;
+  result.options = options;
+  Replayer replayer(requests, logs, options);
+  result.counts = feed(result.instances, replayer);
+  replayer.Finish();
+  result.header = std::move(replayer.header());
+  for (const auto& [id, speed] : options.speeds)
+    if (!result.instances.Find(id))
+      throw UsageError(fmt::format("--speed {}={}: no Instance \"{}\" in {}", id, speed, id,
+                                   display_path));
+  for (auto& w : replayer.worlds()) {
+    result.metrics.push_back(std::move(w->metrics()));
+    if (options.any()) result.what_if.push_back({w->TakeTimeline(), w->TakeService()});
+  }
+  return result;
+}
+
+ReplayResult Replay(const std::string& path, TraceEncoding encoding,
+                    const std::vector<StrategyRequest>& requests,
+                    const std::vector<DecisionSink*>& logs,
+                    const SimOptions& options, TraceProgress* progress) {
+  return Replay(
+      path,
+      [&](InstanceTable& table, TraceVisitor& visitor) {
+        return ReadTrace(path, encoding, table, visitor, progress);
+      },
+      requests, logs, options);
+}
+
+}  // namespace lbsim

@@ -1,0 +1,69 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/engine/load_timeline.h"
+#include "sim/engine/run_metrics.h"
+#include "sim/engine/service_model.h"
+#include "sim/engine/sim_options.h"
+#include "strategies/registry.h"
+#include "traces/decision_log.h"
+#include "traces/instance_table.h"
+#include "traces/trace_reader.h"
+
+namespace lbsim {
+
+// Most strategy runs in one replay: each keeps its own World (and, with a
+// decision log, its own scratch file).
+inline constexpr std::size_t kMaxStrategyRuns = 64;
+
+// Throws UsageError when `count` strategy runs are more than one replay takes.
+void CheckStrategyRunCount(std::size_t count);
+
+// What one strategy run produced beyond its RunMetrics when what-if options
+// are on.
+struct WhatIfOutcome {
+  std::shared_ptr<const LoadTimeline> timeline;
+  std::shared_ptr<const ServiceModel> service;  // null without the service model
+};
+
+// Everything a replay produced, ready for reporting.
+struct ReplayResult {
+  std::string trace_path;
+  TraceHeader header;
+  TraceCounts counts;
+  InstanceTable instances;          // every Instance ever registered
+  std::vector<StrategyRequest> requests;
+  std::vector<RunMetrics> metrics;  // parallel to requests
+  SimOptions options;
+  std::vector<WhatIfOutcome> what_if;  // parallel to requests; empty when all off
+};
+
+// Reads one trace into `table` and `visitor`, as ReadTrace does: a trace
+// file or an inline trace bound to its input.
+using TraceFeed = std::function<TraceCounts(InstanceTable& table, TraceVisitor& visitor)>;
+
+// Replays the trace that `feed` reads through every request in ONE pass over
+// the trace: each strategy has its own World (its decisions move only its
+// own inflight counters), all fed the same events. `display_path` names the
+// trace in the report and errors. `logs`, when not empty, is parallel to
+// `requests` and receives each strategy's decisions (entries may be
+// nullptr). `options` turns on what-if parts; by default none, and the
+// replay follows trace format v1 exactly. Throws InputError for bad input,
+// UsageError for more than kMaxStrategyRuns requests.
+ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
+                    const std::vector<StrategyRequest>& requests,
+                    const std::vector<DecisionSink*>& logs = {},
+                    const SimOptions& options = {});
+
+// Replay of the trace file at `path` ("-": standard input). `progress`,
+// when given, hears how far reading got.
+ReplayResult Replay(const std::string& path, TraceEncoding encoding,
+                    const std::vector<StrategyRequest>& requests,
+                    const std::vector<DecisionSink*>& logs = {},
+                    const SimOptions& options = {}, TraceProgress* progress = nullptr);
+
+}  // namespace lbsim

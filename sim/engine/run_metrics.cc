@@ -1,0 +1,116 @@
+#include "sim/engine/run_metrics.h"
+
+#include <algorithm>
+
+namespace lbsim {
+
+RunMetrics::RunMetrics(std::span<const std::string_view> reasons)
+    : declared_(reasons.begin(), reasons.end()), reasons_(reasons.begin(), reasons.end()) {
+  reasons_.push_back("no_instances");
+  reason_counts_.assign(reasons_.size(), 0);
+}
+
+std::size_t RunMetrics::ReasonIndex(std::string_view reason) const {
+  for (std::size_t i = 0; i < reasons_.size(); ++i)
+    if (reasons_[i] == reason) return i;
+  return static_cast<std::size_t>(-1);
+}
+
+std::uint64_t RunMetrics::ReasonCount(std::string_view reason) const {
+  std::size_t i = ReasonIndex(reason);
+  return i == static_cast<std::size_t>(-1) ? 0 : reason_counts_[i];
+}
+
+std::size_t RunMetrics::TextReasonSlot(std::string_view reason) {
+  std::size_t i = ReasonIndex(reason);
+  if (i != static_cast<std::size_t>(-1)) return i;
+  // An undeclared word: keep it, before "no_instances".
+  reasons_.insert(reasons_.end() - 1, std::string(reason));
+  reason_counts_.insert(reason_counts_.end() - 1, 0);
+  for (InstanceTally& t : instances_)
+    if (!t.by_reason.empty()) t.by_reason.insert(t.by_reason.end() - 1, 0);
+  return reasons_.size() - 2;
+}
+
+RunMetrics::InstanceTally& RunMetrics::GrowTally(InstanceIndex i) {
+  if (instances_.size() <= i) instances_.resize(i + 1);
+  InstanceTally& t = instances_[i];
+  if (t.by_reason.size() != reasons_.size()) t.by_reason.resize(reasons_.size(), 0);
+  return t;
+}
+
+RunMetrics::CandidateState& RunMetrics::GrowState(InstanceIndex i) {
+  states_.resize(i + 1);
+  return states_[i];
+}
+
+void RunMetrics::CandidateJoined(InstanceIndex i, bool load_signal) {
+  CandidateState& s = State(i);
+  s = CandidateState{true, load_signal, candidate_decisions_, contested_decisions_, 0};
+  if (load_signal) ++signalled_candidates_;
+}
+
+void RunMetrics::CandidateLeft(InstanceIndex i) {
+  CloseIntervals(i);
+  CandidateState& s = State(i);
+  if (s.load_signal) --signalled_candidates_;
+  s.candidate = false;
+}
+
+void RunMetrics::LoadSignalChanged(InstanceIndex i, bool load_signal) {
+  CandidateState& s = State(i);
+  if (s.load_signal == load_signal) return;
+  CloseIntervals(i);
+  s.load_signal = load_signal;
+  if (load_signal) ++signalled_candidates_;
+  else --signalled_candidates_;
+}
+
+void RunMetrics::CloseIntervals(InstanceIndex i) {
+  CandidateState& s = State(i);
+  if (!s.candidate) return;
+  InstanceTally& t = Tally(i);
+  t.candidate_decisions += candidate_decisions_ - s.since;
+  if (!s.load_signal) t.unknown_while_others_known += contested_decisions_ - s.unknown_since - s.hinted;
+  s.since = candidate_decisions_;
+  s.unknown_since = contested_decisions_;
+  s.hinted = 0;
+}
+
+void RunMetrics::RecordNoInstances(std::uint64_t) {
+  ++decisions_;
+  ++reason_counts_.back();
+  CloseRun();
+}
+
+[[gnu::noinline]] void RunMetrics::RecordHintedDecision(std::uint64_t seq,
+                                                        std::span<const Candidate> candidates,
+                                                        const Hint& hint, const Choice& choice) {
+  const std::size_t reason = CountDecision(choice);
+  hinted_.clear();
+  CollectHinted(hint);
+  const bool any_known = signalled_candidates_ > 0 || !hinted_.empty();
+  if (any_known) {
+    ++contested_decisions_;
+    for (InstanceIndex i : hinted_) ++states_[i].hinted;
+  }
+  const InstanceIndex chosen = candidates[choice.index].instance;
+  const bool chosen_unknown = !State(chosen).load_signal &&
+      std::find(hinted_.begin(), hinted_.end(), chosen) == hinted_.end();
+  CountPick(seq, chosen, reason, any_known && chosen_unknown, candidates.size());
+}
+
+void RunMetrics::CollectHinted(const Hint& hint) {
+  for (const Hint::Entry& e : hint.queues) {
+    if (e.instance >= states_.size() || !e.load.AnyKnown()) continue;
+    const CandidateState& s = states_[e.instance];
+    if (s.candidate && !s.load_signal) hinted_.push_back(e.instance);
+  }
+}
+
+void RunMetrics::Finish() {
+  for (InstanceIndex i = 0; i < states_.size(); ++i) CloseIntervals(i);
+  CloseRun();
+}
+
+}  // namespace lbsim

@@ -1,0 +1,34 @@
+#include "sim/engine/sim_options.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "base/errors.h"
+#include "base/number_text.h"
+
+namespace lbsim {
+
+std::pair<std::string, double> ParseSpeedAssignment(std::string_view text,
+                                                    std::string_view flag) {
+  const std::size_t eq = text.rfind('=');
+  double speed = 0.0;
+  if (eq == std::string_view::npos || eq == 0 ||
+      !ParseFiniteNumber(text.substr(eq + 1), speed) || !(speed > 0.0))
+    throw UsageError(fmt::format(
+        "{} {}: expected ID=SPEED with SPEED a number > 0", flag, text));
+  return {std::string(text.substr(0, eq)), speed};
+}
+
+void CheckSimOptions(const SimOptions& o) {
+  auto finite_at_least_zero = [](double x) { return std::isfinite(x) && x >= 0.0; };
+  if (!o.speeds.empty() && !o.service())
+    throw UsageError("--speed needs the service model (--slots K)");
+  if (!finite_at_least_zero(o.stale_interval) || !finite_at_least_zero(o.stale_delay) ||
+      !finite_at_least_zero(o.stale_jitter) || !finite_at_least_zero(o.window))
+    throw UsageError("what-if times must be finite numbers >= 0");
+  if (!o.stale() && (o.stale_delay > 0.0 || o.stale_jitter > 0.0))
+    throw UsageError("--stale-delay and --stale-jitter need --stale-interval");
+}
+
+}  // namespace lbsim

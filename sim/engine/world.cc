@@ -1,0 +1,204 @@
+#include "sim/engine/world.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "base/errors.h"
+
+namespace lbsim {
+
+World::World(const StrategyRequest& request, const SimOptions& options)
+    : request_(request), strategy_(request.Make()), index_(strategy_->Indexed()),
+      wants_arrival_info_(strategy_->WantsArrivalInfo()),
+      metrics_(request.info->reasons),
+      caches_(options.cache_blocks),
+      plain_(!options.any()),
+      candidates_(inflight_, metrics_, index_) {
+  if (options.service()) service_ = std::make_unique<ServiceModel>(options.slots);
+  if (options.stale())
+    view_ = std::make_unique<MetricView>(options.stale_interval, options.stale_delay,
+                                         options.stale_jitter, options.seed);
+  candidates_.SetView(view_.get());
+  if (options.any()) timeline_ = std::make_unique<LoadTimeline>(options.window);
+}
+
+void World::SetInflight(InstanceIndex i, std::optional<std::int64_t> value) {
+  if (inflight_.size() <= i) inflight_.resize(i + 1, -1);
+  inflight_[i] = value ? *value : -1;
+  candidates_.MarkChanged(i);
+}
+
+std::optional<std::int64_t> World::Inflight(InstanceIndex i) const {
+  if (i >= inflight_.size() || inflight_[i] < 0) return std::nullopt;
+  return inflight_[i];
+}
+
+void World::ScheduleCompletion(double time, const Completion& c) {
+  completions_.Push(EventKey{time, EventClass::kCompletion, completion_seq_++}, c);
+}
+
+[[gnu::noinline]] void World::CompleteWhatIf(const Completion& c, double time,
+                                             const Pool& pool) {
+  if (timeline_) timeline_->Completed(c.instance, time);
+  if (service_) {
+    if (auto next = service_->Release(c.instance, time, pool.at(c.instance).speed))
+      ScheduleCompletion(next->end, Completion{c.instance, next->registration});
+  }
+}
+
+inline std::int64_t* World::CounterToLower(const Completion& c, const Pool& pool) {
+  if (!pool.IsRegistered(c.instance) ||
+      pool.at(c.instance).registration != c.registration)
+    return nullptr;  // routed to a registration that was removed
+  std::int64_t& n = inflight_[c.instance];
+  return n > 0 ? &n : nullptr;  // unknown (-1) stays unknown; 0 stays 0
+}
+
+inline void World::Complete(const Completion& c, double time, const Pool& pool) {
+  last_time_ = time;
+  --in_flight_;
+  if (timeline_ || service_) CompleteWhatIf(c, time, pool);
+  if (std::int64_t* n = CounterToLower(c, pool)) {
+    --*n;
+    candidates_.MarkChanged(c.instance);
+  }
+}
+
+inline void World::CompletePlain(const Completion& c, const Pool& pool) {
+  --in_flight_;
+  if (std::int64_t* n = CounterToLower(c, pool)) {
+    --*n;
+    candidates_.CompletionDropped(c.instance, *n, pool);
+  }
+}
+
+void World::RunDueEventsBefore(const EventKey& key, const Pool& pool) {
+  if (plain_) {
+    // A completion runs before the trace event iff its time is <= the
+    // event's (kCompletion < kTrace), and with every what-if part off the
+    // due ones commute: the pool (so whether a registration still holds)
+    // changes only at trace events, each completion only decrements a
+    // counter clamped at 0, and the order of the candidates it refreshes
+    // (CandidateSet::CompletionDropped) only orders refreshes whose end state (the
+    // candidates, the metrics' per-Instance signal state and count, the
+    // strategy index's score groups) does not depend on it. last_time_
+    // only serves the what-if parts.
+    plain_completions_.Drain(key.time, [&](const Completion& c) { CompletePlain(c, pool); });
+    return;
+  }
+  if (timeline_ && !timeline_->begun()) timeline_->Begin(key.time);
+  if (view_ && !view_->started()) view_->Start(key.time);
+  for (;;) {
+    const bool any_completion = !completions_.empty();
+    const EventKey completion = any_completion ? completions_.TopKey() : EventKey{};
+    const bool completion_due = any_completion && completion < key;
+    const std::optional<EventKey> metric = view_ ? view_->NextKey() : std::nullopt;
+    const bool metric_due = metric && *metric < key;
+    if (completion_due && (!metric_due || completion < *metric)) {
+      Completion c = completions_.TopPayload();
+      completions_.Pop();
+      Complete(c, completion.time, pool);
+    } else if (metric_due) {
+      if (std::optional<InstanceIndex> seen = view_->RunNext(inflight_)) {
+        if (*seen == MetricView::kEveryInstance) candidates_.MarkAllChanged();
+        else candidates_.MarkChanged(*seen);
+      }
+    } else {
+      break;
+    }
+  }
+  last_time_ = std::max(last_time_, key.time);
+}
+
+void World::RunAllCompletions(const Pool& pool) {
+  if (plain_) {
+    plain_completions_.DrainAll([&](const Completion& c) { CompletePlain(c, pool); });
+    return;  // no what-if part to close
+  }
+  while (!completions_.empty()) {
+    const EventKey at = completions_.TopKey();
+    Completion c = completions_.TopPayload();
+    completions_.Pop();
+    Complete(c, at.time, pool);
+  }
+  if (timeline_) timeline_->End(last_time_);
+  if (service_) service_->CloseAt(last_time_);
+}
+
+void World::Finish(const Pool& pool) {
+  RunAllCompletions(pool);
+  std::vector<std::uint64_t> cached(caches_.instances(), 0);
+  for (InstanceIndex i = 0; i < cached.size(); ++i)
+    if (pool.IsRegistered(i)) cached[i] = caches_.CachedBlocks(i, pool.at(i).registration);
+  metrics_.SetCachedBlocks(std::move(cached));
+  metrics_.Finish();
+}
+
+void World::ServePrefix(const Hint& hint, InstanceIndex chosen, const Pool& pool) {
+  if (hint.prefix_blocks.empty()) return;
+  BlockCache& cache = caches_.For(chosen, pool.at(chosen).registration);
+  metrics_.RecordPrefix(hint.prefix_blocks.size(), cache.MatchPrefix(hint.prefix_blocks));
+  cache.Insert(hint.prefix_blocks);
+}
+
+void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
+                   std::string_view request_id, const Pool& pool,
+                   const InstanceTable& table) {
+  candidates_.Sync(pool, table);
+  std::span<const Candidate> candidates = candidates_.candidates();
+  if (candidates.empty()) {
+    metrics_.RecordNoInstances(seq);
+    if (timeline_) timeline_->Decision(arrival.t.value, nullptr, false);
+    if (log_)
+      log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id, nullptr,
+                                 "no_instances", 0});
+    return;
+  }
+
+  if (wants_arrival_info_) strategy_->BeforeSelect(ArrivalInfo{seq, arrival.t.value, request_id});
+  Choice choice = index_ ? index_->SelectIndexed(candidates, arrival.hint)
+                         : strategy_->Select(candidates, arrival.hint);
+  if (choice.index >= candidates.size())
+    throw std::logic_error(fmt::format("strategy {} chose candidate {} of {}",
+                                       request_.info->name, choice.index,
+                                       candidates.size()));
+  metrics_.RecordDecision(seq, candidates, arrival.hint, choice);
+  InstanceIndex chosen = candidates[choice.index].instance;
+  if (log_)
+    log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id,
+                               &table.Id(chosen), choice.reason, candidates.size()});
+  if (timeline_) timeline_->Decision(arrival.t.value, &chosen, choice.reason == "fallback");
+  ServePrefix(arrival.hint, chosen, pool);
+
+  if (arrival.duration) {
+    if (in_flight_ >= kMaxInFlight)
+      throw InputError(fmt::format(
+          "field \"duration\": more than the limit of {} requests in flight at once "
+          "(routed, not yet completed) in strategy run {}",
+          kMaxInFlight, request_.requested_as));
+    ++in_flight_;
+    if (inflight_.size() <= chosen) inflight_.resize(chosen + 1, -1);
+    if (inflight_[chosen] >= 0) {
+      ++inflight_[chosen];
+      if (plain_) candidates_.ChosenInflightChanged(choice.index, inflight_[chosen]);
+      else candidates_.MarkChanged(chosen);
+    }
+    const std::uint64_t registration = pool.at(chosen).registration;
+    if (timeline_) timeline_->Routed(chosen, arrival.t.value);
+    const double end = arrival.t.value + *arrival.duration;
+    if (plain_) plain_completions_.Push(end, Completion{chosen, registration});
+    else if (service_) AdmitToService(arrival, chosen, registration, pool);
+    else ScheduleCompletion(end, Completion{chosen, registration});
+  }
+}
+
+[[gnu::noinline]] void World::AdmitToService(const TraceEvent& arrival, InstanceIndex chosen,
+                                             std::uint64_t registration, const Pool& pool) {
+  if (auto started = service_->Admit(chosen, arrival.t.value, *arrival.duration,
+                                     pool.at(chosen).speed, registration))
+    ScheduleCompletion(started->end, Completion{chosen, started->registration});
+}
+
+}  // namespace lbsim

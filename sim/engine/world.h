@@ -1,0 +1,139 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/engine/candidate_set.h"
+#include "sim/engine/drain_wheel.h"
+#include "sim/engine/event_queue.h"
+#include "sim/engine/load_timeline.h"
+#include "sim/engine/metric_view.h"
+#include "sim/engine/monotone_queue.h"
+#include "sim/engine/pool.h"
+#include "sim/engine/run_metrics.h"
+#include "sim/engine/service_model.h"
+#include "sim/engine/sim_options.h"
+#include "strategies/block_cache.h"
+#include "strategies/registry.h"
+#include "traces/decision_log.h"
+#include "traces/instance_table.h"
+#include "traces/trace_event.h"
+
+namespace lbsim {
+
+// Most requests one strategy run keeps in flight: routed with a duration
+// and not yet completed, whether running or (with the service model)
+// waiting for a slot. Each costs memory until it completes; the limit keeps
+// a trace of endless durations from growing memory without bound.
+inline constexpr std::size_t kMaxInFlight = 1'000'000;
+
+// One strategy's own view of a run: its strategy state, the inflight
+// counters and Instance KV caches its own decisions move, its pending
+// completions and its metrics. Registration state comes from the shared Pool. The what-if parts
+// (service model, stale-metrics view, load timeline) exist only when their
+// options are on; with every option off a World replays trace format v1.
+class World {
+ public:
+  explicit World(const StrategyRequest& request, const SimOptions& options = {});
+
+  const StrategyRequest& request() const { return request_; }
+  const Strategy& strategy() const { return *strategy_; }
+  RunMetrics& metrics() { return metrics_; }
+
+  // Sends this world's decisions to `log` (not owned; may be nullptr).
+  void set_log(DecisionSink* log) { log_ = log; }
+  // Whether Decide reads its request_id argument (for the log or the
+  // strategy); when not, any id will do.
+  bool ReadsRequestIds() const { return log_ != nullptr || wants_arrival_info_; }
+
+  // Runs every pending internal event (completion, metric snapshot or
+  // publication) ordered before `key`, the next trace event's key.
+  void RunEventsBefore(const EventKey& key, const Pool& pool) {
+    // Without a what-if part, most trace events come before any completion
+    // is due: that case costs no call.
+    if (plain_ && plain_completions_.DrainsNothing(key.time)) return;
+    RunDueEventsBefore(key, pool);
+  }
+  // Runs every pending completion (the trace has ended; metric events stop)
+  // and closes the what-if measurements at the run's last event.
+  void RunAllCompletions(const Pool& pool);
+  // Ends the run: runs every pending completion and closes the metrics,
+  // which then hold each Instance's cached blocks.
+  void Finish(const Pool& pool);
+
+  // The what-if results, handed over once the run is over; null when off.
+  std::shared_ptr<const LoadTimeline> TakeTimeline() { return std::move(timeline_); }
+  std::shared_ptr<const ServiceModel> TakeService() { return std::move(service_); }
+
+  // Sets (or with nullopt, forgets) the inflight counter of `i`.
+  void SetInflight(InstanceIndex i, std::optional<std::int64_t> value);
+  // The pool's load fields of `i` (qps_1m) changed.
+  void PoolLoadChanged(InstanceIndex i) { candidates_.MarkChanged(i); }
+  std::optional<std::int64_t> Inflight(InstanceIndex i) const;
+
+  // Makes the decision for arrival number `seq`. Throws InputError when it
+  // would put more than kMaxInFlight requests in flight.
+  void Decide(const TraceEvent& arrival, std::uint64_t seq,
+              std::string_view request_id, const Pool& pool,
+              const InstanceTable& table);
+
+ private:
+  struct Completion {
+    InstanceIndex instance;
+    std::uint64_t registration;
+  };
+  // RunEventsBefore past its inline check.
+  void RunDueEventsBefore(const EventKey& key, const Pool& pool);
+  // The inflight counter completion `c` lowers by one, or null: its
+  // registration was removed, or the counter is unknown or 0.
+  std::int64_t* CounterToLower(const Completion& c, const Pool& pool);
+  void Complete(const Completion& c, double time, const Pool& pool);
+  // Complete with every what-if part off: the inflight counters only.
+  void CompletePlain(const Completion& c, const Pool& pool);
+  // Complete's what-if part (load timeline, service model), out of line so
+  // the common part inlines where completions run.
+  void CompleteWhatIf(const Completion& c, double time, const Pool& pool);
+  // Schedules a completion in key order (with a what-if part on).
+  void ScheduleCompletion(double time, const Completion& c);
+  // Hands `arrival` (with a duration), routed to `chosen`, to the service
+  // model, which may hold it back; schedules its completion once it starts.
+  // Out of line so Decide's common path stays small.
+  void AdmitToService(const TraceEvent& arrival, InstanceIndex chosen,
+                      std::uint64_t registration, const Pool& pool);
+  // Serves the arrival's prefix_blocks from the chosen Instance's cache,
+  // counting the leading blocks it already held, then caches them.
+  void ServePrefix(const Hint& hint, InstanceIndex chosen, const Pool& pool);
+
+  StrategyRequest request_;
+  std::unique_ptr<Strategy> strategy_;
+  IndexedSelect* index_;  // the strategy's fast path, or null
+  bool wants_arrival_info_;  // call the strategy's BeforeSelect
+  RunMetrics metrics_;
+  DecisionSink* log_ = nullptr;
+  std::vector<std::int64_t> inflight_;  // -1: unknown
+  InstanceBlockCaches caches_;
+  // Pending completions: in exact key order when a what-if part is on
+  // (they act on each other and on metric events there); otherwise as a
+  // bag drained up to each trace event (a DrainWheel: completions are due
+  // a similar time after they are scheduled), since there a completion
+  // only decrements counters, and decrements clamped at 0 give the same
+  // counts in any order (and the same candidates and index state: see
+  // RunEventsBefore).
+  bool plain_;  // no what-if part
+  MonotoneQueue<Completion> completions_;
+  DrainWheel<Completion> plain_completions_;
+  std::uint64_t completion_seq_ = 0;
+  std::size_t in_flight_ = 0;  // routed with a duration, not yet completed
+  CandidateSet candidates_;
+
+  // What-if parts; null when their options are off.
+  std::unique_ptr<ServiceModel> service_;
+  std::unique_ptr<MetricView> view_;
+  std::unique_ptr<LoadTimeline> timeline_;
+  double last_time_ = 0.0;  // of the latest event run
+};
+
+}  // namespace lbsim

@@ -1,0 +1,128 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/engine/latency_recorder.h"
+#include "sim/engine/replay.h"
+#include "sim/engine/sim_options.h"
+#include "sim/report/fairness.h"
+#include "strategies/params.h"
+
+namespace lbsim {
+
+// One Instance's line in a strategy's report.
+struct InstanceReport {
+  std::string id;
+  std::uint64_t selections = 0;
+  double share = 0.0;  // of the decisions that chose an Instance
+  std::uint64_t candidate_decisions = 0;
+  std::uint64_t fallback_selections = 0;
+  std::uint64_t tie_selections = 0;
+  // Decisions where its load was unknown while another candidate's was
+  // known, and how many of them chose it.
+  std::uint64_t unknown_while_others_known = 0;
+  std::uint64_t chosen_while_unknown = 0;
+  // Blocks its simulated KV cache holds at the end of the run.
+  std::uint64_t cached_blocks = 0;
+};
+
+// How well a strategy's routing reused the simulated Instances' KV caches.
+struct PrefixCacheReport {
+  std::uint64_t capacity_blocks = 0;  // per Instance
+  std::uint64_t requested_blocks = 0;
+  std::uint64_t matched_blocks = 0;   // leading blocks already cached
+  double hit_rate = 0.0;              // matched / requested
+};
+
+// The service model's figures for one Instance or a whole run.
+struct ServiceFigures {
+  LatencySummary latency;  // latency.served == 0: nothing served
+  std::optional<double> utilisation;  // busy slot time / (slots x span)
+};
+
+// One window of a strategy run's time series.
+struct WindowReport {
+  double start = 0.0;
+  double end = 0.0;
+  std::uint64_t decisions = 0;
+  std::uint64_t no_instances = 0;
+  std::uint64_t fallback = 0;
+  std::optional<double> fallback_rate;  // of decisions; null without any
+  // Parallel to Report::instances.
+  std::vector<std::uint64_t> selections;
+  std::vector<double> share;  // of decisions in the window that chose
+  // Time-averaged outstanding requests over the part of the window inside
+  // the run's span; null when none of it is.
+  std::vector<std::optional<double>> mean_inflight;
+};
+
+// What the what-if parts measured for one strategy run.
+struct WhatIfReport {
+  double span_start = 0.0;
+  double span_end = 0.0;
+  std::optional<ServiceFigures> service;  // with the service model
+  // Parallel to Report::instances: time-averaged and peak outstanding
+  // requests (routed, not yet completed), and the service figures.
+  std::vector<std::optional<double>> inflight_mean;
+  std::vector<std::int64_t> inflight_peak;
+  std::vector<ServiceFigures> instance_service;  // empty without the model
+  std::vector<WindowReport> windows;             // empty without --window
+};
+
+// Everything reported about one strategy run.
+struct StrategyReport {
+  std::string strategy;      // canonical name
+  std::string requested_as;  // as typed
+  std::string label;         // unique within the report
+  std::string status;
+  std::vector<ParamValues::Value> params;
+  std::uint64_t decisions = 0;
+  std::uint64_t no_instances = 0;
+  std::uint64_t fallback_decisions = 0;
+  std::uint64_t tie_decisions = 0;
+  std::uint64_t unknown_excluded = 0;
+  std::vector<std::pair<std::string, std::uint64_t>> reasons;
+  std::vector<InstanceReport> instances;  // every Instance ever registered
+  Fairness fairness;
+  std::optional<std::string> longest_run_instance;
+  std::uint64_t longest_run = 0;
+  std::uint64_t longest_run_first_seq = 0;
+  std::uint64_t herded_decisions = 0;
+  // Present when the trace's arrivals carried prefix_blocks.
+  std::optional<PrefixCacheReport> prefix_cache;
+  std::vector<std::string> warnings;  // plain-language hazards
+  std::optional<WhatIfReport> what_if;  // when a what-if option is on
+};
+
+struct Report {
+  std::string trace_path;
+  std::string trace_name;
+  std::string trace_description;
+  std::string time_unit;
+  std::uint64_t events = 0;
+  std::uint64_t arrivals = 0;
+  std::vector<std::string> instances;
+  std::vector<StrategyReport> strategies;
+  std::optional<SimOptions> simulation;  // when a what-if option is on
+};
+
+// Derives shares, fairness and warnings from a replay.
+Report BuildReport(const ReplayResult& result);
+// The what-if figures of strategy run `r` (result.what_if must be set).
+WhatIfReport BuildWhatIfReport(const ReplayResult& result, std::size_t r);
+
+// The report as JSON (trace format v1 "Report" keys, plus more), ending in
+// a newline.
+std::string RenderJson(const Report& report);
+// The report as a human table with the strategies side by side.
+std::string RenderTable(const Report& report);
+// One CSV row per strategy x Instance, with a header row.
+std::string RenderCsv(const Report& report);
+// The windows of every strategy run: one CSV row per strategy x window x
+// Instance, with a header row.
+std::string RenderWindowCsv(const Report& report);
+
+}  // namespace lbsim

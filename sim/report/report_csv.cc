@@ -1,0 +1,70 @@
+// The CSV report: one row per strategy x Instance.
+
+#include <fmt/format.h>
+
+#include "sim/io/csv.h"
+#include "sim/report/report.h"
+
+namespace lbsim {
+namespace {
+
+// An optional number; empty when undefined.
+std::string Cell(const std::optional<double>& v) { return v ? fmt::format("{}", *v) : ""; }
+
+// The what-if columns of Instance `i`'s row (each starting with a comma).
+std::string WhatIfCells(const WhatIfReport& w, std::size_t i) {
+  std::string out = fmt::format(",{},{}", Cell(w.inflight_mean[i]), w.inflight_peak[i]);
+  if (w.instance_service.empty()) return out;
+  const ServiceFigures& f = w.instance_service[i];
+  const LatencySummary& l = f.latency;
+  if (l.served == 0) return out + fmt::format(",0,,,,,,{}", Cell(f.utilisation));
+  return out + fmt::format(",{},{},{},{},{},{},{}", l.served, l.p50, l.p90, l.p99,
+                           l.max, l.mean_wait, Cell(f.utilisation));
+}
+
+}  // namespace
+
+std::string RenderCsv(const Report& report) {
+  std::string out =
+      "strategy,label,requested_as,instance,selections,share,"
+      "candidate_decisions,fallback_selections,tie_selections,"
+      "unknown_while_others_known,chosen_while_unknown";
+  // What-if columns follow the v1 ones only when their options are on.
+  if (report.simulation) out += ",inflight_mean,inflight_peak";
+  if (report.simulation && report.simulation->service())
+    out += ",served,latency_p50,latency_p90,latency_p99,latency_max,mean_queue_wait,utilisation";
+  out += "\n";
+  for (const StrategyReport& s : report.strategies) {
+    for (std::size_t k = 0; k < s.instances.size(); ++k) {
+      const InstanceReport& i = s.instances[k];
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}", CsvField(s.strategy),
+                         CsvField(s.label), CsvField(s.requested_as), CsvField(i.id),
+                         i.selections, i.share, i.candidate_decisions,
+                         i.fallback_selections, i.tie_selections,
+                         i.unknown_while_others_known, i.chosen_while_unknown);
+      if (s.what_if) out += WhatIfCells(*s.what_if, k);
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+std::string RenderWindowCsv(const Report& report) {
+  std::string out =
+      "strategy,label,window_start,window_end,decisions,no_instances,fallback,"
+      "fallback_rate,instance,selections,share,mean_inflight\n";
+  for (const StrategyReport& s : report.strategies) {
+    if (!s.what_if) continue;
+    for (const WindowReport& w : s.what_if->windows) {
+      for (std::size_t k = 0; k < s.instances.size(); ++k) {
+        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", CsvField(s.strategy),
+                           CsvField(s.label), w.start, w.end, w.decisions, w.no_instances,
+                           w.fallback, Cell(w.fallback_rate), CsvField(s.instances[k].id),
+                           w.selections[k], w.share[k], Cell(w.mean_inflight[k]));
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace lbsim

@@ -1,0 +1,180 @@
+// The JSON report: the keys of trace format v1's "Report" section, in that
+// order, followed by lbsim's additions.
+
+#include <nlohmann/json.hpp>
+
+#include "sim/report/fairness_json.h"
+#include "sim/report/report.h"
+
+namespace lbsim {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+ojson Optional(const std::optional<double>& v) {
+  return v ? ojson(*v) : ojson(nullptr);
+}
+
+// Adds `key`, which `object` does not hold yet (Instance ids are distinct),
+// without ordered_json's operator[] lookup: that one is a linear search, so
+// keying thousands of Instances costs their count squared.
+void AddNewKey(ojson& object, const std::string& key, ojson value) {
+  object.get_ref<ojson::object_t&>().emplace_back(key, std::move(value));
+}
+
+ojson PerInstance(const StrategyReport& s,
+                  std::uint64_t InstanceReport::*field) {
+  ojson out = ojson::object();
+  for (const InstanceReport& i : s.instances) AddNewKey(out, i.id, i.*field);
+  return out;
+}
+
+ojson LatencyJson(const ServiceFigures& f) {
+  if (f.latency.served == 0)
+    return {{"served", 0}, {"latency", nullptr}, {"mean_queue_wait", nullptr},
+            {"utilisation", Optional(f.utilisation)}};
+  const LatencySummary& l = f.latency;
+  return {{"served", l.served},
+          {"latency", {{"p50", l.p50}, {"p90", l.p90}, {"p99", l.p99}, {"max", l.max},
+                       {"mean", l.mean}}},
+          {"mean_queue_wait", l.mean_wait},
+          {"utilisation", Optional(f.utilisation)}};
+}
+
+// Per-Instance values keyed by Instance id, in report order.
+template <typename T, typename ToJson>
+ojson ById(const StrategyReport& s, const std::vector<T>& values, ToJson to_json) {
+  ojson out = ojson::object();
+  for (std::size_t i = 0; i < values.size() && i < s.instances.size(); ++i)
+    AddNewKey(out, s.instances[i].id, to_json(values[i]));
+  return out;
+}
+
+ojson WhatIfJson(const StrategyReport& s, const WhatIfReport& w) {
+  auto same = [](const auto& v) { return ojson(v); };
+  auto optional = [](const std::optional<double>& v) { return Optional(v); };
+  ojson j;
+  j["span"] = {{"start", w.span_start}, {"end", w.span_end}};
+  j["service"] = w.service ? LatencyJson(*w.service) : ojson(nullptr);
+  ojson instances = ojson::object();
+  for (std::size_t i = 0; i < s.instances.size(); ++i) {
+    ojson line;
+    line["inflight_mean"] = Optional(w.inflight_mean[i]);
+    line["inflight_peak"] = w.inflight_peak[i];
+    line["service"] = w.instance_service.empty() ? ojson(nullptr)
+                                                 : LatencyJson(w.instance_service[i]);
+    AddNewKey(instances, s.instances[i].id, std::move(line));
+  }
+  j["instances"] = instances;
+  if (!w.windows.empty()) {
+    ojson windows = ojson::array();
+    for (const WindowReport& win : w.windows)
+      windows.push_back({{"start", win.start},
+                         {"end", win.end},
+                         {"decisions", win.decisions},
+                         {"no_instances", win.no_instances},
+                         {"fallback", win.fallback},
+                         {"fallback_rate", Optional(win.fallback_rate)},
+                         {"selections", ById(s, win.selections, same)},
+                         {"share", ById(s, win.share, same)},
+                         {"mean_inflight", ById(s, win.mean_inflight, optional)}});
+    j["windows"] = windows;
+  }
+  return j;
+}
+
+ojson SimulationJson(const SimOptions& o) {
+  ojson speeds = ojson::object();
+  for (const auto& [id, speed] : o.speeds) speeds[id] = speed;
+  ojson stale = ojson(nullptr);
+  if (o.stale())
+    stale = {{"interval", o.stale_interval}, {"delay", o.stale_delay},
+             {"jitter", o.stale_jitter}, {"seed", o.seed}};
+  return {{"slots", o.service() ? ojson(o.slots) : ojson(nullptr)},
+          {"speeds", speeds},
+          {"stale_metrics", stale},
+          {"window", o.windows() ? ojson(o.window) : ojson(nullptr)}};
+}
+
+ojson StrategyJson(const StrategyReport& s) {
+  ojson j;
+  j["strategy"] = s.strategy;
+  j["requested_as"] = s.requested_as;
+  ojson params = ojson::object();
+  for (const ParamValues::Value& p : s.params) {
+    if (p.kind == ParamKind::kChoice || p.kind == ParamKind::kText)
+      params[std::string(p.name)] = p.text;
+    else if (p.kind == ParamKind::kInteger)  // exact: integers are capped at 2^53
+      params[std::string(p.name)] = static_cast<std::int64_t>(p.number);
+    else params[std::string(p.name)] = p.number;
+  }
+  j["params"] = params;
+  j["decisions"] = s.decisions;
+  j["no_instances"] = s.no_instances;
+  j["selections"] = PerInstance(s, &InstanceReport::selections);
+  ojson share = ojson::object();
+  for (const InstanceReport& i : s.instances) AddNewKey(share, i.id, i.share);
+  j["share"] = share;
+  ojson reasons = ojson::object();
+  for (const auto& [word, count] : s.reasons) reasons[word] = count;
+  j["reasons"] = reasons;
+  j["fallback"] = {{"decisions", s.fallback_decisions},
+                   {"selections", PerInstance(s, &InstanceReport::fallback_selections)}};
+  j["unknown_excluded"] = s.unknown_excluded;
+  j["fairness"] = FairnessJson(s.fairness);
+  // Additions beyond the spec's minimum.
+  j["label"] = s.label;
+  j["status"] = s.status;
+  j["tie"] = {{"decisions", s.tie_decisions},
+              {"selections", PerInstance(s, &InstanceReport::tie_selections)}};
+  j["candidate_decisions"] = PerInstance(s, &InstanceReport::candidate_decisions);
+  j["unknown_load"] = {
+      {"decisions", PerInstance(s, &InstanceReport::unknown_while_others_known)},
+      {"chosen", PerInstance(s, &InstanceReport::chosen_while_unknown)}};
+  ojson run = ojson(nullptr);
+  if (s.longest_run_instance)
+    run = {{"instance", *s.longest_run_instance},
+           {"length", s.longest_run},
+           {"first_seq", s.longest_run_first_seq}};
+  j["longest_run"] = run;
+  j["herded_decisions"] = s.herded_decisions;
+  if (s.prefix_cache)
+    j["prefix_cache"] = {{"capacity_blocks", s.prefix_cache->capacity_blocks},
+                         {"requested_blocks", s.prefix_cache->requested_blocks},
+                         {"matched_blocks", s.prefix_cache->matched_blocks},
+                         {"hit_rate", s.prefix_cache->hit_rate},
+                         {"cached_blocks", PerInstance(s, &InstanceReport::cached_blocks)}};
+  j["warnings"] = s.warnings;
+  if (s.what_if) j["what_if"] = WhatIfJson(s, *s.what_if);
+  return j;
+}
+
+}  // namespace
+
+std::string RenderJson(const Report& report) {
+  ojson j;
+  j["lbsim_report"] = 1;
+  j["trace"] = {{"name", report.trace_name},
+                {"time_unit", report.time_unit},
+                {"events", report.events},
+                {"arrivals", report.arrivals},
+                {"instances", report.instances},
+                {"path", report.trace_path},
+                {"description", report.trace_description}};
+  if (report.simulation) j["simulation"] = SimulationJson(*report.simulation);
+  ojson strategies = ojson::array();
+  for (const StrategyReport& s : report.strategies) strategies.push_back(StrategyJson(s));
+  j["strategies"] = strategies;
+  return j.dump(2) + "\n";
+}
+
+ojson FairnessJson(const Fairness& f) {
+  return {{"jain", Optional(f.jain)},
+          {"jain_eligible", Optional(f.jain_eligible)},
+          {"cv", Optional(f.cv)},
+          {"max_min_ratio", Optional(f.max_min_ratio)},
+          {"max_mean_ratio", Optional(f.max_mean_ratio)},
+          {"gini", Optional(f.gini)}};
+}
+
+}  // namespace lbsim

@@ -1,0 +1,228 @@
+#include "sim/sweep/sweep.h"
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <exception>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "base/errors.h"
+#include "sim/engine/replay.h"
+#include "sim/report/report.h"
+
+namespace lbsim {
+namespace {
+
+bool ParseCount(std::string_view text, std::size_t& out) {
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+bool Declares(const StrategyInfo& info, std::string_view param) {
+  return std::any_of(info.params.begin(), info.params.end(),
+                     [&](const ParamSpec& p) { return p.name == param; });
+}
+
+// Replays the cells `cells` (indices into `all`), all on one trace, in one
+// pass, and fills their rows.
+void RunCellGroup(const SweepGrid& grid, const std::vector<SweepCell>& all,
+                  const std::vector<std::size_t>& cells, std::vector<SweepRow>& rows,
+                  std::size_t first_row) {
+  std::vector<StrategyRequest> requests;
+  for (std::size_t c : cells) requests.push_back(all[c].request);
+  const std::string& trace = grid.traces[all[cells.front()].trace];
+  Report report = BuildReport(Replay(trace, grid.encoding, requests));
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    const SweepCell& cell = all[cells[k]];
+    const StrategyReport& s = report.strategies[k];
+    SweepRow& row = rows[cell.index - first_row];
+    row.cell = cell.index;
+    row.trace = trace;
+    row.strategy = s.strategy;
+    row.spec = cell.spec;
+    row.seed = cell.seed;
+    row.params = cell.request.params.All();  // every value in force, defaults too
+    row.events = report.events;
+    row.arrivals = report.arrivals;
+    row.decisions = s.decisions;
+    row.no_instances = s.no_instances;
+    for (const auto& [word, count] : s.reasons)
+      if (word != "no_instances") row.reasons.emplace_back(word, count);
+    row.unknown_excluded = s.unknown_excluded;
+    row.fairness = s.fairness;
+    row.herded_decisions = s.herded_decisions;
+    row.longest_run = s.longest_run;
+    row.prefix_cache = s.prefix_cache;
+  }
+}
+
+}  // namespace
+
+SweepAxis SweepAxis::Parse(std::string_view text) {
+  std::size_t eq = text.find('=');
+  std::size_t dot = text.substr(0, eq).rfind('.');
+  if (eq == std::string_view::npos || dot == std::string_view::npos || dot == 0 ||
+      dot + 1 == eq || eq + 1 == text.size())
+    throw UsageError(fmt::format(
+        "--vary: expected STRATEGY.PARAMETER=VALUE[,VALUE...], got '{}'", text));
+  SweepAxis axis;
+  axis.strategy = std::string(text.substr(0, dot));
+  axis.key = std::string(text.substr(dot + 1, eq - dot - 1));
+  std::string_view values = text.substr(eq + 1);
+  for (std::size_t start = 0;;) {
+    std::size_t comma = values.find(',', start);
+    std::string_view value = values.substr(start, comma - start);
+    if (value.empty())
+      throw UsageError(fmt::format("--vary {}: empty value in '{}'", axis.Name(), values));
+    axis.values.emplace_back(value);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return axis;
+}
+
+std::vector<SweepCell> ExpandSweep(const SweepGrid& grid, const StrategyRegistry& registry) {
+  if (grid.traces.empty()) throw UsageError("sweep: no trace given");
+  std::vector<std::string> specs = grid.strategies;
+  if (specs.empty()) specs.emplace_back(registry.Default().name);
+
+  // Which strategies each axis and the seeds apply to.
+  std::vector<const StrategyInfo*> infos;
+  for (const std::string& spec : specs)
+    infos.push_back(&registry.Require(spec.substr(0, spec.find(':'))));
+  for (const SweepAxis& axis : grid.axes) {
+    const StrategyInfo& target = registry.Require(axis.strategy);
+    if (std::find(infos.begin(), infos.end(), &target) == infos.end())
+      throw UsageError(fmt::format("--vary {}: strategy {} is not among the strategies of the sweep",
+                                   axis.Name(), target.name));
+    if (!Declares(target, axis.key))
+      throw UsageError(fmt::format("--vary {}: strategy {} has no parameter '{}'", axis.Name(),
+                                   target.name, axis.key));
+  }
+  if (!grid.seeds.empty() &&
+      std::none_of(infos.begin(), infos.end(),
+                   [](const StrategyInfo* i) { return Declares(*i, "seed"); }))
+    throw UsageError("--seeds: none of the strategies of the sweep takes a seed");
+
+  std::vector<SweepCell> cells;
+  for (std::size_t t = 0; t < grid.traces.size(); ++t) {
+    for (std::size_t s = 0; s < specs.size(); ++s) {
+      std::vector<const SweepAxis*> mine;
+      for (const SweepAxis& axis : grid.axes)
+        if (&registry.Require(axis.strategy) == infos[s]) mine.push_back(&axis);
+      std::vector<std::optional<std::uint64_t>> seeds = {std::nullopt};
+      if (Declares(*infos[s], "seed") && !grid.seeds.empty())
+        seeds.assign(grid.seeds.begin(), grid.seeds.end());
+      // Odometer over the values of this strategy's axes; the last varies fastest.
+      std::vector<std::size_t> at(mine.size(), 0);
+      for (bool more = true; more;) {
+        std::string base = specs[s];
+        for (std::size_t a = 0; a < mine.size(); ++a)
+          base += fmt::format(":{}={}", mine[a]->key, mine[a]->values[at[a]]);
+        for (const std::optional<std::uint64_t>& seed : seeds) {
+          SweepCell cell;
+          cell.index = cells.size();
+          cell.trace = t;
+          cell.spec = seed ? fmt::format("{}:seed={}", base, *seed) : base;
+          cell.seed = seed;
+          cell.request = ParseStrategyRequest(registry, cell.spec, grid.settings);
+          cells.push_back(std::move(cell));
+        }
+        more = false;
+        for (std::size_t a = mine.size(); a-- > 0;) {
+          if (++at[a] < mine[a]->values.size()) {
+            more = true;
+            break;
+          }
+          at[a] = 0;
+        }
+      }
+    }
+  }
+  std::vector<StrategyRequest> requests;
+  for (const SweepCell& cell : cells) requests.push_back(cell.request);
+  CheckSettingsUsed(registry, requests, grid.settings);
+  return cells;
+}
+
+SweepShard SweepShard::Parse(std::string_view text) {
+  std::size_t slash = text.find('/');
+  SweepShard shard;
+  if (slash == std::string_view::npos || !ParseCount(text.substr(0, slash), shard.index) ||
+      !ParseCount(text.substr(slash + 1), shard.count) || shard.index < 1 ||
+      shard.index > shard.count)
+    throw UsageError(fmt::format(
+        "--shard: expected I/N with 1 <= I <= N (shard I of N), got '{}'", text));
+  return shard;
+}
+
+std::pair<std::size_t, std::size_t> SweepShard::Range(std::size_t cells) const {
+  return {cells * (index - 1) / count, cells * index / count};
+}
+
+SweepResult RunSweep(const SweepGrid& grid, const StrategyRegistry& registry,
+                     std::optional<SweepShard> shard, unsigned jobs) {
+  std::vector<SweepCell> cells = ExpandSweep(grid, registry);
+  SweepResult result;
+  result.grid = grid;
+  result.cells = cells.size();
+  result.shard = shard;
+  for (const SweepCell& cell : cells)
+    for (std::string_view word : cell.request.info->reasons)
+      if (std::find(result.reason_words.begin(), result.reason_words.end(), word) ==
+          result.reason_words.end())
+        result.reason_words.emplace_back(word);
+
+  // Plain variables, not a structured binding: the worker lambda below
+  // captures `first`, which clang 14 (the fuzz build) does not allow for
+  // bindings.
+  const std::pair<std::size_t, std::size_t> range =
+      shard ? shard->Range(cells.size()) : std::pair<std::size_t, std::size_t>{0, cells.size()};
+  const std::size_t first = range.first;
+  const std::size_t last = range.second;
+  result.rows.resize(last - first);
+  if (first == last) return result;
+
+  // Cell groups: the cells of one trace, split so that every thread has work.
+  std::size_t traces = 1;
+  for (std::size_t c = first + 1; c < last; ++c)
+    if (cells[c].trace != cells[c - 1].trace) ++traces;
+  jobs = std::max(1u, jobs);
+  const std::size_t parts = std::max<std::size_t>(1, (jobs + traces - 1) / traces);
+  std::vector<std::vector<std::size_t>> groups;
+  for (std::size_t c = first; c < last;) {
+    std::size_t end = c;
+    while (end < last && cells[end].trace == cells[c].trace) ++end;
+    const std::size_t n = end - c;
+    const std::size_t split = std::min(parts, n);
+    for (std::size_t p = 0; p < split; ++p) {
+      std::vector<std::size_t> group;
+      for (std::size_t k = c + n * p / split; k < c + n * (p + 1) / split; ++k) group.push_back(k);
+      groups.push_back(std::move(group));
+    }
+    c = end;
+  }
+
+  std::vector<std::exception_ptr> errors(groups.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t g; (g = next++) < groups.size();) {
+      try {
+        RunCellGroup(grid, cells, groups[g], result.rows, first);
+      } catch (...) {
+        errors[g] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < std::min<std::size_t>(jobs, groups.size()); ++t) threads.emplace_back(work);
+  work();
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  return result;
+}
+
+}  // namespace lbsim

@@ -1,0 +1,118 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/report/fairness.h"
+#include "sim/report/report.h"
+#include "strategies/registry.h"
+#include "traces/trace_reader.h"
+
+namespace lbsim {
+
+// One varied parameter: "NAME.KEY=V1,V2,..." gives every run of strategy
+// NAME each of the values in turn.
+struct SweepAxis {
+  std::string strategy;  // as written
+  std::string key;
+  std::vector<std::string> values;
+
+  // Parses "NAME.KEY=V1,V2,..."; throws UsageError.
+  static SweepAxis Parse(std::string_view text);
+  // "NAME.KEY" as written.
+  std::string Name() const { return strategy + "." + key; }
+};
+
+// What a sweep runs: every combination (a cell) of trace x strategy x
+// values of the varied parameters x seed.
+struct SweepGrid {
+  std::vector<std::string> traces;
+  std::vector<std::string> strategies;  // specs as on the command line
+  std::vector<std::string> settings;    // NAME.KEY=VALUE for every run of NAME
+  std::vector<SweepAxis> axes;          // applied to the strategies they name
+  std::vector<std::uint64_t> seeds;     // for strategies that take a `seed`
+  TraceEncoding encoding = TraceEncoding::kAuto;
+};
+
+// One cell of the grid.
+struct SweepCell {
+  std::size_t index = 0;  // position in the grid's cell order
+  std::size_t trace = 0;  // into SweepGrid::traces
+  std::string spec;       // the strategy spec it runs, e.g. "ll:qps_1m=0"
+  std::optional<std::uint64_t> seed;
+  StrategyRequest request;
+};
+
+// The cells of `grid` in their fixed order: by trace, then strategy, then
+// the varied values (the first axis varies slowest), then seed. An axis or
+// the seeds apply only to strategies that declare the parameter; each must
+// apply to some strategy. Throws UsageError for a bad grid.
+std::vector<SweepCell> ExpandSweep(const SweepGrid& grid, const StrategyRegistry& registry);
+
+// Which slice of a sweep a process runs: shard `index` (1-based) of `count`.
+struct SweepShard {
+  std::size_t index = 1;
+  std::size_t count = 1;
+
+  // Parses "I/N" with 1 <= I <= N; throws UsageError.
+  static SweepShard Parse(std::string_view text);
+  // The cells [first, second) of a `cells`-cell grid this shard runs:
+  // contiguous, so that a shard reads each trace as few times as possible.
+  std::pair<std::size_t, std::size_t> Range(std::size_t cells) const;
+};
+
+// The figures of one cell.
+struct SweepRow {
+  std::size_t cell = 0;
+  std::string trace;
+  std::string strategy;  // canonical name
+  std::string spec;
+  std::optional<std::uint64_t> seed;
+  std::vector<ParamValues::Value> params;  // every value in force
+  std::uint64_t events = 0;
+  std::uint64_t arrivals = 0;
+  std::uint64_t decisions = 0;
+  std::uint64_t no_instances = 0;
+  std::vector<std::pair<std::string, std::uint64_t>> reasons;
+  std::uint64_t unknown_excluded = 0;
+  Fairness fairness;
+  std::uint64_t herded_decisions = 0;
+  std::uint64_t longest_run = 0;
+  // Present when the trace's arrivals carried prefix_blocks.
+  std::optional<PrefixCacheReport> prefix_cache;
+};
+
+// What a sweep (or a slice of one) produced.
+struct SweepResult {
+  SweepGrid grid;
+  std::size_t cells = 0;                  // in the whole grid
+  std::optional<SweepShard> shard;        // set when this is a slice
+  std::vector<std::string> reason_words;  // of the grid's strategies, in order
+  std::vector<SweepRow> rows;             // in cell order
+};
+
+// Runs the cells of `shard` (all cells when nullopt) on `jobs` threads. The
+// strategies of a cell group that share a trace are replayed together, in
+// one pass over it; the trace is read once per thread that takes part of
+// it. Rows come out in cell order whatever `jobs` is. Throws UsageError or
+// InputError (the error of the earliest failing cell group).
+SweepResult RunSweep(const SweepGrid& grid, const StrategyRegistry& registry,
+                     std::optional<SweepShard> shard, unsigned jobs);
+
+// A sweep result as CSV: a header row, then one row per cell.
+std::string RenderSweepCsv(const SweepResult& result);
+// A sweep result as a JSON document ending in a newline.
+std::string RenderSweepJson(const SweepResult& result);
+
+// Joins slices of one sweep (the outputs of its shards, all CSV or all
+// JSON, in any order) into the output of the whole sweep: byte-identical
+// to running it unsharded. `slices` are (name, content) pairs; throws
+// InputError naming a slice that does not fit (another sweep, a missing or
+// repeated cell).
+std::string MergeSweepSlices(const std::vector<std::pair<std::string, std::string>>& slices);
+
+}  // namespace lbsim

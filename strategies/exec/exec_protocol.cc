@@ -1,0 +1,114 @@
+#include "strategies/exec/exec_protocol.h"
+
+#include <fmt/format.h>
+
+#include "traces/decision_log.h"
+#include "traces/json_line_parser.h"
+
+namespace lbsim {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::size_t kMaxReasonLength = 32;
+
+// Appends a double as JSON: the shortest text that reads back the same.
+void AppendDouble(std::string& out, double x) { AppendTraceTime(out, TraceTime{x, false, 0}); }
+
+bool IsReasonWord(std::string_view w) {
+  if (w.empty() || w.size() > kMaxReasonLength || w == "no_instances") return false;
+  if (w.front() < 'a' || w.front() > 'z') return false;
+  for (char c : w)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  return true;
+}
+
+// "inst-a, inst-b, ..." (at most five).
+std::string CandidateIds(std::span<const Candidate> candidates) {
+  std::string out;
+  for (std::size_t i = 0; i < candidates.size() && i < 5; ++i) {
+    if (i) out += ", ";
+    out += candidates[i].id;
+  }
+  if (candidates.size() > 5) out += fmt::format(", ... ({} in all)", candidates.size());
+  return out;
+}
+
+}  // namespace
+
+void AppendExecRequest(std::string& out, const ArrivalInfo& arrival,
+                       std::span<const Candidate> candidates, const Hint& hint) {
+  fmt::format_to(std::back_inserter(out), "{{\"seq\":{},\"t\":", arrival.seq);
+  AppendDouble(out, arrival.t);
+  out += ",\"request\":";
+  AppendJsonString(out, arrival.request);
+  out += ",\"candidates\":[";
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const Candidate& c = candidates[i];
+    out += i ? ",{\"id\":" : "{\"id\":";
+    AppendJsonString(out, c.id);
+    out += ",\"weight\":";
+    AppendDouble(out, c.weight);
+    out += ",\"inflight\":";
+    if (c.inflight) fmt::format_to(std::back_inserter(out), "{}", *c.inflight);
+    else out += "null";
+    out += ",\"qps_1m\":";
+    if (c.qps_1m) AppendDouble(out, *c.qps_1m);
+    else out += "null";
+    out += '}';
+  }
+  out += "],\"hint\":";
+  out += hint.raw_json.empty() ? std::string_view("null") : std::string_view(hint.raw_json);
+  out += "}\n";
+}
+
+bool ParseExecReply(std::string_view line, std::span<const Candidate> candidates,
+                    std::uint64_t seq, ExecReply& reply, std::string& error) {
+  JsonLineParser parser;
+  if (!parser.Parse(line)) {
+    error = parser.error();
+    return false;
+  }
+  const json& r = parser.value();
+  if (!r.is_object()) {
+    error = fmt::format("expected an object {{\"instance\": ID, \"reason\": WORD}}, got {}",
+                        ShortJson(r));
+    return false;
+  }
+  auto seq_it = r.find("seq");
+  if (seq_it != r.end() &&
+      !(seq_it->is_number_unsigned() && seq_it->get<std::uint64_t>() == seq)) {
+    error = fmt::format("field \"seq\": expected {} (this decision's seq), got {}", seq,
+                        ShortJson(*seq_it));
+    return false;
+  }
+  auto instance = r.find("instance");
+  if (instance == r.end() || !instance->is_string()) {
+    error = fmt::format("field \"instance\": expected the id of a candidate ({}), {}",
+                        CandidateIds(candidates),
+                        instance == r.end() ? "but it is missing" : "got " + ShortJson(*instance));
+    return false;
+  }
+  const std::string& id = instance->get_ref<const std::string&>();
+  std::size_t index = 0;
+  while (index < candidates.size() && candidates[index].id != id) ++index;
+  if (index == candidates.size()) {
+    error = fmt::format("field \"instance\": expected the id of a candidate ({}), got {}",
+                        CandidateIds(candidates), ShortJson(*instance));
+    return false;
+  }
+  auto reason = r.find("reason");
+  if (reason == r.end() || !reason->is_string() ||
+      !IsReasonWord(reason->get_ref<const std::string&>())) {
+    error = fmt::format(
+        "field \"reason\": expected a word of a-z, 0-9 and _ starting with a letter (at "
+        "most {} characters, not no_instances), {}",
+        kMaxReasonLength, reason == r.end() ? "but it is missing" : "got " + ShortJson(*reason));
+    return false;
+  }
+  reply.index = index;
+  reply.reason = reason->get<std::string>();
+  return true;
+}
+
+}  // namespace lbsim
