@@ -157,6 +157,7 @@ int RunCli(int argc, char** argv) {
                  "Write the decision log (JSON Lines) to FILE "
                  "(\"-\": standard output, given --output FILE)")
       ->type_name("FILE");
+  replay.proxy.AddTo(app);
   app.add_option("--trace-format", replay.trace_format,
                  "Trace encoding when the file name does not tell")
       ->check(CLI::IsMember({"auto", "document", "lines"}))
@@ -214,8 +215,13 @@ int RunCli(int argc, char** argv) {
   app.add_flag("-q,--quiet", quiet,
                "Show no progress line (shown on a terminal for replays longer than a second)");
 
-  CLI::App* strategies_cmd =
-      app.add_subcommand("strategies", "List the registered strategies and their parameters");
+  CLI::App* strategies_cmd = app.add_subcommand(
+      "strategies", "List the registered strategies and their parameters, as the Proxy "
+                    "(--proxy, default latest) runs them");
+  ProxyOptions strategies_proxy;
+  strategies_proxy.AddTo(*strategies_cmd);
+  CLI::App* proxies_cmd = app.add_subcommand(
+      "proxies", "List the Proxy versions lbsim replays, what each changed, and its defaults");
 
   GenCommand gen;
   CLI::App* gen_cmd = app.add_subcommand(
@@ -361,6 +367,7 @@ exit status 2 and no output file, unless --skip-bad.)");
                         "Trace encoding when the file names do not tell")
       ->check(CLI::IsMember({"auto", "document", "lines"}))
       ->default_str("auto");
+  sweep.proxy.AddTo(*sweep_cmd);
 
   MergeCommand merge;
   CLI::App* merge_cmd = app.add_subcommand(
@@ -379,7 +386,10 @@ exit status 2 and no output file, unless --skip-bad.)");
 
   std::vector<std::string> unwritten;  // output files a failure leaves unwritten
   try {
-    if (list_strategies || strategies_cmd->parsed()) return RunListStrategies();
+    if (proxies_cmd->parsed()) return RunListProxies();
+    if (strategies_cmd->parsed())
+      return RunListStrategies(strategies_proxy.Choice().Resolve(nullptr));
+    if (list_strategies) return RunListStrategies(replay.proxy.Choice().Resolve(nullptr));
     if (gen_cmd->parsed()) {
       unwritten = NamedOutput(gen.output);
       return RunGen(gen);

@@ -76,6 +76,11 @@ int RunReplay(const ReplayCommand& command) {
   const TraceEncoding encoding = ParseTraceEncoding(command.trace_format);
 
   SimOptions sim = command.sim;
+  sim.proxy = command.proxy.Choice();
+  // A profile named here is known now: strategies that do not fit it fail
+  // before anything is read (one named by the trace header, when read).
+  if (sim.proxy.profile)
+    for (const StrategyRequest& r : requests) BindToProxy(r, sim.proxy.Resolve(nullptr));
   for (const std::string& s : command.speeds) sim.speeds.push_back(ParseSpeedAssignment(s, "--speed"));
   CheckSimOptions(sim);
   if (!command.window_csv.empty() && !sim.windows())
@@ -176,8 +181,8 @@ std::vector<std::string> NamedOutputFiles(const ReplayCommand& command) {
   return named;
 }
 
-int RunListStrategies() {
-  const StrategyRegistry& registry = StrategyRegistry::Builtin();
+int RunListStrategies(const ProxyRun& run) {
+  const StrategyRegistry& registry = StrategyRegistry::For(run);
   std::vector<std::array<std::string, 4>> rows;
   rows.push_back({"STRATEGY", "ALIASES", "STATUS", "DESCRIPTION"});
   for (const StrategyInfo& s : registry.All()) {
@@ -189,7 +194,10 @@ int RunListStrategies() {
   std::array<std::size_t, 4> width{};
   for (const auto& r : rows)
     for (std::size_t c = 0; c < 4; ++c) width[c] = std::max(width[c], r[c].size());
-  std::string out;
+  std::string out = fmt::format(
+      "As {} runs them{} (lbsim proxies lists every version; --proxy NAME lists another)\n\n",
+      run.profile->name,
+      run.profile->pinned() ? fmt::format(" on Python {}", PythonVersionName(run.python)) : "");
   for (const auto& r : rows)
     out += fmt::format("{:<{}}  {:<{}}  {:<{}}  {}\n", r[0], width[0], r[1], width[1],
                        r[2], width[2], r[3]);

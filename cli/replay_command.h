@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/proxy_options.h"
 #include "sim/engine/sim_options.h"
 
 namespace lbsim {
@@ -16,6 +17,7 @@ struct ReplayCommand {
   std::string output;                   // empty or "-": standard output
   std::string decisions;                // decision log path, empty: none
   std::string trace_format = "auto";
+  ProxyOptions proxy;  // --proxy, --python
   // What-if options (all off by default).
   SimOptions sim;
   std::vector<std::string> speeds;  // ID=SPEED
@@ -34,7 +36,8 @@ int RunReplay(const ReplayCommand& command);
 // and "--window-csv FILE", for the note that a failed run wrote none of them.
 std::vector<std::string> NamedOutputFiles(const ReplayCommand& command);
 
-// Prints the strategy registry as a table to standard output.
-int RunListStrategies();
+// Prints the strategy registry, as the Proxy `run` runs it, as a table to
+// standard output.
+int RunListStrategies(const ProxyRun& run);
 
 }  // namespace lbsim

@@ -17,6 +17,7 @@ int RunSweepCommand(const SweepCommand& command) {
   for (const std::string& axis : command.vary) grid.axes.push_back(SweepAxis::Parse(axis));
   grid.seeds = command.seeds;
   grid.encoding = ParseTraceEncoding(command.trace_format);
+  grid.proxy = command.proxy.Choice();
   std::optional<SweepShard> shard;
   if (!command.shard.empty()) shard = SweepShard::Parse(command.shard);
   for (const std::string& trace : command.traces) RefuseOverwrite(command.output, trace, "--output");

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/proxy_options.h"
+
 namespace lbsim {
 
 // What `lbsim sweep [OPTIONS] TRACE...` was asked to do.
@@ -18,6 +20,7 @@ struct SweepCommand {
   std::string format = "csv";           // csv | json
   std::string output;                   // empty or "-": standard output
   std::string trace_format = "auto";
+  ProxyOptions proxy;  // --proxy, --python
 };
 
 // Runs the sweep (or its shard) and writes one row per cell. The output

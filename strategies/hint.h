@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "strategies/python_version.h"
+
 namespace lbsim {
 
 // Index of an Instance id in the run's InstanceTable (interned ids).
@@ -19,17 +21,31 @@ inline constexpr std::array<std::string_view, 8> kQueueFields = {
     "active_decode_count",   "predicted_total_backlog_ms",
 };
 
-// The queue values one hint gives for one Instance. A value is known only
-// when the hint held a JSON number for it.
+// The queue values one hint gives for one Instance. A value is known when
+// the hint held a number for it: a JSON number, or under a pinned Proxy
+// profile anything Python's float() reads as one (see HintReading).
 struct QueueLoad {
   std::array<double, kQueueFields.size()> value{};
   std::array<bool, kQueueFields.size()> known{};
+  // Pinned Proxy profiles only: the value is a JSON integer past the double
+  // range, on which the Proxy's float() raises OverflowError (never known).
+  std::array<bool, kQueueFields.size()> overflow{};
 
   bool AnyKnown() const {
     for (bool k : known)
       if (k) return true;
     return false;
   }
+};
+
+// How a trace's hint values are read. Typed (the spec profile): a value is
+// known only when it is a JSON number. As a pinned Proxy reads them: with
+// Python's float() on `python` (see PythonFloatOfText): numbers, booleans
+// (1.0, 0.0) and strings that float() takes are known, and a JSON integer
+// past the double range makes float() raise (QueueLoad::overflow).
+struct HintReading {
+  bool python_float = false;
+  PythonVersion python = PythonVersion::k312;
 };
 
 // What an arrival tells strategies, already decoded from JSON: its `hint`'s
@@ -42,6 +58,8 @@ struct Hint {
     QueueLoad load;
   };
   std::vector<Entry> queues;
+  // Some entry of `queues` has an overflow value.
+  bool any_overflow = false;
   // The arrival's `hint` as compact JSON text, for strategies that forward
   // it whole (exec); filled only when a strategy of the run says
   // WantsRawHint(), otherwise empty. Empty also when the arrival has no
@@ -61,6 +79,7 @@ struct Hint {
 
   void Clear() {
     queues.clear();
+    any_overflow = false;
     raw_json.clear();
     prefix_blocks.clear();
   }

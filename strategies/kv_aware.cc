@@ -38,13 +38,14 @@ class KvAware final : public Strategy {
       : caches_(static_cast<std::size_t>(p.Number("cache_blocks"))),
         abs_threshold_(p.Number("abs_threshold")),
         rel_threshold_(p.Number("rel_threshold")),
-        rule_("kv_aware", LoadWeights::FromParams(p), UnknownLoad::kExclude) {}
+        rule_(LoadWeights::FromParams(p), UnknownLoad::kExclude) {}
 
   std::string_view Name() const override { return "kv_aware"; }
 
   Choice Select(std::span<const Candidate> candidates,
                 const Hint& hint) override {
     Choice choice = Decide(candidates, hint);
+    if (choice.refused) return choice;
     const Candidate& chosen = candidates[choice.index];
     caches_.For(chosen.instance, chosen.registration).Insert(hint.prefix_blocks);
     return choice;
@@ -79,7 +80,7 @@ class KvAware final : public Strategy {
   }
 
   static Choice Relabel(Choice choice, std::string_view reason) {
-    choice.reason = reason;
+    if (!choice.refused) choice.reason = reason;
     return choice;
   }
 

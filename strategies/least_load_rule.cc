@@ -2,9 +2,8 @@
 
 namespace lbsim {
 
-LeastLoadRule::LeastLoadRule(std::string_view strategy, const LoadWeights& weights,
-                             UnknownLoad unknown)
-    : strategy_(strategy), weights_(weights), unknown_(unknown) {}
+LeastLoadRule::LeastLoadRule(const LoadWeights& weights, UnknownLoad unknown)
+    : weights_(weights), unknown_(unknown) {}
 
 std::span<const std::optional<double>> LeastLoadRule::Score(
     std::span<const Candidate> candidates, const Hint& hint) {
@@ -30,7 +29,8 @@ Choice LeastLoadRule::Pick() {
 }
 
 Choice LeastLoadRule::PickAmong(std::span<const std::size_t> subset) {
-  FindLowestScore(strategy_, scores_, subset, lowest_);
+  FindLowestScore(scores_, subset, lowest_);
+  if (lowest_.not_a_number) return Choice::Refused();
   Choice choice;
   if (lowest_.ties.empty()) {
     choice = {subset[counter_ % subset.size()], "fallback"};

@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <optional>
 #include <span>
-#include <string_view>
 #include <vector>
 
 #include "strategies/candidate.h"
@@ -18,14 +17,14 @@
 namespace lbsim {
 
 // least_load's decision rule as a part other strategies can hold: load
-// scores under an unknown-load policy; the lowest known score wins; ties,
-// and the fallback when no score is known, pick by ONE internal round-robin
-// counter that advances on every decision it makes.
+// scores under an unknown-load policy; the lowest known score wins (as
+// Python's min() finds it); ties, and the fallback when no score is known,
+// pick by ONE internal round-robin counter that advances on every decision
+// it makes. A first known score that is NaN refuses the decision, as the
+// Proxy's select() raises, and leaves the counter as it was.
 class LeastLoadRule {
  public:
-  // `strategy` names the owner in error messages.
-  LeastLoadRule(std::string_view strategy, const LoadWeights& weights,
-                UnknownLoad unknown);
+  LeastLoadRule(const LoadWeights& weights, UnknownLoad unknown);
 
   // Scores every candidate of a decision (the policy applied); indexed like
   // `candidates`. Call once per decision before Pick or PickAmong.
@@ -33,8 +32,8 @@ class LeastLoadRule {
                                                const Hint& hint);
 
   // The decision among all candidates last scored: reason `least` (one
-  // lowest), `tie` (several; the counter picks among them in pool order) or
-  // `fallback` (none known; the counter picks among all).
+  // lowest), `tie` (several; the counter picks among them in pool order),
+  // `fallback` (none known; the counter picks among all) or a refusal.
   Choice Pick();
 
   // The same decision restricted to the candidate indices `subset`, which
@@ -53,7 +52,6 @@ class LeastLoadRule {
   }
 
  private:
-  std::string_view strategy_;
   LoadWeights weights_;
   UnknownLoad unknown_;
   std::uint64_t counter_ = 0;

@@ -52,6 +52,8 @@ class LoadIndex {
   void InflightMoved(std::size_t slot, std::int64_t inflight) {
     if (weights_.inflight == 0.0) return;  // the score does not see inflight
     // LoadScore's sum in its order: 0.0, the inflight part, the qps_1m part.
+    // Two terms add up the same under every Summation (a compensated sum of
+    // two terms rounds back to their plain sum).
     double score = 0.0 + static_cast<double>(inflight) * weights_.inflight;
     const QpsPart& qps = qps_part_[slot];
     if (qps.known) score += qps.value;

@@ -1,13 +1,8 @@
 #include "strategies/lowest_score.h"
 
-#include <fmt/format.h>
-
-#include "base/errors.h"
-
 namespace lbsim {
 
-void FindLowestScore(std::string_view strategy,
-                     std::span<const std::optional<double>> scores,
+void FindLowestScore(std::span<const std::optional<double>> scores,
                      std::span<const std::size_t> examined, LowestScore& out) {
   out.ties.clear();
   bool any_known = false, any_unknown = false;
@@ -24,15 +19,13 @@ void FindLowestScore(std::string_view strategy,
     }
   }
   out.passed_over_unknown = any_known && any_unknown;
-  if (!any_known) return;
-
+  if (!any_known) {
+    out.not_a_number = false;
+    return;
+  }
   for (std::size_t i : examined)
     if (scores[i] && *scores[i] == lowest) out.ties.push_back(i);
-  if (out.ties.empty())  // only when a score is NaN (inf - inf in a hint)
-    throw InputError(fmt::format(
-        "{}: a load score is not a number (infinite hint values of "
-        "both signs); the Proxy would fail this decision too",
-        strategy));
+  out.not_a_number = out.ties.empty();  // only when the first known is NaN
 }
 
 }  // namespace lbsim

@@ -55,7 +55,8 @@ class PowerOfTwo final : public Strategy {
       for (std::size_t i : sampled_) scores_[i] = ScoreUnder(unknown_, scores_[i], highest);
     }
 
-    FindLowestScore("power_of_two", scores_, sampled_, lowest_);
+    FindLowestScore(scores_, sampled_, lowest_);
+    if (lowest_.not_a_number) return Choice::Refused();
     if (lowest_.ties.empty()) return {sampled_.front(), "fallback"};
     return {lowest_.ties.front(), lowest_.ties.size() == 1 ? "least" : "tie",
             lowest_.passed_over_unknown};

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -68,6 +69,30 @@ const StrategyRegistry& StrategyRegistry::Builtin() {
 #undef LBSIM_STRATEGY
   });
   return registry;
+}
+
+const StrategyRegistry& StrategyRegistry::For(const ProxyRun& run) {
+  if (!run.profile->pinned()) return Builtin();
+  // One registry per pinned profile and interpreter, built once.
+  static const std::vector<StrategyRegistry> variants = [] {
+    std::vector<StrategyRegistry> out;
+    for (const ProxyProfile& profile : ProxyProfiles()) {
+      if (!profile.pinned()) continue;
+      for (PythonVersion python : {PythonVersion::k311, PythonVersion::k312}) {
+        std::vector<StrategyInfo> infos;
+        for (const StrategyInfo& s : Builtin().All())
+          infos.push_back(s.under_proxy ? s.under_proxy(s, ProxyRun{&profile, python}) : s);
+        out.emplace_back(std::move(infos));
+      }
+    }
+    return out;
+  }();
+  std::size_t index = 0;
+  for (const ProxyProfile& profile : ProxyProfiles()) {
+    if (&profile == run.profile) break;
+    if (profile.pinned()) ++index;
+  }
+  return variants[2 * index + (run.python == PythonVersion::k312 ? 1 : 0)];
 }
 
 const StrategyInfo* StrategyRegistry::Find(std::string_view name) const {
@@ -173,6 +198,7 @@ StrategyRequest ParseStrategyRequest(const StrategyRegistry& registry,
   request.info = &info;
   request.requested_as = std::string(spec);
   request.params = ParamValues::Resolve(info.name, info.params, overrides);
+  request.overrides = std::move(overrides);
   if (tail && request.params.Text(tail->name).empty())
     throw UsageError(fmt::format("strategy {}: expected {}:{} (the {} is missing or empty)",
                                  info.name, info.name, ToUpper(tail->name), tail->name));
@@ -186,12 +212,36 @@ void CheckSettingsUsed(const StrategyRegistry& registry,
     std::string_view name = SplitSetting(setting).first;
     const StrategyInfo& info = registry.Require(name);
     bool used = std::any_of(requests.begin(), requests.end(),
-                            [&](const StrategyRequest& r) { return r.info == &info; });
+                            [&](const StrategyRequest& r) { return r.info->name == info.name; });
     if (!used)
       throw UsageError(fmt::format(
           "--set {}: strategy {} is not among the strategies of this run",
           setting, info.name));
   }
+}
+
+bool StrategyRequest::ReplaysProxy() const {
+  if (!info->from_proxy) return false;
+  for (const ParamValues::Value& v : params.All())
+    if (!v.is_default) return false;
+  return true;
+}
+
+StrategyRequest BindToProxy(const StrategyRequest& request, const ProxyRun& run) {
+  const StrategyInfo* info = StrategyRegistry::For(run).Find(request.info->name);
+  if (!info) throw std::logic_error("BindToProxy: a strategy missing from a profile");
+  StrategyRequest bound;
+  bound.info = info;
+  bound.requested_as = request.requested_as;
+  bound.overrides = request.overrides;
+  try {
+    bound.params = ParamValues::Resolve(info->name, info->params, bound.overrides);
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("{} (under Proxy profile {}, least_load {})", e.what(),
+                                 run.profile->name,
+                                 LeastLoadFormName(run.profile->least_load)));
+  }
+  return bound;
 }
 
 }  // namespace lbsim

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "strategies/params.h"
+#include "strategies/proxy_profile.h"
 #include "strategies/strategy.h"
 
 namespace lbsim {
@@ -24,8 +26,15 @@ struct StrategyInfo {
   std::string_view description;           // one line
   std::vector<ParamSpec> params;          // tunable parameters with defaults
   std::vector<std::string_view> reasons;  // reason words its picks carry
-  // Builds a fresh instance; nullptr for planned (unimplemented) strategies.
-  std::unique_ptr<Strategy> (*make)(const ParamValues&) = nullptr;
+  // Builds a fresh instance; empty for planned (unimplemented) strategies.
+  std::function<std::unique_ptr<Strategy>(const ParamValues&)> make;
+  // The Proxy ships it (round_robin, least_load): under a pinned profile a
+  // run of it replays that version exactly unless a parameter is changed.
+  bool from_proxy = false;
+  // The strategy as a pinned Proxy version runs it, built from this entry,
+  // when that differs from the spec's (least_load: its form, weights,
+  // summation); null when every profile runs the spec's.
+  StrategyInfo (*under_proxy)(const StrategyInfo& spec, const ProxyRun& run) = nullptr;
 
   // The parameter marked `tail`, or nullptr.
   const ParamSpec* TailParam() const;
@@ -36,8 +45,13 @@ class StrategyRegistry {
  public:
   explicit StrategyRegistry(std::vector<StrategyInfo> strategies);
 
-  // Every strategy lbsim ships (see builtin_strategies.inc).
+  // Every strategy lbsim ships (see builtin_strategies.inc), as the spec
+  // profile defines them. Command lines and scenarios are parsed against it,
+  // then bound to the run's Proxy (BindToProxy).
   static const StrategyRegistry& Builtin();
+  // The same strategies as the Proxy `run` runs them: Builtin() for spec,
+  // each entry's under_proxy variant for a pinned version.
+  static const StrategyRegistry& For(const ProxyRun& run);
 
   // Finds a strategy by name or alias after trimming surrounding whitespace
   // and lower-casing; nullptr when nothing matches.
@@ -61,9 +75,23 @@ struct StrategyRequest {
   const StrategyInfo* info = nullptr;
   std::string requested_as;  // the text as the user wrote it
   ParamValues params;        // values in force
+  // The KEY=VALUE assignments behind `params`, in the order applied
+  // (run-wide, --set, inline), kept to resolve them again under another
+  // Proxy profile.
+  std::vector<std::pair<std::string, std::string>> overrides;
 
   std::unique_ptr<Strategy> Make() const { return info->make(params); }
+  // Whether the run does what the Proxy does: a Proxy strategy with every
+  // parameter at its profile's default.
+  bool ReplaysProxy() const;
 };
+
+// `request` as the Proxy `run` runs it: its strategy from
+// StrategyRegistry::For(run), its assignments resolved again against that
+// entry's parameters and defaults. Throws UsageError, naming the profile,
+// when an assignment does not apply there (least_load under L1 takes no
+// weights).
+StrategyRequest BindToProxy(const StrategyRequest& request, const ProxyRun& run);
 
 // Splits one --strategy value at commas into specs. A spec of a strategy
 // with a tail parameter ("exec:COMMAND") takes the rest of the value,

@@ -37,6 +37,7 @@ StrategyInfo RoundRobinInfo() {
       .make = [](const ParamValues&) -> std::unique_ptr<Strategy> {
         return std::make_unique<RoundRobin>();
       },
+      .from_proxy = true,
   };
 }
 

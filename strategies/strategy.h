@@ -18,6 +18,12 @@ struct Choice {
   // True when a candidate with an unknown load was passed over because
   // another one had a known load (least_load's `unknown_excluded`).
   bool passed_over_unknown = false;
+  // True when the strategy failed the decision the way the Proxy's select()
+  // raises (reason `refused`; `index` means nothing): the Proxy answers 503,
+  // nothing is routed and no counter moves.
+  bool refused = false;
+
+  static Choice Refused() { return {0, "refused", false, true}; }
 };
 
 // The arrival a decision is made for, beyond its hint.

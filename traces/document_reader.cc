@@ -186,6 +186,7 @@ class DocumentReader {
     cursor.Peek();  // [
     cursor.Skip();
     if (cursor.Peek() == ']') return;
+    scanner_.AllowOverflowFrom(kEventOverflowDepth);
     for (std::uint64_t index = 0;; ++index) {
       JsonView value;
       if (cursor.Value(scanner_, value) != ValueStatus::kOk) SyntaxError();  // changed since pass 1
@@ -247,12 +248,14 @@ class DocumentReader {
       cursor.Skip();
       return;
     }
+    scanner_.AllowOverflowFrom(kEventOverflowDepth);
     for (element_ = 0;; ++*element_) {
       CheckValue(cursor, c);
       c = cursor.Peek();
       if (c == ']') {
         cursor.Skip();
         element_.reset();
+        scanner_.AllowOverflowFrom(SIZE_MAX);
         return;
       }
       if (c != ',') SyntaxError();

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "strategies/python_float.h"
 #include "traces/json_line_parser.h"
 #include "traces/trace_reader.h"
 
@@ -152,11 +153,72 @@ std::size_t QueueField(std::string_view key) {
   return i;
 }
 
+// nlohmann's compact form of a validated value, as strategies that
+// forward hints expect; a value nlohmann refuses (a number past the double
+// range, which pinned Proxy profiles read as Python does) keeps its own
+// text without the whitespace between tokens.
+std::string CompactJson(std::string_view text) {
+  nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!value.is_discarded()) return value.dump();
+  std::string out;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      out.push_back(c);
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+      out.push_back(c);
+    } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+// One queue value as a pinned Proxy reads it: Python's float() of what
+// json.loads gives. Sets known/value, or overflow for a JSON integer that
+// float() cannot convert.
+void ReadPythonQueueValue(const JsonView& v, PythonVersion python, QueueLoad& load,
+                          std::size_t i, std::string& scratch) {
+  switch (v.kind) {
+    case JsonKind::kNumber: {
+      const double x = ReadNumber(v.text).AsDouble();
+      // json.loads keeps an integer literal as an int, which float() refuses
+      // past the double range; a literal with a fraction or exponent is
+      // already a float there (±inf past the range).
+      if (std::isinf(x) && v.text.find_first_of(".eE") == std::string_view::npos) {
+        load.overflow[i] = true;
+        return;
+      }
+      load.known[i] = true;
+      load.value[i] = x;
+      return;
+    }
+    case JsonKind::kTrue:
+    case JsonKind::kFalse:
+      load.known[i] = true;
+      load.value[i] = v.kind == JsonKind::kTrue ? 1.0 : 0.0;
+      return;
+    case JsonKind::kString:
+      if (std::optional<double> x = PythonFloatOfText(ReadString(v, scratch), python)) {
+        load.known[i] = true;
+        load.value[i] = *x;
+      }
+      return;
+    default:  // null, arrays and objects: not numbers to float()
+      return;
+  }
+}
+
 // hint.queue_depths.per_instance[<id>][<key>] for every interned id; any
-// other shape carries no queue information.
-void DecodeHint(const JsonView& hint, const InstanceTable& table, Hint& out,
-                std::string& scratch) {
+// other shape carries no queue information. Values are read by `reading`.
+void DecodeHint(const JsonView& hint, const InstanceTable& table, HintReading reading,
+                Hint& out, std::string& scratch) {
   out.queues.clear();
+  out.any_overflow = false;
   if (!hint.is_object()) return;
   std::optional<JsonView> queues = Member(hint, "queue_depths", scratch);
   if (!queues || !queues->is_object()) return;
@@ -174,11 +236,20 @@ void DecodeHint(const JsonView& hint, const InstanceTable& table, Hint& out,
     for (JsonMember f; fields.Next(f);) {
       std::size_t i = QueueField(ReadString(f.key, scratch));
       if (i == kQueueFields.size()) continue;
-      entry.load.known[i] = f.value.is_number();
-      entry.load.value[i] = entry.load.known[i] ? ReadNumber(f.value.text).AsDouble() : 0.0;
+      // A repeated key: the last one counts, as in Python's dict.
+      entry.load.known[i] = entry.load.overflow[i] = false;
+      entry.load.value[i] = 0.0;
+      if (reading.python_float) {
+        ReadPythonQueueValue(f.value, reading.python, entry.load, i, scratch);
+      } else if (f.value.is_number()) {
+        entry.load.known[i] = true;
+        entry.load.value[i] = ReadNumber(f.value.text).AsDouble();
+      }
     }
     out.queues.push_back(entry);
   }
+  for (const Hint::Entry& e : out.queues)
+    for (bool overflow : e.load.overflow) out.any_overflow = out.any_overflow || overflow;
 }
 
 // An arrival's `prefix_blocks`: an array of block ids, integers >= 0.
@@ -319,6 +390,11 @@ TraceHeader DecodeHeader(const JsonView& header, bool document) {
     if (unit != "s" && unit != "ms") Fail("time_unit", "\"s\" or \"ms\"", &*v);
     h.time_unit = unit;
   }
+  if (std::optional<JsonView> v = Member(header, "proxy", scratch)) {
+    h.proxy = v->is_string() ? FindProxyProfile(ReadString(*v, text)) : nullptr;
+    if (!h.proxy)
+      Fail("proxy", fmt::format("a Proxy profile: one of {}", ProxyProfileNames()), &*v);
+  }
   if (std::optional<JsonView> v = Member(header, "instances", scratch)) {
     if (!v->is_array()) Fail("instances", "an array of Instance objects", &*v);
     std::size_t count = 0;
@@ -398,9 +474,8 @@ void EventDecoder::Decode(const JsonView& value, std::span<const JsonMember> mem
     if (f.duration)
       e.duration = NumberAtLeast(*f.duration, "duration", 0.0, false, "a finite number >= 0");
     if (f.hint) {
-      DecodeHint(*f.hint, table, e.hint, key_);
-      // nlohmann's compact form, as strategies that forward hints expect.
-      if (raw_hint) e.hint.raw_json = nlohmann::json::parse(f.hint->text).dump();
+      DecodeHint(*f.hint, table, hint_reading_, e.hint, key_);
+      if (raw_hint) e.hint.raw_json = CompactJson(f.hint->text);
     }
     if (f.prefix_blocks) DecodePrefixBlocks(*f.prefix_blocks, e.hint.prefix_blocks);
     CheckTimeOrder(e.t, not_before);

@@ -36,7 +36,11 @@ class EventDecoder {
               InstanceTable& table, TraceEvent& event, bool raw_hint = false,
               double not_before = -std::numeric_limits<double>::infinity());
 
+  // How arrivals' hint values are read from now on (typed by default).
+  void set_hint_reading(HintReading reading) { hint_reading_ = reading; }
+
  private:
+  HintReading hint_reading_;
   std::string key_;       // decoded keys with escapes
   std::string text_;      // decoded `type` with escapes
   std::string instance_;  // decoded instance id with escapes

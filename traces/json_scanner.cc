@@ -129,7 +129,7 @@ const char* JsonScanner::Value(const char* p, std::size_t depth) {
     case '-':
     case '0': case '1': case '2': case '3': case '4':
     case '5': case '6': case '7': case '8': case '9':
-      end = Number(p);
+      end = Number(p, depth);
       break;
     case '\0':
       return AtNul(p);
@@ -288,7 +288,7 @@ const char* JsonScanner::Utf8(const char* p) {
   return p;
 }
 
-const char* JsonScanner::Number(const char* p) {
+const char* JsonScanner::Number(const char* p, std::size_t depth) {
   const char* first = p;
   if (*p == '-') ++p;
   const char* digits = p;
@@ -316,7 +316,8 @@ const char* JsonScanner::Number(const char* p) {
     if (negative) exponent = -exponent;
   }
   if (p == end_ && !final_) return Fail(Status::kTruncated);  // may go on
-  if (integer_digits + exponent > 300 && Overflows(first, p, integer_digits, exponent))
+  if (integer_digits + exponent > 300 && depth < overflow_from_depth_ &&
+      Overflows(first, p, integer_digits, exponent))
     return Fail(Status::kInvalid);
   return p;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -43,6 +44,14 @@ class JsonScanner {
   // the value.
   Status ScanValue(const char* p, const char* end, bool final, JsonView& value);
 
+  // From now on, accepts number literals past the double range (valid JSON
+  // that Python's json reads, as ±inf or as an int) nested at least `depth`
+  // levels inside the scanned value (0: the value itself); by default none.
+  // Trace readers allow them inside an event's values (depth 2), where only
+  // hints can hold them; nlohmann's parser, and so DescribeLineSyntaxError,
+  // still calls them invalid.
+  void AllowOverflowFrom(std::size_t depth) { overflow_from_depth_ = depth; }
+
   // The members of the last value scanned, in text order, when it was an
   // object (empty otherwise). Valid as long as the scanned text.
   const std::vector<JsonMember>& members() const { return members_; }
@@ -56,7 +65,7 @@ class JsonScanner {
   const char* String(const char* p);
   const char* Escape(const char* p);
   const char* Utf8(const char* p);
-  const char* Number(const char* p);
+  const char* Number(const char* p, std::size_t depth);
   const char* Literal(const char* p, std::string_view word);
   const char* Fail(Status status) {
     status_ = status;
@@ -78,6 +87,7 @@ class JsonScanner {
   bool final_ = true;
   bool escaped_ = false;  // whether the last string scanned held an escape
   Status status_ = Status::kOk;
+  std::size_t overflow_from_depth_ = SIZE_MAX;
   std::size_t values_ = 0;  // values counted in the current scan
   std::vector<JsonMember> members_;
 };

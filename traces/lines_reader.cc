@@ -70,6 +70,7 @@ void ReadLinesTrace(std::FILE* file, TraceStream& stream) {
     if (header) {
       stream.Header(value, lines.number());
       header = false;
+      scanner.AllowOverflowFrom(kEventOverflowDepth);
     } else {
       stream.Event(value, scanner.members(), lines.number());
     }

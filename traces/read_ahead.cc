@@ -340,10 +340,11 @@ class BatchRing {
 // the events into batches.
 class BatchingVisitor final : public TraceVisitor {
  public:
-  BatchingVisitor(BatchRing& ring, bool wants_raw_hint)
-      : ring_(ring), wants_raw_hint_(wants_raw_hint) {}
+  BatchingVisitor(BatchRing& ring, bool wants_raw_hint, ProxyChoice proxy)
+      : ring_(ring), wants_raw_hint_(wants_raw_hint), proxy_(proxy) {}
 
   bool WantsRawHint() const override { return wants_raw_hint_; }
+  ProxyChoice Proxy() const override { return proxy_; }
 
   void OnHeader(const TraceHeader& header, const InstanceTable&) override {
     Current().header = header;
@@ -370,6 +371,7 @@ class BatchingVisitor final : public TraceVisitor {
 
   BatchRing& ring_;
   bool wants_raw_hint_;
+  ProxyChoice proxy_;
   EventBatch* batch_ = nullptr;
 };
 
@@ -429,11 +431,12 @@ TraceCounts ReadTraceAhead(const std::string& path, TraceEncoding encoding,
   std::thread reader;
   try {
     reader = std::thread([&ring, &path, encoding, progress,
-                          wants_raw_hint = visitor.WantsRawHint()] {
+                          wants_raw_hint = visitor.WantsRawHint(),
+                          proxy = visitor.Proxy()] {
       TraceCounts counts;
       std::exception_ptr error;
       InstanceTable own;  // the reader's; `table` belongs to the visiting thread
-      BatchingVisitor batching(ring, wants_raw_hint);
+      BatchingVisitor batching(ring, wants_raw_hint, proxy);
       try {
         counts = ReadTrace(path, encoding, own, batching, progress);
       } catch (const ReadingCancelled&) {

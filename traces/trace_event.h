@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "strategies/hint.h"
+#include "strategies/proxy_profile.h"
 
 namespace lbsim {
 
@@ -52,6 +53,9 @@ struct TraceHeader {
   std::string description;
   std::string time_unit = "s";
   std::vector<HeaderInstance> instances;
+  // The Proxy profile the trace was written for (its "proxy" key); null
+  // when it names none. A profile chosen for the run wins over it.
+  const ProxyProfile* proxy = nullptr;
 };
 
 // One validated trace event. Reused between events by the readers; its

@@ -44,6 +44,10 @@ class TraceVisitor {
   // Whether arrivals must carry their hint as JSON text (Hint::raw_json).
   // Asked once, before the header.
   virtual bool WantsRawHint() const { return false; }
+  // The Proxy the trace is replayed as, when the run chose one; with the
+  // header's "proxy" it decides how hint values are read (ProxyRun's
+  // hint_reading). Asked once, before the header.
+  virtual ProxyChoice Proxy() const { return {}; }
 };
 
 // Receives reading progress, every few MiB read.

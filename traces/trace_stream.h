@@ -36,7 +36,7 @@ class TraceStream {
               std::uint64_t total_work = 0)
       : path_(std::move(display_path)), document_(document), table_(table),
         visitor_(visitor), progress_(progress), total_work_(total_work),
-        raw_hint_(visitor.WantsRawHint()) {}
+        raw_hint_(visitor.WantsRawHint()), proxy_(visitor.Proxy()) {}
 
   // Validates the header object found at `position` and hands it on.
   void Header(const JsonView& header, std::uint64_t position);
@@ -78,6 +78,7 @@ class TraceStream {
   TraceProgress* progress_;
   std::uint64_t total_work_;
   bool raw_hint_;  // fill Hint::raw_json of arrivals
+  ProxyChoice proxy_;  // with the header's profile, how hints are read
   EventDecoder decoder_;
   LineLayouts layouts_;
   TraceEvent event_;
@@ -85,6 +86,12 @@ class TraceStream {
   double last_t_ = 0.0;
   bool header_seen_ = false;
 };
+
+// How deep inside an event's object the readers accept number literals
+// past the double range (JsonScanner::AllowOverflowFrom): in the values of
+// its members' values, that is, inside hints (and unknown keys). Its own
+// fields (t, duration, ...) and the header keep refusing them.
+inline constexpr std::size_t kEventOverflowDepth = 2;
 
 // Extracts the useful part of a nlohmann parse error message.
 std::string ParseErrorDetail(const std::string& what);

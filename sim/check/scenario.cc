@@ -132,7 +132,18 @@ class ScenarioParser {
  private:
   void ParseOptions(const ojson& options, Scenario& s, std::vector<std::string>& settings) {
     if (!options.is_object()) Expected("options", "an object", options);
-    OnlyKeys(options, "options", {"trace_format", "set"});
+    OnlyKeys(options, "options", {"trace_format", "set", "proxy", "python"});
+    if (const ojson* p = Member(options, "proxy")) {
+      s.proxy.profile = FindProxyProfile(String(*p, "options.proxy", true));
+      if (!s.proxy.profile)
+        Expected("options.proxy", fmt::format("a Proxy profile: one of {}", ProxyProfileNames()),
+                 *p);
+    }
+    if (const ojson* p = Member(options, "python")) {
+      std::optional<PythonVersion> version = ParsePythonVersion(String(*p, "options.python", true));
+      if (!version) Expected("options.python", "\"3.11\" or \"3.12\"", *p);
+      s.proxy.python = *version;
+    }
     if (const ojson* f = Member(options, "trace_format")) {
       std::string text = String(*f, "options.trace_format", true);
       if (text != "auto" && text != "document" && text != "lines")
@@ -227,7 +238,7 @@ class ScenarioParser {
       const std::string name_and_key = setting.substr(0, setting.find('='));
       const StrategyInfo* info = registry.Find(name_and_key.substr(0, name_and_key.rfind('.')));
       bool used = false;
-      for (const StrategyRequest& r : s.strategies) used = used || r.info == info;
+      for (const StrategyRequest& r : s.strategies) used = used || r.info->name == info->name;
       if (!used)
         Fail(Sub("options.set", name_and_key),
              fmt::format("strategy {} is not among the strategies of this scenario", info->name));

@@ -70,6 +70,9 @@ struct Scenario {
   std::shared_ptr<const nlohmann::json> inline_trace;
   TraceEncoding trace_encoding = TraceEncoding::kAuto;
 
+  // The Proxy it replays (options.proxy, options.python); by default the
+  // trace header's profile, else latest.
+  ProxyChoice proxy;
   std::vector<StrategyRequest> strategies;  // in report order
   std::vector<Expectation> expectations;
 

@@ -304,12 +304,14 @@ ScenarioResult CheckScenario(const Scenario& scenario) {
   std::vector<DecisionSink*> sinks;
   for (DecisionRecorder& r : recorders) sinks.push_back(&r);
 
+  SimOptions options;
+  options.proxy = scenario.proxy;
   ReplayResult replay = Replay(
       scenario.trace_path,
       [&](InstanceTable& table, TraceVisitor& visitor) {
         return scenario.ReadScenarioTrace(table, visitor);
       },
-      scenario.strategies, sinks);
+      scenario.strategies, sinks, options);
   // The very JSON `lbsim --format json` prints: paths mean its keys.
   const ojson report = ojson::parse(RenderJson(BuildReport(replay)));
 

@@ -36,6 +36,11 @@ class Pool {
   bool Up(InstanceIndex i);
   // Marks a registered Instance dead; it keeps its place and load fields.
   void Down(InstanceIndex i);
+  // Marks a registered Instance alive again when it is dead (a Proxy's
+  // heartbeat refreshing its liveness); nothing when it is alive.
+  void Revive(InstanceIndex i) {
+    if (!entries_[i].alive) Up(i);
+  }
   // Unregisters `i`: it leaves pool order.
   void Remove(InstanceIndex i);
 

@@ -15,22 +15,43 @@ namespace {
 
 class Replayer final : public TraceVisitor {
  public:
+  // The worlds are made for the Proxy options.proxy names, or latest; the
+  // trace header may name another (OnHeader).
   Replayer(const std::vector<StrategyRequest>& requests,
            const std::vector<DecisionSink*>& logs, const SimOptions& options)
-      : speeds_(options.speeds) {
+      : speeds_(options.speeds), options_(options), requests_(requests),
+        logs_(logs), run_(options.proxy.Resolve(nullptr)) {
     for (std::size_t i = 0; i < requests.size(); ++i) {
-      worlds_.push_back(std::make_unique<World>(requests[i], options));
-      if (i < logs.size()) worlds_.back()->set_log(logs[i]);
+      worlds_.push_back(MakeWorld(i));
       wants_raw_hint_ = wants_raw_hint_ || worlds_.back()->strategy().WantsRawHint();
       reads_request_ids_ = reads_request_ids_ || worlds_.back()->ReadsRequestIds();
     }
   }
 
   bool WantsRawHint() const override { return wants_raw_hint_; }
+  ProxyChoice Proxy() const override { return options_.proxy; }
 
   void OnHeader(const TraceHeader& header, const InstanceTable& table) override {
     header_ = header;
     table_ = &table;
+    const ProxyRun run = options_.proxy.Resolve(header.proxy);
+    if (run.profile != run_.profile || run.python != run_.python) {
+      // The header names another Proxy: strategies that differ under it
+      // are made again (no event has reached them); the others only take
+      // its pool rules.
+      run_ = run;
+      for (std::size_t i = 0; i < worlds_.size(); ++i) {
+        if (!requests_[i].info->under_proxy) {
+          worlds_[i]->set_inflight_source(run_.profile->inflight);
+          continue;
+        }
+        try {
+          worlds_[i] = MakeWorld(i);
+        } catch (const UsageError& e) {
+          throw FieldError(fmt::format("field \"proxy\": {}", e.what()));
+        }
+      }
+    }
     for (const HeaderInstance& inst : header.instances) {
       InstanceIndex i = *table.Find(inst.id);
       pool_.Up(i);
@@ -61,8 +82,12 @@ class Replayer final : public TraceVisitor {
         InstanceIndex i = *e.index;
         bool fresh = pool_.Up(i);
         Pool::Entry& entry = pool_.at(i);
-        if (e.weight) entry.weight = *e.weight;
         if (fresh || e.speed) entry.speed = SpeedOf(i, e.speed.value_or(entry.speed));
+        if (run_.profile->pinned()) {
+          RegisterAtProxy(i, fresh, e);
+          return;
+        }
+        if (e.weight) entry.weight = *e.weight;
         if (e.qps_1m.present()) entry.qps_1m = e.qps_1m.AsOptional();
         for (auto& w : worlds_) {
           if (e.inflight.present()) w->SetInflight(i, e.inflight.AsOptional());
@@ -78,6 +103,11 @@ class Replayer final : public TraceVisitor {
         return;
       case EventType::kLoad: {
         InstanceIndex i = Registered(e);
+        if (run_.profile->pinned()) {
+          pool_.Revive(i);  // a heartbeat refreshes liveness
+          Heartbeat(i, e);
+          return;
+        }
         if (e.qps_1m.present()) {
           pool_.at(i).qps_1m = e.qps_1m.AsOptional();
           for (auto& w : worlds_) w->PoolLoadChanged(i);
@@ -89,14 +119,57 @@ class Replayer final : public TraceVisitor {
     }
   }
 
+  // A pinned Proxy's `up`: a registration (upsert: the weight given or 1;
+  // the inflight counter of a new registration unknown, or 0 from 55b32e9
+  // on, which also sets an unknown counter of a re-registration to 0), then
+  // a heartbeat carrying the event's load fields.
+  void RegisterAtProxy(InstanceIndex i, bool fresh, const TraceEvent& e) {
+    pool_.at(i).weight = e.weight.value_or(1.0);
+    const bool from_zero = run_.profile->inflight == InflightSource::kCountedFromZero;
+    for (auto& w : worlds_) {
+      if (fresh) w->SetInflight(i, from_zero ? std::optional<std::int64_t>(0) : std::nullopt);
+      else if (from_zero && !w->Inflight(i)) w->SetInflight(i, 0);
+    }
+    Heartbeat(i, e);
+  }
+
+  // A pinned Proxy's heartbeat: qps_1m when given and not null; inflight
+  // when given and not null, but only where heartbeats set it (df8382d).
+  // What it leaves alone is counted, for the report.
+  void Heartbeat(InstanceIndex i, const TraceEvent& e) {
+    if (e.qps_1m.state == FieldUpdate<double>::State::kValue) {
+      pool_.at(i).qps_1m = e.qps_1m.value;
+      for (auto& w : worlds_) w->PoolLoadChanged(i);
+    } else if (e.qps_1m.present()) {
+      ++ignored_.null_qps_1m;
+    }
+    if (!e.inflight.present()) return;
+    if (e.inflight.state == FieldUpdate<std::int64_t>::State::kValue &&
+        run_.profile->inflight == InflightSource::kHeartbeats) {
+      for (auto& w : worlds_) w->SetInflight(i, e.inflight.value);
+      return;
+    }
+    ++ignored_.inflight;
+  }
+
   void Finish() {
     for (auto& w : worlds_) w->Finish(pool_);
   }
 
   TraceHeader& header() { return header_; }
   std::vector<std::unique_ptr<World>>& worlds() { return worlds_; }
+  const ProxyRun& run() const { return run_; }
+  const IgnoredLoadFields& ignored() const { return ignored_; }
 
  private:
+  // The world of strategy run `i` under the current Proxy.
+  std::unique_ptr<World> MakeWorld(std::size_t i) {
+    auto w = std::make_unique<World>(BindToProxy(requests_[i], run_), options_,
+                                     run_.profile->inflight);
+    if (i < logs_.size()) w->set_log(logs_[i]);
+    return w;
+  }
+
   InstanceIndex Registered(const TraceEvent& e) const {
     if (!e.index || !pool_.IsRegistered(*e.index)) {
       // The id as a JSON string: escaped, so the message stays one line.
@@ -119,6 +192,11 @@ class Replayer final : public TraceVisitor {
   TraceHeader header_;
   const InstanceTable* table_ = nullptr;
   std::vector<std::pair<std::string, double>> speeds_;  // --speed overrides
+  const SimOptions& options_;
+  const std::vector<StrategyRequest>& requests_;  // as asked, before binding
+  const std::vector<DecisionSink*>& logs_;
+  ProxyRun run_;
+  IgnoredLoadFields ignored_;
   Pool pool_;
   std::vector<std::unique_ptr<World>> worlds_;
   bool wants_raw_hint_ = false;
@@ -154,7 +232,11 @@ ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
     if (!result.instances.Find(id))
       throw UsageError(fmt::format("--speed {}={}: no Instance \"{}\" in {}", id, speed, id,
                                    display_path));
+  result.proxy = replayer.run();
+  result.ignored = replayer.ignored();
+  result.requests.clear();
   for (auto& w : replayer.worlds()) {
+    result.requests.push_back(w->request());
     result.metrics.push_back(std::move(w->metrics()));
     if (options.any()) result.what_if.push_back({w->TakeTimeline(), w->TakeService()});
   }

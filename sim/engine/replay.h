@@ -30,12 +30,25 @@ struct WhatIfOutcome {
   std::shared_ptr<const ServiceModel> service;  // null without the service model
 };
 
+// Load fields of `up` and `load` events that a pinned Proxy's heartbeat
+// does not apply.
+struct IgnoredLoadFields {
+  // `inflight` keys: every one from 2f1019a on (the Proxy counts requests
+  // itself), a null one in df8382d.
+  std::uint64_t inflight = 0;
+  // `qps_1m: null`: a heartbeat leaves the value as it was.
+  std::uint64_t null_qps_1m = 0;
+};
+
 // Everything a replay produced, ready for reporting.
 struct ReplayResult {
   std::string trace_path;
   TraceHeader header;
   TraceCounts counts;
   InstanceTable instances;          // every Instance ever registered
+  ProxyRun proxy;                   // the Proxy replayed
+  IgnoredLoadFields ignored;
+  // As run: each bound to `proxy` (BindToProxy).
   std::vector<StrategyRequest> requests;
   std::vector<RunMetrics> metrics;  // parallel to requests
   SimOptions options;

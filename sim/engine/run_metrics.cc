@@ -83,6 +83,12 @@ void RunMetrics::RecordNoInstances(std::uint64_t) {
   CloseRun();
 }
 
+void RunMetrics::RecordRefused(std::uint64_t) {
+  ++decisions_;
+  ++reason_counts_[TextReasonSlot("refused")];
+  CloseRun();
+}
+
 [[gnu::noinline]] void RunMetrics::RecordHintedDecision(std::uint64_t seq,
                                                         std::span<const Candidate> candidates,
                                                         const Hint& hint, const Choice& choice) {

@@ -53,6 +53,12 @@ class RunMetrics {
   void LoadSignalChanged(InstanceIndex i, bool load_signal);
 
   void RecordNoInstances(std::uint64_t seq);
+  // A decision the strategy refused (Choice::refused): counted under the
+  // reason `refused`, with no pick.
+  void RecordRefused(std::uint64_t seq);
+  // A routed arrival without a duration under a Proxy that counts its
+  // requests: it stays counted in its Instance's inflight forever.
+  void RecordNeverCompleted() { ++never_completed_; }
   // A decision among `candidates`, which must be the candidate set as
   // reported through CandidateJoined and friends.
   // Inline: it runs once per decision, and its common case is a few counts.
@@ -90,6 +96,8 @@ class RunMetrics {
   std::uint64_t decisions() const { return decisions_; }
   std::uint64_t no_instances() const { return reason_counts_.back(); }
   std::uint64_t unknown_excluded() const { return unknown_excluded_; }
+  std::uint64_t refused() const { return ReasonCount("refused"); }
+  std::uint64_t never_completed() const { return never_completed_; }
   const std::vector<std::string>& reasons() const { return reasons_; }
   const std::vector<std::uint64_t>& reason_counts() const { return reason_counts_; }
   // The count for `reason`, 0 when the strategy never gives it.
@@ -202,6 +210,7 @@ class RunMetrics {
   std::vector<InstanceTally> instances_;
   std::uint64_t decisions_ = 0;
   std::uint64_t unknown_excluded_ = 0;
+  std::uint64_t never_completed_ = 0;
   Run current_, longest_;
   std::uint64_t herded_ = 0;
   std::uint64_t requested_blocks_ = 0;

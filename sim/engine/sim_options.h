@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "strategies/block_cache.h"
+#include "strategies/proxy_profile.h"
 
 namespace lbsim {
 
@@ -39,6 +40,10 @@ struct SimOptions {
   // part: it only matters when arrivals carry prefix_blocks, and every
   // strategy's prefix hit rate is measured against these caches.
   std::size_t cache_blocks = kDefaultCacheBlocks;
+
+  // The Proxy the run replays. Not a what-if part: by default the trace
+  // header's profile, else the latest pinned Proxy version.
+  ProxyChoice proxy;
 
   bool service() const { return slots > 0; }
   bool stale() const { return stale_interval > 0.0; }

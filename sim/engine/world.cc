@@ -9,8 +9,9 @@
 
 namespace lbsim {
 
-World::World(const StrategyRequest& request, const SimOptions& options)
-    : request_(request), strategy_(request.Make()), index_(strategy_->Indexed()),
+World::World(const StrategyRequest& request, const SimOptions& options,
+             InflightSource inflight)
+    : request_(request), inflight_source_(inflight), strategy_(request.Make()), index_(strategy_->Indexed()),
       wants_arrival_info_(strategy_->WantsArrivalInfo()),
       metrics_(request.info->reasons),
       caches_(options.cache_blocks),
@@ -48,29 +49,55 @@ void World::ScheduleCompletion(double time, const Completion& c) {
   }
 }
 
-inline std::int64_t* World::CounterToLower(const Completion& c, const Pool& pool) {
-  if (!pool.IsRegistered(c.instance) ||
-      pool.at(c.instance).registration != c.registration)
-    return nullptr;  // routed to a registration that was removed
-  std::int64_t& n = inflight_[c.instance];
-  return n > 0 ? &n : nullptr;  // unknown (-1) stays unknown; 0 stays 0
+inline World::Lowered World::LowerCounter(const Completion& c, const Pool& pool,
+                                          std::int64_t*& counter) {
+  switch (inflight_source_) {
+    case InflightSource::kSpec: {
+      if (!pool.IsRegistered(c.instance) ||
+          pool.at(c.instance).registration != c.registration)
+        return Lowered::kNothing;  // routed to a registration that was removed
+      std::int64_t& n = inflight_[c.instance];
+      if (n <= 0) return Lowered::kNothing;  // unknown (-1) stays unknown; 0 stays 0
+      counter = &n;
+      --n;
+      return Lowered::kDecremented;
+    }
+    case InflightSource::kHeartbeats:
+      return Lowered::kNothing;  // the Proxy counts nothing
+    case InflightSource::kCounted:
+    case InflightSource::kCountedFromZero: {
+      // end_request(id): whatever registration holds the id now, down or
+      // not; a removed one is not in the pool.
+      if (!pool.IsRegistered(c.instance)) return Lowered::kNothing;
+      std::int64_t& n = inflight_[c.instance];
+      counter = &n;
+      if (n < 0) {
+        n = 0;  // max(0, (None or 0) - 1)
+        return Lowered::kZeroed;
+      }
+      if (n == 0) return Lowered::kNothing;
+      --n;
+      return Lowered::kDecremented;
+    }
+  }
+  return Lowered::kNothing;
 }
 
 inline void World::Complete(const Completion& c, double time, const Pool& pool) {
   last_time_ = time;
   --in_flight_;
   if (timeline_ || service_) CompleteWhatIf(c, time, pool);
-  if (std::int64_t* n = CounterToLower(c, pool)) {
-    --*n;
-    candidates_.MarkChanged(c.instance);
-  }
+  std::int64_t* counter = nullptr;
+  if (LowerCounter(c, pool, counter) != Lowered::kNothing) candidates_.MarkChanged(c.instance);
 }
 
 inline void World::CompletePlain(const Completion& c, const Pool& pool) {
   --in_flight_;
-  if (std::int64_t* n = CounterToLower(c, pool)) {
-    --*n;
-    candidates_.CompletionDropped(c.instance, *n, pool);
+  std::int64_t* counter = nullptr;
+  switch (LowerCounter(c, pool, counter)) {
+    case Lowered::kNothing: return;
+    case Lowered::kDecremented: candidates_.CompletionDropped(c.instance, *counter, pool); return;
+    case Lowered::kZeroed: candidates_.MarkChanged(c.instance); return;
   }
 }
 
@@ -160,6 +187,10 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
   if (wants_arrival_info_) strategy_->BeforeSelect(ArrivalInfo{seq, arrival.t.value, request_id});
   Choice choice = index_ ? index_->SelectIndexed(candidates, arrival.hint)
                          : strategy_->Select(candidates, arrival.hint);
+  if (choice.refused) {
+    Refuse(arrival, seq, request_id, candidates.size());
+    return;
+  }
   if (choice.index >= candidates.size())
     throw std::logic_error(fmt::format("strategy {} chose candidate {} of {}",
                                        request_.info->name, choice.index,
@@ -172,6 +203,7 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
   if (timeline_) timeline_->Decision(arrival.t.value, &chosen, choice.reason == "fallback");
   ServePrefix(arrival.hint, chosen, pool);
 
+  CountRouted(chosen, choice.index, arrival.duration.has_value());
   if (arrival.duration) {
     if (in_flight_ >= kMaxInFlight)
       throw InputError(fmt::format(
@@ -179,12 +211,6 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
           "(routed, not yet completed) in strategy run {}",
           kMaxInFlight, request_.requested_as));
     ++in_flight_;
-    if (inflight_.size() <= chosen) inflight_.resize(chosen + 1, -1);
-    if (inflight_[chosen] >= 0) {
-      ++inflight_[chosen];
-      if (plain_) candidates_.ChosenInflightChanged(choice.index, inflight_[chosen]);
-      else candidates_.MarkChanged(chosen);
-    }
     const std::uint64_t registration = pool.at(chosen).registration;
     if (timeline_) timeline_->Routed(chosen, arrival.t.value);
     const double end = arrival.t.value + *arrival.duration;
@@ -192,6 +218,45 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
     else if (service_) AdmitToService(arrival, chosen, registration, pool);
     else ScheduleCompletion(end, Completion{chosen, registration});
   }
+}
+
+inline void World::CountRouted(InstanceIndex routed, std::size_t slot, bool has_duration) {
+  if (inflight_.size() <= routed) inflight_.resize(routed + 1, -1);
+  std::int64_t& n = inflight_[routed];
+  switch (inflight_source_) {
+    case InflightSource::kSpec:
+      // The trace format's lifecycle counter: a request with a duration
+      // moves a known counter; unknown stays unknown.
+      if (!has_duration || n < 0) return;
+      ++n;
+      break;
+    case InflightSource::kHeartbeats:
+      return;  // the Proxy counts nothing
+    case InflightSource::kCounted:
+    case InflightSource::kCountedFromZero:
+      // begin_request: (inflight or 0) + 1, for every routed request; one
+      // without a duration never ends.
+      if (n < 0) {
+        n = 1;
+        candidates_.MarkChanged(routed);
+        if (!has_duration) metrics_.RecordNeverCompleted();
+        return;
+      }
+      ++n;
+      if (!has_duration) metrics_.RecordNeverCompleted();
+      break;
+  }
+  if (plain_) candidates_.ChosenInflightChanged(slot, n);
+  else candidates_.MarkChanged(routed);
+}
+
+[[gnu::noinline]] void World::Refuse(const TraceEvent& arrival, std::uint64_t seq,
+                                     std::string_view request_id, std::size_t candidates) {
+  metrics_.RecordRefused(seq);
+  if (timeline_) timeline_->Decision(arrival.t.value, nullptr, false);
+  if (log_)
+    log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id, nullptr,
+                               "refused", candidates});
 }
 
 [[gnu::noinline]] void World::AdmitToService(const TraceEvent& arrival, InstanceIndex chosen,

@@ -37,9 +37,14 @@ inline constexpr std::size_t kMaxInFlight = 1'000'000;
 // options are on; with every option off a World replays trace format v1.
 class World {
  public:
-  explicit World(const StrategyRequest& request, const SimOptions& options = {});
+  // `inflight`: where the inflight values its strategy reads come from, as
+  // the run's Proxy profile says (spec: the trace format's rules).
+  explicit World(const StrategyRequest& request, const SimOptions& options = {},
+                 InflightSource inflight = InflightSource::kSpec);
 
   const StrategyRequest& request() const { return request_; }
+  // Changes where inflight values come from; only before the first event.
+  void set_inflight_source(InflightSource inflight) { inflight_source_ = inflight; }
   const Strategy& strategy() const { return *strategy_; }
   RunMetrics& metrics() { return metrics_; }
 
@@ -87,9 +92,22 @@ class World {
   };
   // RunEventsBefore past its inline check.
   void RunDueEventsBefore(const EventKey& key, const Pool& pool);
-  // The inflight counter completion `c` lowers by one, or null: its
-  // registration was removed, or the counter is unknown or 0.
-  std::int64_t* CounterToLower(const Completion& c, const Pool& pool);
+  // What completion `c` does to an inflight counter.
+  enum class Lowered : std::uint8_t {
+    kNothing,     // no counter moves
+    kDecremented, // a known counter fell by one (to `*counter`)
+    kZeroed,      // an unknown counter became 0 (a Proxy that counts)
+  };
+  // Lowers the counter completion `c` lowers, per the profile: spec, the
+  // counter of the registration it was routed to when it is known and
+  // above 0; a Proxy that counts, max(0, counter - 1) of whatever
+  // registration holds the id now (unknown counting as 0); df8382d, none.
+  Lowered LowerCounter(const Completion& c, const Pool& pool, std::int64_t*& counter);
+  // Counts `routed` (chosen at candidate `slot`) as the profile counts it.
+  void CountRouted(InstanceIndex routed, std::size_t slot, bool has_duration);
+  // A refused decision: logged and counted, nothing routed.
+  void Refuse(const TraceEvent& arrival, std::uint64_t seq, std::string_view request_id,
+              std::size_t candidates);
   void Complete(const Completion& c, double time, const Pool& pool);
   // Complete with every what-if part off: the inflight counters only.
   void CompletePlain(const Completion& c, const Pool& pool);
@@ -108,6 +126,7 @@ class World {
   void ServePrefix(const Hint& hint, InstanceIndex chosen, const Pool& pool);
 
   StrategyRequest request_;
+  InflightSource inflight_source_;
   std::unique_ptr<Strategy> strategy_;
   IndexedSelect* index_;  // the strategy's fast path, or null
   bool wants_arrival_info_;  // call the strategy's BeforeSelect

@@ -16,7 +16,36 @@ std::string Decisions(std::uint64_t n) {
   return fmt::format("{} decision{}", n, n == 1 ? "" : "s");
 }
 
-void AddWarnings(StrategyReport& s) {
+// "1 arrival", "2 arrivals".
+std::string Arrivals(std::uint64_t n) {
+  return fmt::format("{} arrival{}", n, n == 1 ? "" : "s");
+}
+
+ProxyReport BuildProxyReport(const ReplayResult& result) {
+  const ProxyProfile& profile = *result.proxy.profile;
+  ProxyReport p;
+  p.profile = profile.name;
+  if (profile.pinned()) p.python = PythonVersionName(result.proxy.python);
+  p.least_load = LeastLoadFormName(profile.least_load);
+  p.pinned = profile.pinned();
+  p.ignored_inflight = result.ignored.inflight;
+  p.ignored_null_qps_1m = result.ignored.null_qps_1m;
+  if (p.ignored_inflight > 0)
+    p.warnings.push_back(fmt::format(
+        "{} inflight value{} of load/up events ignored: {} {} (--proxy spec or "
+        "cacheroute@df8382d replay the trace's own inflight values)",
+        p.ignored_inflight, p.ignored_inflight == 1 ? "" : "s", profile.name,
+        profile.counts_requests() ? "counts its own requests; heartbeats do not set inflight"
+                                  : "applies no null from a heartbeat"));
+  if (p.ignored_null_qps_1m > 0)
+    p.warnings.push_back(fmt::format(
+        "{} qps_1m null{} of load/up events left the value as it was: a Proxy heartbeat "
+        "applies only the values it carries",
+        p.ignored_null_qps_1m, p.ignored_null_qps_1m == 1 ? "" : "s"));
+  return p;
+}
+
+void AddWarnings(StrategyReport& s, const ProxyReport& proxy) {
   std::uint64_t candidates = 0;  // Instances that were ever a candidate
   for (const InstanceReport& i : s.instances)
     if (i.candidate_decisions > 0) ++candidates;
@@ -46,6 +75,20 @@ void AddWarnings(StrategyReport& s) {
     s.warnings.push_back(fmt::format(
         "{} found no alive Instance (no_instances)", s.no_instances == 1 ? "1 arrival" : fmt::format("{} arrivals", s.no_instances)));
   }
+  if (s.refused > 0)
+    s.warnings.push_back(fmt::format(
+        "{} refused: the strategy raised, as the Proxy's select() does on a NaN score "
+        "or a hint integer past the double range, and the Proxy answers 503 (refused)",
+        Arrivals(s.refused)));
+  if (s.never_completed > 0)
+    s.warnings.push_back(fmt::format(
+        "{} routed without a duration: {} counts every routed request, so each stays in "
+        "its Instance's inflight for the rest of the trace",
+        Arrivals(s.never_completed), proxy.profile));
+  if (s.replays_proxy == false)
+    s.warnings.push_back(fmt::format(
+        "parameters changed from {}'s {}: this run is not the pinned Proxy", proxy.profile,
+        s.strategy));
 }
 
 }  // namespace
@@ -59,6 +102,7 @@ Report BuildReport(const ReplayResult& result) {
   report.events = result.counts.events;
   report.arrivals = result.counts.arrivals;
   report.instances = result.instances.Ids();
+  report.proxy = BuildProxyReport(result);
   if (result.options.any()) report.simulation = result.options;
 
   for (std::size_t r = 0; r < result.requests.size(); ++r) {
@@ -75,13 +119,16 @@ Report BuildReport(const ReplayResult& result) {
     s.params = request.params.Echoed();
     s.decisions = m.decisions();
     s.no_instances = m.no_instances();
+    s.refused = m.refused();
+    s.never_completed = m.never_completed();
+    if (report.proxy.pinned && request.info->from_proxy) s.replays_proxy = request.ReplaysProxy();
     s.fallback_decisions = m.ReasonCount("fallback");
     s.tie_decisions = m.ReasonCount("tie");
     s.unknown_excluded = m.unknown_excluded();
     for (std::size_t k = 0; k < m.reasons().size(); ++k)
       s.reasons.emplace_back(m.reasons()[k], m.reason_counts()[k]);
 
-    const std::uint64_t chose = s.decisions - s.no_instances;
+    const std::uint64_t chose = s.decisions - s.no_instances - s.refused;
     const std::size_t fallback = m.ReasonIndex("fallback");
     const std::size_t tie = m.ReasonIndex("tie");
     std::vector<double> counts, rates;
@@ -119,7 +166,7 @@ Report BuildReport(const ReplayResult& result) {
       s.prefix_cache = PrefixCacheReport{
           result.options.cache_blocks, m.requested_blocks(), m.matched_blocks(),
           static_cast<double>(m.matched_blocks()) / static_cast<double>(m.requested_blocks())};
-    AddWarnings(s);
+    AddWarnings(s, report.proxy);
     if (!result.what_if.empty()) s.what_if = BuildWhatIfReport(result, r);
     report.strategies.push_back(std::move(s));
   }

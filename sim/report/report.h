@@ -72,6 +72,18 @@ struct WhatIfReport {
   std::vector<WindowReport> windows;             // empty without --window
 };
 
+// The Proxy a replay ran as.
+struct ProxyReport {
+  std::string profile;     // "cacheroute@28e857c", "spec"
+  std::string python;      // "3.12"; empty for spec (no interpreter)
+  std::string least_load;  // its least_load: "L1", "L2", "L3" or "spec"
+  bool pinned = true;      // a real Proxy version (not spec)
+  // Load fields of `up`/`load` events its heartbeats do not apply.
+  std::uint64_t ignored_inflight = 0;
+  std::uint64_t ignored_null_qps_1m = 0;
+  std::vector<std::string> warnings;  // about the trace under this Proxy
+};
+
 // Everything reported about one strategy run.
 struct StrategyReport {
   std::string strategy;      // canonical name
@@ -81,6 +93,13 @@ struct StrategyReport {
   std::vector<ParamValues::Value> params;
   std::uint64_t decisions = 0;
   std::uint64_t no_instances = 0;
+  // Decisions the strategy refused as the Proxy's select() raises (503s).
+  std::uint64_t refused = 0;
+  // Routed arrivals without a duration that the Proxy counts forever.
+  std::uint64_t never_completed = 0;
+  // For the Proxy's own strategies under a pinned profile: whether the run
+  // is exactly that version's (no parameter changed); unset otherwise.
+  std::optional<bool> replays_proxy;
   std::uint64_t fallback_decisions = 0;
   std::uint64_t tie_decisions = 0;
   std::uint64_t unknown_excluded = 0;
@@ -105,6 +124,7 @@ struct Report {
   std::uint64_t events = 0;
   std::uint64_t arrivals = 0;
   std::vector<std::string> instances;
+  ProxyReport proxy;
   std::vector<StrategyReport> strategies;
   std::optional<SimOptions> simulation;  // when a what-if option is on
 };

@@ -26,7 +26,7 @@ std::string WhatIfCells(const WhatIfReport& w, std::size_t i) {
 
 std::string RenderCsv(const Report& report) {
   std::string out =
-      "strategy,label,requested_as,instance,selections,share,"
+      "strategy,label,requested_as,proxy,python,instance,selections,share,"
       "candidate_decisions,fallback_selections,tie_selections,"
       "unknown_while_others_known,chosen_while_unknown";
   // What-if columns follow the v1 ones only when their options are on.
@@ -37,8 +37,10 @@ std::string RenderCsv(const Report& report) {
   for (const StrategyReport& s : report.strategies) {
     for (std::size_t k = 0; k < s.instances.size(); ++k) {
       const InstanceReport& i = s.instances[k];
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}", CsvField(s.strategy),
-                         CsvField(s.label), CsvField(s.requested_as), CsvField(i.id),
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}", CsvField(s.strategy),
+                         CsvField(s.label), CsvField(s.requested_as),
+                         CsvField(report.proxy.profile), CsvField(report.proxy.python),
+                         CsvField(i.id),
                          i.selections, i.share, i.candidate_decisions,
                          i.fallback_selections, i.tie_selections,
                          i.unknown_while_others_known, i.chosen_while_unknown);
@@ -51,14 +53,15 @@ std::string RenderCsv(const Report& report) {
 
 std::string RenderWindowCsv(const Report& report) {
   std::string out =
-      "strategy,label,window_start,window_end,decisions,no_instances,fallback,"
+      "strategy,label,proxy,python,window_start,window_end,decisions,no_instances,fallback,"
       "fallback_rate,instance,selections,share,mean_inflight\n";
   for (const StrategyReport& s : report.strategies) {
     if (!s.what_if) continue;
     for (const WindowReport& w : s.what_if->windows) {
       for (std::size_t k = 0; k < s.instances.size(); ++k) {
-        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", CsvField(s.strategy),
-                           CsvField(s.label), w.start, w.end, w.decisions, w.no_instances,
+        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", CsvField(s.strategy),
+                           CsvField(s.label), CsvField(report.proxy.profile),
+                           CsvField(report.proxy.python), w.start, w.end, w.decisions, w.no_instances,
                            w.fallback, Cell(w.fallback_rate), CsvField(s.instances[k].id),
                            w.selections[k], w.share[k], Cell(w.mean_inflight[k]));
       }

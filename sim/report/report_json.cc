@@ -125,6 +125,9 @@ ojson StrategyJson(const StrategyReport& s) {
   // Additions beyond the spec's minimum.
   j["label"] = s.label;
   j["status"] = s.status;
+  j["refused"] = s.refused;
+  j["replays_proxy"] = s.replays_proxy ? ojson(*s.replays_proxy) : ojson(nullptr);
+  j["never_completed"] = s.never_completed;
   j["tie"] = {{"decisions", s.tie_decisions},
               {"selections", PerInstance(s, &InstanceReport::tie_selections)}};
   j["candidate_decisions"] = PerInstance(s, &InstanceReport::candidate_decisions);
@@ -165,6 +168,14 @@ std::string RenderJson(const Report& report) {
   ojson strategies = ojson::array();
   for (const StrategyReport& s : report.strategies) strategies.push_back(StrategyJson(s));
   j["strategies"] = strategies;
+  // Additions beyond the spec's minimum.
+  j["proxy"] = {{"profile", report.proxy.profile},
+                {"python", report.proxy.python.empty() ? ojson(nullptr) : ojson(report.proxy.python)},
+                {"least_load", report.proxy.least_load},
+                {"pinned", report.proxy.pinned},
+                {"ignored", {{"inflight", report.proxy.ignored_inflight},
+                             {"null_qps_1m", report.proxy.ignored_null_qps_1m}}},
+                {"warnings", report.proxy.warnings}};
   return j.dump(2) + "\n";
 }
 

@@ -136,6 +136,10 @@ std::string RenderTable(const Report& raw) {
   out += fmt::format("events    {} ({} arrivals), {} Instances, time unit {}\n",
                      report.events, report.arrivals, report.instances.size(),
                      report.time_unit);
+  out += report.proxy.pinned
+             ? fmt::format("proxy     {} (least_load {}, Python {})\n", report.proxy.profile,
+                           report.proxy.least_load, report.proxy.python)
+             : "proxy     spec (lbsim's typed contract, not a Proxy version)\n";
   if (report.simulation)
     out += fmt::format("what-if   {}\n", SimulationLine(*report.simulation, report.time_unit));
   out += "\n";
@@ -255,6 +259,7 @@ std::string RenderTable(const Report& raw) {
   if (!params.empty()) out += "\nparameters\n" + params;
 
   std::string warnings;
+  for (const std::string& w : report.proxy.warnings) warnings += fmt::format("  proxy: {}\n", w);
   for (const StrategyReport& s : runs)
     for (const std::string& w : s.warnings)
       warnings += fmt::format("  {}: {}\n", s.label, w);

@@ -33,7 +33,10 @@ void RunCellGroup(const SweepGrid& grid, const std::vector<SweepCell>& all,
   std::vector<StrategyRequest> requests;
   for (std::size_t c : cells) requests.push_back(all[c].request);
   const std::string& trace = grid.traces[all[cells.front()].trace];
-  Report report = BuildReport(Replay(trace, grid.encoding, requests));
+  SimOptions options;
+  options.proxy = grid.proxy;
+  const ReplayResult replay = Replay(trace, grid.encoding, requests, {}, options);
+  Report report = BuildReport(replay);
   for (std::size_t k = 0; k < cells.size(); ++k) {
     const SweepCell& cell = all[cells[k]];
     const StrategyReport& s = report.strategies[k];
@@ -43,7 +46,9 @@ void RunCellGroup(const SweepGrid& grid, const std::vector<SweepCell>& all,
     row.strategy = s.strategy;
     row.spec = cell.spec;
     row.seed = cell.seed;
-    row.params = cell.request.params.All();  // every value in force, defaults too
+    row.proxy = report.proxy.profile;
+    row.python = report.proxy.python;
+    row.params = replay.requests[k].params.All();  // every value in force, defaults too
     row.events = report.events;
     row.arrivals = report.arrivals;
     row.decisions = s.decisions;

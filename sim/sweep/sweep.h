@@ -36,6 +36,9 @@ struct SweepGrid {
   std::vector<SweepAxis> axes;          // applied to the strategies they name
   std::vector<std::uint64_t> seeds;     // for strategies that take a `seed`
   TraceEncoding encoding = TraceEncoding::kAuto;
+  // The Proxy every cell replays; by default each trace's header profile,
+  // else latest.
+  ProxyChoice proxy;
 };
 
 // One cell of the grid.
@@ -72,7 +75,9 @@ struct SweepRow {
   std::string strategy;  // canonical name
   std::string spec;
   std::optional<std::uint64_t> seed;
-  std::vector<ParamValues::Value> params;  // every value in force
+  std::string proxy;   // the Proxy profile it replayed
+  std::string python;  // and its interpreter; empty for spec
+  std::vector<ParamValues::Value> params;  // every value in force, under that profile
   std::uint64_t events = 0;
   std::uint64_t arrivals = 0;
   std::uint64_t decisions = 0;

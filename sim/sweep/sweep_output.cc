@@ -29,6 +29,8 @@ ojson RowJson(const SweepRow& row) {
   j["strategy"] = row.strategy;
   j["spec"] = row.spec;
   j["seed"] = row.seed ? ojson(*row.seed) : ojson(nullptr);
+  j["proxy"] = row.proxy;
+  j["python"] = row.python.empty() ? ojson(nullptr) : ojson(row.python);
   ojson params = ojson::object();
   for (const ParamValues::Value& p : row.params) {
     if (p.kind == ParamKind::kNumber || p.kind == ParamKind::kInteger)
@@ -64,7 +66,9 @@ ojson GridJson(const SweepGrid& grid) {
           {"strategies", grid.strategies},
           {"settings", grid.settings},
           {"vary", vary},
-          {"seeds", grid.seeds}};
+          {"seeds", grid.seeds},
+          {"proxy", grid.proxy.profile ? ojson(grid.proxy.profile->name) : ojson(nullptr)},
+          {"python", PythonVersionName(grid.proxy.python)}};
 }
 
 }  // namespace
@@ -93,7 +97,7 @@ std::string RenderSweepCsv(const SweepResult& result) {
   std::vector<std::string> varied;
   for (const SweepAxis& axis : result.grid.axes)
     if (std::find(varied.begin(), varied.end(), axis.key) == varied.end()) varied.push_back(axis.key);
-  std::string out = "cell,cells,trace,strategy,spec,seed";
+  std::string out = "cell,cells,trace,strategy,spec,seed,proxy,python";
   for (const std::string& key : varied) out += fmt::format(",param_{}", key);
   out += ",events,arrivals,decisions,no_instances";
   for (const std::string& word : result.reason_words) out += fmt::format(",reason_{}", word);
@@ -101,9 +105,10 @@ std::string RenderSweepCsv(const SweepResult& result) {
          "herded_decisions,longest_run,prefix_requested_blocks,prefix_matched_blocks,"
          "prefix_hit_rate\n";
   for (const SweepRow& row : result.rows) {
-    out += fmt::format("{},{},{},{},{},{}", row.cell, result.cells, CsvField(row.trace),
+    out += fmt::format("{},{},{},{},{},{},{},{}", row.cell, result.cells, CsvField(row.trace),
                        row.strategy, CsvField(row.spec),
-                       row.seed ? fmt::format("{}", *row.seed) : "");
+                       row.seed ? fmt::format("{}", *row.seed) : "", CsvField(row.proxy),
+                       CsvField(row.python));
     for (const std::string& key : varied) {
       out += ',';
       out += CsvField(ParamText(row, key));

@@ -83,8 +83,14 @@ bool ParseExecReply(std::string_view line, std::span<const Candidate> candidates
     return false;
   }
   auto instance = r.find("instance");
+  if (instance != r.end() && instance->is_null()) {
+    reply.refused = true;  // the strategy refused the decision
+    reply.reason = "refused";
+    return true;
+  }
   if (instance == r.end() || !instance->is_string()) {
-    error = fmt::format("field \"instance\": expected the id of a candidate ({}), {}",
+    error = fmt::format("field \"instance\": expected the id of a candidate ({}) or null "
+                        "(refused), {}",
                         CandidateIds(candidates),
                         instance == r.end() ? "but it is missing" : "got " + ShortJson(*instance));
     return false;
@@ -93,7 +99,8 @@ bool ParseExecReply(std::string_view line, std::span<const Candidate> candidates
   std::size_t index = 0;
   while (index < candidates.size() && candidates[index].id != id) ++index;
   if (index == candidates.size()) {
-    error = fmt::format("field \"instance\": expected the id of a candidate ({}), got {}",
+    error = fmt::format("field \"instance\": expected the id of a candidate ({}) or null "
+                        "(refused), got {}",
                         CandidateIds(candidates), ShortJson(*instance));
     return false;
   }
@@ -108,6 +115,7 @@ bool ParseExecReply(std::string_view line, std::span<const Candidate> candidates
   }
   reply.index = index;
   reply.reason = reason->get<std::string>();
+  reply.refused = false;
   return true;
 }
 

@@ -27,10 +27,12 @@ namespace lbsim {
 void AppendExecRequest(std::string& out, const ArrivalInfo& arrival,
                        std::span<const Candidate> candidates, const Hint& hint);
 
-// A reply that names one of the decision's candidates.
+// A reply that names one of the decision's candidates, or refuses the
+// decision ("instance": null, as a Proxy whose select() raised answers 503).
 struct ExecReply {
   std::size_t index = 0;  // into the candidates
   std::string reason;
+  bool refused = false;
 };
 
 // Checks one reply line against the decision's candidates and `seq`. On

@@ -69,6 +69,7 @@ class ExternalProcess final : public Strategy {
     std::string error;
     if (!ParseExecReply(reply_line_, candidates, arrival_.seq, reply_, error))
       Fail(fmt::format("bad reply {}: {}", Excerpt(reply_line_), error));
+    if (reply_.refused) return Choice::Refused();
     return Choice{reply_.index, reply_.reason};
   }
 

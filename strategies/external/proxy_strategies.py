@@ -27,6 +27,7 @@ so a string or a boolean is unknown (the Proxy's float() would take "3" as
 import argparse
 import importlib
 import json
+import math
 import sys
 from typing import Any, Dict, List, Optional
 
@@ -107,6 +108,15 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def _as_double(value: Any) -> float:
+    """A JSON number as lbsim's spec profile reads it: an integer past the
+    double range is an infinity, not an OverflowError."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
 def _queue_depths_for(hint: Optional[Any], instance_id: str) -> Optional[Dict[str, Any]]:
     """hint.queue_depths.per_instance[instance_id], or None for any other shape."""
     if not isinstance(hint, dict):
@@ -158,7 +168,7 @@ class LeastLoadStrategy(BaseInstanceStrategy):
             for key in QUEUE_DEPTH_KEYS:
                 value = queues.get(key)
                 if _is_number(value) and weights[key] != 0:
-                    total += value * weights[key]
+                    total += _as_double(value) * weights[key]
                     known = True
         qps_1m = instance.load.qps_1m
         if _is_number(qps_1m) and weights["qps_1m"] != 0:
@@ -211,9 +221,13 @@ def serve(strategy: BaseInstanceStrategy, requests, replies) -> None:
         request = json.loads(line)
         instances = [InstanceInfo(c["id"], c["weight"], InstanceLoad(c["inflight"], c["qps_1m"]))
                      for c in request["candidates"]]
-        chosen = strategy.select(instances, request["hint"])
-        reason = getattr(strategy, "last_reason", None) or strategy.name
-        reply = {"seq": request["seq"], "instance": chosen.instance_id, "reason": reason}
+        try:
+            chosen = strategy.select(instances, request["hint"])
+        except Exception:  # the Proxy answers 503: the decision is refused
+            reply = {"seq": request["seq"], "instance": None, "reason": "refused"}
+        else:
+            reason = getattr(strategy, "last_reason", None) or strategy.name
+            reply = {"seq": request["seq"], "instance": chosen.instance_id, "reason": reason}
         replies.write(json.dumps(reply, ensure_ascii=False).encode("utf-8") + b"\n")
         replies.flush()
 

@@ -27,7 +27,8 @@ def decision_log(lbsim, specs, trace, tmp):
     """The decision log of one run of `specs` (each its own -s), split into
     one list of lines per strategy."""
     log = os.path.join(tmp, "decisions.jsonl")
-    args = [lbsim]
+    # The Python strategies follow the spec profile's contract.
+    args = [lbsim, "--proxy", "spec"]
     for spec in specs:
         args += ["-s", spec]
     run = subprocess.run(args + ["--decisions", log, "--output",

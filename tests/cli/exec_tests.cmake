@@ -9,7 +9,7 @@ set(STEADY traces/examples/steady_pool.json)
 set(EXEC_PREFIX "^lbsim: error: ${STEADY}: events.1.: exec strategy '[^']*fake_strategy.py [a-z_]*': seq 2 \\(request r2\\): ")
 
 foreach(case
-    "not_candidate|bad reply {\"instance\": \"ghost\", \"reason\": \"first\"}: field \"instance\": expected the id of a candidate \\(inst-a, inst-b, inst-c\\), got \"ghost\""
+    "not_candidate|bad reply {\"instance\": \"ghost\", \"reason\": \"first\"}: field \"instance\": expected the id of a candidate \\(inst-a, inst-b, inst-c\\) or null \\(refused\\), got \"ghost\""
     "not_json|bad reply {instance: oops: invalid JSON at column 2: "
     "not_object|bad reply \\[\"inst-a\"\\]: expected an object"
     "bad_reason|bad reply {[^\n]*}: field \"reason\": expected a word of a-z, 0-9 and _ starting with a letter \\(at most 32 characters, not no_instances\\), got \"Not A Word\""

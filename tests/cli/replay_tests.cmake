@@ -32,3 +32,37 @@ lbsim_cli_test(NAME "csv ties"
 add_test(NAME "cli: replay: read ahead, on one CPU and from stdin: the same outputs and errors"
   COMMAND ${CMAKE_COMMAND} -DLBSIM=$<TARGET_FILE:lbsim> -DDIR=${OUT}/read_ahead
           -P ${CLI_DIR}/run_read_ahead_test.cmake)
+
+# One trace through every Proxy version (traces/examples/proxy_versions.ndjson):
+# each version's decisions, reviewed by hand against proxy-versions.md.
+foreach(commit df8382d 2f1019a 55b32e9 8b116b6 d4bd47f 28e857c)
+  lbsim_cli_test(NAME "decisions proxy_versions cacheroute@${commit}"
+    ARGS --proxy cacheroute@${commit} -s rr,ll --decisions ${OUT}/proxy_versions.${commit}.jsonl
+         --output ${OUT}/proxy_versions.${commit}.txt traces/examples/proxy_versions.ndjson
+    EXIT 0 STDOUT_MATCH "^$"
+    FILE_GOLDEN ${OUT}/proxy_versions.${commit}.jsonl=${GOLDEN}/proxy_versions.${commit}.decisions.jsonl)
+endforeach()
+# Python 3.11 adds least_load's terms left to right: r4 no longer ties.
+lbsim_cli_test(NAME "decisions proxy_versions latest on Python 3.11"
+  ARGS --proxy latest --python 3.11 -s rr,ll --decisions ${OUT}/proxy_versions.py311.jsonl
+       --output ${OUT}/proxy_versions.py311.txt traces/examples/proxy_versions.ndjson
+  EXIT 0 STDOUT_MATCH "^$"
+  FILE_GOLDEN ${OUT}/proxy_versions.py311.jsonl=${GOLDEN}/proxy_versions.28e857c.py311.decisions.jsonl)
+lbsim_cli_test(NAME "decisions proxy_versions spec"
+  ARGS --proxy spec -s rr,ll --decisions ${OUT}/proxy_versions.spec.jsonl
+       --output ${OUT}/proxy_versions.spec.txt traces/examples/proxy_versions.ndjson
+  EXIT 0 STDOUT_MATCH "^$"
+  FILE_GOLDEN ${OUT}/proxy_versions.spec.jsonl=${GOLDEN}/proxy_versions.spec.decisions.jsonl)
+# The report names the Proxy and counts what it refused and ignored.
+lbsim_cli_test(NAME "report json proxy_versions latest"
+  ARGS -s rr,ll --format json traces/examples/proxy_versions.ndjson
+  EXIT 0 STDOUT_GOLDEN ${GOLDEN}/proxy_versions.report.json)
+lbsim_cli_test(NAME "table proxy_versions latest with a changed weight"
+  ARGS -s rr,ll,ll:qps_1m=0.01 traces/examples/proxy_versions.ndjson
+  EXIT 0 STDOUT_GOLDEN ${GOLDEN}/proxy_versions.table.txt)
+lbsim_cli_test(NAME "proxies listing"
+  ARGS proxies
+  EXIT 0 STDOUT_GOLDEN ${GOLDEN}/proxies.txt STDERR_LINES 0)
+lbsim_cli_test(NAME "strategies listing under an L1 Proxy"
+  ARGS strategies --proxy cacheroute@55b32e9
+  EXIT 0 STDOUT_MATCH "^As cacheroute@55b32e9 runs them on Python 3.12 [^\n]*\n\nSTRATEGY[^\n]*\nround_robin[^\n]*\nleast_load +ll, least-load +experimental +Chooses the alive Instance with the lowest known inflight, then the lowest known qps_1m")

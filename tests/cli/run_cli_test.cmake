@@ -13,6 +13,10 @@
 #   CLEAN           ;-list of paths removed before the run
 #   EMPTY_DIRS      ;-list of directories emptied before the run that must
 #                   still be empty afterwards (no output, no temporary file)
+# With LBSIM_UPDATE_GOLDEN=1 in the environment, a STDOUT_GOLDEN or
+# FILE_GOLDEN that differs is rewritten with what lbsim wrote (and the test
+# still fails): the way to refresh goldens after a deliberate change of
+# output, to be read line by line in `git diff` before committing.
 cmake_minimum_required(VERSION 3.25)
 
 foreach(path IN LISTS CLEAN ABSENT)
@@ -48,6 +52,9 @@ if(DEFINED STDOUT_GOLDEN)
   if(NOT out STREQUAL want)
     file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/actual-stdout.txt" "${out}")
     string(APPEND failures "stdout differs from ${STDOUT_GOLDEN}\n")
+    if("$ENV{LBSIM_UPDATE_GOLDEN}" STREQUAL "1")
+      file(WRITE "${STDOUT_GOLDEN}" "${out}")
+    endif()
   endif()
 endif()
 if(DEFINED STDOUT_MATCH AND NOT out MATCHES "${STDOUT_MATCH}")
@@ -90,6 +97,9 @@ foreach(pair IN LISTS FILE_GOLDEN)
     file(READ "${golden}" want)
     if(NOT got STREQUAL want)
       string(APPEND failures "${path} differs from ${golden}\n")
+      if("$ENV{LBSIM_UPDATE_GOLDEN}" STREQUAL "1")
+        file(WRITE "${golden}" "${got}")
+      endif()
     endif()
   endif()
 endforeach()

@@ -1,7 +1,9 @@
 # lbsim sweep and lbsim merge: the same rows whatever -j, and shard slices
 # that merge into exactly the unsharded output.
 
-set(sweep_grid sweep -s rr,ll --vary ll.qps_1m=0,0.01 --vary ll.inflight=0,1
+# The spec profile's weights are swept (stale_snapshot.ndjson names
+# cacheroute@df8382d, whose lexicographic least_load has none).
+set(sweep_grid sweep --proxy spec -s rr,ll --vary ll.qps_1m=0,0.01 --vary ll.inflight=0,1
     traces/examples/ties.json traces/examples/stale_snapshot.ndjson
     traces/examples/mixed_known_unknown.json)
 
@@ -62,3 +64,8 @@ lbsim_cli_test(NAME "replay --quiet prints only the report"
 lbsim_cli_test(NAME "sweep reports prefix hit rates and varied choice parameters"
   ARGS sweep -s rr,ll,kv --vary ll.unknown=exclude,zero traces/examples/shared_prefixes.json
   EXIT 0 STDERR_LINES 0 STDOUT_GOLDEN ${GOLDEN}/sweep_prefixes.csv)
+
+lbsim_cli_test(NAME "sweep of a weight over a trace written for an L1 Proxy says which trace"
+  ARGS sweep -s ll --vary ll.qps_1m=0,0.01 traces/examples/stale_snapshot.ndjson
+  EXIT 2
+  STDERR_MATCH "^lbsim: error: traces/examples/stale_snapshot.ndjson: header: field \"proxy\": strategy least_load: unknown parameter 'qps_1m'; it takes no parameters \\(under Proxy profile cacheroute@df8382d, least_load L1\\)\n$")

@@ -59,11 +59,31 @@ lbsim_cli_test(NAME "unknown strategy in a list"
   ABSENT ${OUT}/unknown.decisions.jsonl)
 
 # The registry as a table, every strategy with its status.
-set(listing "^STRATEGY +ALIASES +STATUS +DESCRIPTION\nround_robin +rr, round-robin +default +Rotates[^\n]*\nleast_load +ll, least-load +experimental +Chooses[^\n]*\nrandom +rand +experimental +Picks[^\n]*\npower_of_two +p2c, power-of-two +experimental +Samples[^\n]*\nweighted_round_robin +wrr, weighted-round-robin +experimental +Smooth[^\n]*\nkv_aware +kv, kv-aware +experimental +Chooses the Instance whose KV cache.*\nleast_load\n.*  qps_1m +default 0.01 ")
+set(listing "^As cacheroute@28e857c runs them on Python 3.12 [^\n]*\n\nSTRATEGY +ALIASES +STATUS +DESCRIPTION\nround_robin +rr, round-robin +default +Rotates[^\n]*\nleast_load +ll, least-load +experimental +Chooses[^\n]*\nrandom +rand +experimental +Picks[^\n]*\npower_of_two +p2c, power-of-two +experimental +Samples[^\n]*\nweighted_round_robin +wrr, weighted-round-robin +experimental +Smooth[^\n]*\nkv_aware +kv, kv-aware +experimental +Chooses the Instance whose KV cache.*\nleast_load\n.*  qps_1m +default 0 ")
 lbsim_cli_test(NAME "--list-strategies"
   ARGS --list-strategies EXIT 0 STDOUT_MATCH "${listing}")
 lbsim_cli_test(NAME "strategies subcommand"
   ARGS strategies EXIT 0 STDOUT_MATCH "${listing}")
+
+# The Proxy profile and interpreter: a bad name is one line listing every
+# profile; a strategy parameter the profile's least_load lacks is refused
+# before anything is read.
+lbsim_cli_test(NAME "unknown Proxy profile"
+  ARGS --proxy cacheroute@1234567 --output ${OUT}/proxy.report.txt ${steady}
+  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 2
+  STDERR_MATCH "^lbsim: error: --proxy cacheroute@1234567: expected one of cacheroute@df8382d, cacheroute@2f1019a, cacheroute@55b32e9, cacheroute@8b116b6, cacheroute@d4bd47f, cacheroute@28e857c, latest, spec\nlbsim: no output written \\(--output ${OUT}/proxy.report.txt\\)\n$"
+  ABSENT ${OUT}/proxy.report.txt)
+lbsim_cli_test(NAME "unknown Python version"
+  ARGS --python 3.13 ${steady}
+  EXIT 2 STDOUT_MATCH "^$" STDERR_MATCH "^lbsim: error: --python 3.13: expected 3.11 or 3.12\n$")
+lbsim_cli_test(NAME "a weight for the lexicographic least_load"
+  ARGS --proxy cacheroute@2f1019a -s ll:qps_1m=0.01 ${steady}
+  EXIT 2 STDOUT_MATCH "^$"
+  STDERR_MATCH "^lbsim: error: strategy least_load: unknown parameter 'qps_1m'; it takes no parameters \\(under Proxy profile cacheroute@2f1019a, least_load L1\\)\n$")
+lbsim_cli_test(NAME "a bad proxy in a trace header"
+  ARGS ${CLI_DIR}/bad/bad_proxy.ndjson
+  EXIT 2 STDOUT_MATCH "^$"
+  STDERR_MATCH "^lbsim: error: [^\n]*bad_proxy.ndjson:1: header: field \"proxy\": expected a Proxy profile: one of cacheroute@df8382d, [^\n]*, latest, spec, got \"cacheroute\"\n$")
 
 # Version and help.
 lbsim_cli_test(NAME "--version"

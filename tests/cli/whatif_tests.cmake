@@ -102,7 +102,7 @@ lbsim_cli_test(NAME "gen flag overrides spec"
 # A generated trace is a valid v1 trace.
 lbsim_cli_test(NAME "gen output replays"
   ARGS -s rr,ll --slots 2 --format csv tests/cli/golden/gen_small.ndjson
-  EXIT 0 STDOUT_MATCH "least_load,least_load,ll,inst-new,")
+  EXIT 0 STDOUT_MATCH "least_load,least_load,ll,cacheroute@28e857c,3.12,inst-new,")
 
 lbsim_cli_test(NAME "gen unknown spec key"
   ARGS gen tests/cli/whatif/gen_bad_key.json -o ${OUT}/gen_bad.ndjson

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Differential fidelity test: lbsim's decision logs must equal those of an
 independent Python replay of the spec (tests/bench/python_replay.py) on
-randomly generated valid traces that stress every rule: pool changes
+randomly generated valid traces, under the spec profile (--proxy spec; the
+pinned Proxy versions have their own test, proxy_profiles_test.py), that
+stress every rule: pool changes
 (down, up, remove, re-registration), unknown and null loads, hints of every
 shape and value type, equal times, zero and fractional durations, both
 encodings, and non-default weights.
@@ -158,7 +160,7 @@ def main(argv):
             write_trace(trace, header, events, document)
             specs = random_specs(rng)
             log = os.path.join(tmp, "d%d.jsonl" % seed)
-            run = subprocess.run([lbsim, "-s", ",".join(specs), "--decisions", log,
+            run = subprocess.run([lbsim, "--proxy", "spec", "-s", ",".join(specs), "--decisions", log,
                                   "--format", "json", trace],
                                  capture_output=True, text=True)
             if run.returncode != 0:

@@ -487,7 +487,7 @@ def main(argv):
             trace = os.path.join(tmp, "t%d.ndjson" % seed)
             differential_test.write_trace(trace, header, events, False)
             log = os.path.join(tmp, "d%d.jsonl" % seed)
-            command = [lbsim, "-s", ",".join(specs), "--decisions", log, "--format", "json"]
+            command = [lbsim, "--proxy", "spec", "-s", ",".join(specs), "--decisions", log, "--format", "json"]
             command += option_args(opts) + [trace]
             run = subprocess.run(command, capture_output=True, text=True)
             if run.returncode != 0:

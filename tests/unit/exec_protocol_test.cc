@@ -54,15 +54,22 @@ TEST_CASE("a reply names a candidate and a reason word, seq is checked when give
   CHECK(r.index == 1);
   CHECK(r.reason == "my_rule2");
 
+  // null: the strategy refused the decision, whatever the reason says.
+  CHECK(Reply("{\"instance\":null,\"seq\":5}", 5, r) == "ok");
+  CHECK(r.refused);
+  CHECK(r.reason == "refused");
+  CHECK(Reply("{\"instance\":\"inst-a\",\"reason\":\"least\"}", 5, r) == "ok");
+  CHECK_FALSE(r.refused);
+
   CHECK(Reply("{\"instance\":\"inst-z\",\"reason\":\"x\"}", 5, r) ==
-        "field \"instance\": expected the id of a candidate (inst-a, inst-\"b\", inst-c), "
-        "got \"inst-z\"");
+        "field \"instance\": expected the id of a candidate (inst-a, inst-\"b\", inst-c) or "
+        "null (refused), got \"inst-z\"");
   CHECK(Reply("{\"instance\":2,\"reason\":\"x\"}", 5, r) ==
-        "field \"instance\": expected the id of a candidate (inst-a, inst-\"b\", inst-c), "
-        "got 2");
+        "field \"instance\": expected the id of a candidate (inst-a, inst-\"b\", inst-c) or "
+        "null (refused), got 2");
   CHECK(Reply("{\"reason\":\"x\"}", 5, r) ==
-        "field \"instance\": expected the id of a candidate (inst-a, inst-\"b\", inst-c), "
-        "but it is missing");
+        "field \"instance\": expected the id of a candidate (inst-a, inst-\"b\", inst-c) or "
+        "null (refused), but it is missing");
   const std::string kWord =
       "field \"reason\": expected a word of a-z, 0-9 and _ starting with a letter (at most "
       "32 characters, not no_instances), ";

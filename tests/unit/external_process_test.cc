@@ -99,7 +99,7 @@ TEST_CASE("exec turns every protocol failure into one InputError line") {
   CHECK(fails("read l; echo '{\"instance\":\"c\",\"reason\":\"x\"}'; cat >/dev/null", "5") ==
         "exec strategy 'read l; echo '{\"instance\":\"c\",\"reason\":\"x\"}'; cat >/dev/null': "
         "seq 4 (request req-4): bad reply {\"instance\":\"c\",\"reason\":\"x\"}: field "
-        "\"instance\": expected the id of a candidate (a, b), got \"c\"");
+        "\"instance\": expected the id of a candidate (a, b) or null (refused), got \"c\"");
   CHECK(fails("read l; exit 7", "5") ==
         "exec strategy 'read l; exit 7': seq 4 (request req-4): the program closed the "
         "pipe without replying; it exited with status 7");

@@ -217,6 +217,7 @@ TEST_CASE("gen: flags parse into the spec, bad values name the flag") {
 
 TEST_CASE("gen: load reports carry the reference round-robin Proxy's counts, delayed") {
   GenSpec spec;
+  spec.proxy = FindProxyProfile("cacheroute@df8382d");  // inflight from heartbeats
   spec.instances = 2;
   spec.rate = 0;
   spec.until = 10.0;
@@ -235,6 +236,7 @@ TEST_CASE("gen: load reports carry the reference round-robin Proxy's counts, del
 
 TEST_CASE("gen: silent Instances have no load in the header and never report") {
   GenSpec spec;
+  spec.proxy = FindProxyProfile("cacheroute@df8382d");  // inflight from heartbeats
   spec.instances = 10;
   spec.arrivals = 200;
   spec.reporting.interval = 1.0;
@@ -271,6 +273,38 @@ TEST_CASE("gen: streams, memory does not grow with the number of arrivals") {
   // every short-lived allocation; the Release suite checks this.)
   CHECK(after.ru_maxrss - before.ru_maxrss < 16 * 1024);  // KiB
 #endif
+}
+
+TEST_CASE("gen: for a Proxy that counts its own requests, no inflight reports by default") {
+  GenSpec spec;
+  spec.instances = 3;
+  spec.arrivals = 50;
+  spec.reporting.interval = 1.0;
+  spec.reporting.silent_fraction = 0.4;
+  // No profile named: the trace replays as latest, which counts requests.
+  std::string trace = Generate(spec);
+  std::string header = trace.substr(0, trace.find('\n'));
+  CHECK(header.find("\"proxy\"") == std::string::npos);
+  // Its counter starts at 0 for every Instance, silent or not.
+  CHECK(CountLines(header, "\"inflight\":0") == 3);
+  CHECK(CountLines(trace, "\"type\":\"load\"") == 0);
+
+  // Named, the profile goes into the header; qps_1m, asked for, is reported.
+  spec.proxy = FindProxyProfile("cacheroute@2f1019a");
+  spec.reporting.qps_1m = true;
+  spec.reporting.inflight = false;
+  spec.reporting.fields_given = true;
+  trace = Generate(spec);
+  header = trace.substr(0, trace.find('\n'));
+  CHECK(header.starts_with("{\"lbsim_trace\":1,\"proxy\":\"cacheroute@2f1019a\","));
+  CHECK(CountLines(trace, "\"type\":\"load\"") > 0);
+  CHECK(CountLines(trace, "\"inflight\":") == 3);  // the header's only
+
+  // Asked for explicitly, inflight is reported whatever the Proxy: real
+  // heartbeats carry it, and a replay counts what its Proxy ignores.
+  spec.reporting.inflight = true;
+  trace = Generate(spec);
+  CHECK(CountLines(trace, "\"inflight\":") > 3);
 }
 
 }  // namespace

@@ -32,8 +32,14 @@ StrategyRequest Request(std::string_view spec) {
   return ParseStrategyRequest(StrategyRegistry::Builtin(), spec);
 }
 
+ProxyChoice PinnedProxy(std::string_view name, PythonVersion python) {
+  const ProxyProfile* profile = FindProxyProfile(name);
+  if (!profile) throw std::logic_error("no Proxy profile " + std::string(name));
+  return ProxyChoice{profile, python};
+}
+
 ReplayRun ReplayText(std::string_view text, const std::vector<std::string>& specs,
-                     std::string_view name) {
+                     std::string_view name, const ProxyChoice& proxy) {
   TempFile file(text, name);
   std::vector<StrategyRequest> requests;
   for (const std::string& spec : specs) requests.push_back(Request(spec));
@@ -50,7 +56,9 @@ ReplayRun ReplayText(std::string_view text, const std::vector<std::string>& spec
     logs.push_back(writers.back().get());
   }
 
-  ReplayRun run{Replay(file.path(), TraceEncoding::kAuto, requests, logs), {}};
+  SimOptions options;
+  options.proxy = proxy;
+  ReplayRun run{Replay(file.path(), TraceEncoding::kAuto, requests, logs, options), {}};
   for (auto& f : files) {
     std::rewind(f.get());
     std::string line;

@@ -42,10 +42,17 @@ struct ReplayRun {
   const RunMetrics& metrics(std::size_t k = 0) const { return result.metrics.at(k); }
 };
 
+// The spec profile: the typed contract most unit tests were written for.
+inline ProxyChoice SpecProxy() { return ProxyChoice{&SpecProxyProfile()}; }
+// A pinned Proxy profile by name ("cacheroute@df8382d", "latest") on `python`.
+ProxyChoice PinnedProxy(std::string_view name, PythonVersion python = PythonVersion::k312);
+
 // Replays `text` (written to a file called `name`, whose suffix picks the
-// encoding) through `specs`. Throws what Replay throws.
+// encoding) through `specs`, as `proxy` runs them (by default the spec
+// profile, whatever the trace header says). Throws what Replay throws.
 ReplayRun ReplayText(std::string_view text, const std::vector<std::string>& specs = {"ll"},
-                     std::string_view name = "trace.ndjson");
+                     std::string_view name = "trace.ndjson",
+                     const ProxyChoice& proxy = SpecProxy());
 
 // "INSTANCE/REASON" for each decision of `strategy` in `run`, "-" for no
 // Instance: the compact form most tests compare.

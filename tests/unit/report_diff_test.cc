@@ -103,9 +103,10 @@ TEST_CASE("fairness and reason tolerances") {
 
 TEST_CASE("a fairness value that becomes undefined is flagged") {
   TempDir dir;
-  // empty_pool: round_robin picks inst-b once, least_load never (max_min_ratio null).
-  std::string rr = dir.Report({"rr"}, "traces/examples/empty_pool.json");
-  std::string ll = dir.Report({"ll"}, "traces/examples/empty_pool.json");
+  // stale_snapshot (as cacheroute@df8382d): round_robin picks inst-c,
+  // least_load never (max_min_ratio null).
+  std::string rr = dir.Report({"rr"}, "traces/examples/stale_snapshot.ndjson");
+  std::string ll = dir.Report({"ll"}, "traces/examples/stale_snapshot.ndjson");
   ReportDiff d = DiffReports(rr, ll, DiffTolerances{1, 1e9, 1});
   const DiffRow& row = Row(d.strategies[0], DiffRow::Kind::kFairness, "max_min_ratio");
   CHECK(row.base.has_value());

@@ -154,7 +154,9 @@ TEST_CASE("report: several runs of one strategy get distinct labels and their ow
 
 TEST_CASE("report JSON: the spec's keys come first, in the spec's order") {
   ojson j = ojson::parse(RenderJson(BuildReport(ReplayText(kProbe, {"ll"}).result)));
-  CHECK(Keys(j) == Strings{"lbsim_report", "trace", "strategies"});
+  Strings top = Keys(j);
+  top.resize(3);
+  CHECK(top == Strings{"lbsim_report", "trace", "strategies"});
   CHECK(j["lbsim_report"] == 1);
   Strings trace_keys = Keys(j["trace"]);
   trace_keys.resize(5);

@@ -11,6 +11,7 @@
 #include "sim/io/csv.h"
 #include "sim/report/report.h"
 #include "sim/sweep/sweep.h"
+#include "replay_fixture.h"
 #include "strategies/registry.h"
 
 namespace lbsim {
@@ -24,6 +25,7 @@ SweepGrid ExampleGrid() {
                  "traces/examples/mixed_known_unknown.json"};
   grid.strategies = {"rr", "ll"};
   grid.axes = {SweepAxis::Parse("ll.qps_1m=0,0.01"), SweepAxis::Parse("least_load.inflight=1,2")};
+  grid.proxy = testing::SpecProxy();  // the spec's weights, whatever the traces name
   return grid;
 }
 
@@ -117,7 +119,10 @@ TEST_CASE("Each sweep row holds the figures of replaying its cell alone") {
   for (const SweepCell& cell : cells) {
     INFO(cell.spec);
     const SweepRow& row = result.rows[cell.index];
-    Report alone = BuildReport(Replay(grid.traces[cell.trace], grid.encoding, {cell.request}));
+    SimOptions options;
+    options.proxy = grid.proxy;
+    Report alone =
+        BuildReport(Replay(grid.traces[cell.trace], grid.encoding, {cell.request}, {}, options));
     const StrategyReport& s = alone.strategies[0];
     CHECK(row.cell == cell.index);
     CHECK(row.trace == grid.traces[cell.trace]);

@@ -13,7 +13,7 @@
 namespace lbsim {
 namespace {
 
-constexpr std::array<GenFlagInfo, 25> kFlags{{
+constexpr std::array<GenFlagInfo, 26> kFlags{{
     {"--name", "TEXT", "Trace name (header)"},
     {"--description", "TEXT", "Trace description (header)"},
     {"--time-unit", "s|ms", "Unit of every time, duration and rate (default s)"},
@@ -34,7 +34,8 @@ constexpr std::array<GenFlagInfo, 25> kFlags{{
     {"--remove", "ID@T", "Instance ID is removed from the pool at T", true},
     {"--flap", "ID@START:PERIOD:DOWN_FOR[:UNTIL]", "Instance ID goes down every PERIOD from START, for DOWN_FOR", true},
     {"--join", "ID@T[:SPEED]", "A new Instance joins at T with unknown load (cold start)", true},
-    {"--report-fields", "inflight|qps_1m|inflight,qps_1m|none", "Load fields the reports carry (default inflight)"},
+    {"--proxy", "NAME", "Proxy profile the trace is written for, named in its header (see lbsim proxies; default: none named, which replays as latest)"},
+    {"--report-fields", "inflight|qps_1m|inflight,qps_1m|none", "Load fields the reports carry (default inflight; none for a Proxy that counts its own requests, cacheroute@2f1019a on)"},
     {"--report-interval", "S", "A load report of each reporting Instance every S (default 0: never)"},
     {"--report-delay", "D", "Reports appear D after their snapshot (default 0)"},
     {"--silent-fraction", "F", "Fraction of the initial Instances (chosen by the seed) that never report"},
@@ -153,8 +154,12 @@ void ApplyGenFlag(GenSpec& spec, std::string_view flag, std::string_view value) 
     Join j{v.Number(p[0]), id, std::nullopt, std::nullopt, true};
     if (p.size() > 1) j.speed = v.Number(p[1]);
     spec.joins.push_back(j);
+  } else if (flag == "--proxy") {
+    spec.proxy = FindProxyProfile(value);
+    if (!spec.proxy) v.Fail();
   } else if (flag == "--report-fields") {
     spec.reporting.inflight = spec.reporting.qps_1m = false;
+    spec.reporting.fields_given = true;
     if (value != "none") {
       for (std::string_view field : Split(value, ',')) {
         if (field == "inflight") spec.reporting.inflight = true;

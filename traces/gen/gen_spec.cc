@@ -19,6 +19,11 @@ std::vector<std::string> InitialInstanceIds(const GenSpec& spec) {
   return ids;
 }
 
+bool ReportsInflight(const GenSpec& spec) {
+  const ProxyProfile& proxy = spec.proxy ? *spec.proxy : LatestProxyProfile();
+  return spec.reporting.inflight && (spec.reporting.fields_given || !proxy.counts_requests());
+}
+
 void ValidateGenSpec(const GenSpec& spec, const std::string& origin) {
   auto fail = [&](std::string_view field, std::string_view expected, double got) {
     throw InputError(fmt::format("{}: field \"{}\": expected {}, got {}", origin, field,

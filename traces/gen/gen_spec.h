@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "strategies/proxy_profile.h"
+
 namespace lbsim {
 
 // A gen spec: what goes into the trace `lbsim gen` writes. Every time and
@@ -83,8 +85,14 @@ struct Join {
 // after its duration. Silent Instances never report: their load stays
 // unknown.
 struct ReportingSpec {
+  // The fields reported. By default inflight, unless the Proxy counts its
+  // own requests (cacheroute@2f1019a on), whose heartbeats ignore it: then
+  // none (see ReportsInflight). Named explicitly, inflight is reported
+  // whatever the Proxy, as real heartbeats carry it (a replay counts the
+  // values its Proxy ignores).
   bool inflight = true;
   bool qps_1m = false;
+  bool fields_given = false;  // a spec or flag named the fields
   double interval = 0.0;
   double delay = 0.0;
   double silent_fraction = 0.0;      // of the initial Instances, chosen by the seed
@@ -96,6 +104,9 @@ struct GenSpec {
   std::string description;
   std::string time_unit = "s";
   std::uint64_t seed = 1;
+  // The Proxy the trace is written for, named in its header; null: none
+  // named (it replays as the latest version).
+  const ProxyProfile* proxy = nullptr;
 
   // Initial Instances: ids prefix + 1..count, zero-padded to equal width.
   std::uint32_t instances = 4;
@@ -119,6 +130,11 @@ struct GenSpec {
   std::vector<Join> joins;
   ReportingSpec reporting;
 };
+
+// Whether the trace's load reports carry inflight: asked for, or by
+// default, unless the Proxy (spec.proxy, else latest) ignores inflight in
+// heartbeats because it counts its own requests.
+bool ReportsInflight(const GenSpec& spec);
 
 // The ids of the initial Instances, in pool order.
 std::vector<std::string> InitialInstanceIds(const GenSpec& spec);

@@ -239,6 +239,7 @@ void ReadReporting(const SpecReader& r, const json& j, GenSpec& spec) {
   ReportingSpec& rep = spec.reporting;
   With(j, f, "fields", [&](const json& v, const std::string& k) {
     rep.inflight = rep.qps_1m = false;
+    rep.fields_given = true;
     for (std::size_t i = 0; i < r.Array(v, k).size(); ++i) {
       const std::string item = SpecReader::Item(k, i);
       const std::string name = r.String(v[i], item);
@@ -266,12 +267,16 @@ void ReadGenSpecFile(const std::string& path, GenSpec& spec) {
   if (root.is_discarded())
     throw InputError(fmt::format("{}: not valid JSON (expected a gen spec object)", path));
   const SpecReader r(path);
-  r.Object(root, "", {"name", "description", "time_unit", "seed", "instances", "arrivals",
-                      "durations", "events", "flapping", "joins", "reporting"});
+  r.Object(root, "", {"name", "description", "time_unit", "seed", "proxy", "instances",
+                      "arrivals", "durations", "events", "flapping", "joins", "reporting"});
   With(root, "", "name", [&](const json& v, const std::string& k) { spec.name = r.String(v, k); });
   With(root, "", "description", [&](const json& v, const std::string& k) { spec.description = r.String(v, k); });
   With(root, "", "time_unit", [&](const json& v, const std::string& k) { spec.time_unit = r.String(v, k); });
   With(root, "", "seed", [&](const json& v, const std::string& k) { spec.seed = r.Count(v, k); });
+  With(root, "", "proxy", [&](const json& v, const std::string& k) {
+    spec.proxy = FindProxyProfile(r.String(v, k));
+    if (!spec.proxy) r.Fail(k, fmt::format("a Proxy profile: one of {}", ProxyProfileNames()), &v);
+  });
   With(root, "", "instances", [&](const json& v, const std::string&) { ReadInstances(r, v, spec); });
   With(root, "", "arrivals", [&](const json& v, const std::string&) { ReadArrivals(r, v, spec); });
   With(root, "", "durations", [&](const json& v, const std::string&) { ReadDurations(r, v, spec); });

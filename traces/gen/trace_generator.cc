@@ -34,7 +34,12 @@ std::set<std::string> SilentIds(const GenSpec& spec, const std::vector<std::stri
 
 }  // namespace
 
-GenCounts GenerateTrace(const GenSpec& spec, std::FILE* out) {
+GenCounts GenerateTrace(const GenSpec& asked, std::FILE* out) {
+  GenSpec spec = asked;
+  spec.reporting.inflight = ReportsInflight(asked);
+  // A Proxy that counts its own requests holds a counter for every
+  // Instance from the start: 0, nothing being in flight yet.
+  const bool counted = (spec.proxy ? *spec.proxy : LatestProxyProfile()).counts_requests();
   const std::vector<std::string> ids = InitialInstanceIds(spec);
   const std::vector<InstanceChange> schedule = BuildInstanceSchedule(spec, "gen spec");
   LoadReporter reporter(spec, SilentIds(spec, ids));
@@ -49,13 +54,14 @@ GenCounts GenerateTrace(const GenSpec& spec, std::FILE* out) {
     inst.id = ids[i];
     if (!spec.weights.empty()) inst.weight = spec.weights[i];
     if (!spec.speeds.empty()) inst.speed = spec.speeds[i];
+    if (counted) inst.inflight = 0;
     if (reporter.Reports(ids[i])) {
       if (spec.reporting.inflight) inst.inflight = 0;
       if (spec.reporting.qps_1m) inst.qps_1m = 0.0;
     }
     header.push_back(std::move(inst));
   }
-  writer.Header(spec.name, spec.description, spec.time_unit, spec.seed, header);
+  writer.Header(spec.name, spec.description, spec.time_unit, spec.seed, spec.proxy, header);
 
   ArrivalStream arrivals(spec);
   DurationSampler durations(spec);

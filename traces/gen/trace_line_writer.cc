@@ -37,8 +37,15 @@ void TraceLineWriter::Flush() {
 
 void TraceLineWriter::Header(std::string_view name, std::string_view description,
                              std::string_view time_unit, std::optional<std::uint64_t> seed,
+                             const ProxyProfile* proxy,
                              const std::vector<GeneratedInstance>& instances) {
-  buffer_ += "{\"lbsim_trace\":1,\"name\":";
+  buffer_ += "{\"lbsim_trace\":1,";
+  if (proxy) {
+    buffer_ += "\"proxy\":";
+    AppendJsonString(buffer_, proxy->name);
+    buffer_ += ',';
+  }
+  buffer_ += "\"name\":";
   AppendJsonString(buffer_, name);
   if (!description.empty()) {
     buffer_ += ",\"description\":";

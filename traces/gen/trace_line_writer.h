@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "strategies/proxy_profile.h"
 #include "traces/gen/instance_schedule.h"
 
 namespace lbsim {
@@ -28,10 +29,11 @@ class TraceLineWriter {
   TraceLineWriter(const TraceLineWriter&) = delete;
   TraceLineWriter& operator=(const TraceLineWriter&) = delete;
 
-  // The header line; a `seed` is echoed under the extra key "lbsim_gen".
+  // The header line; a `seed` is echoed under the extra key "lbsim_gen", a
+  // `proxy` (may be null) as "proxy".
   void Header(std::string_view name, std::string_view description,
               std::string_view time_unit, std::optional<std::uint64_t> seed,
-              const std::vector<GeneratedInstance>& instances);
+              const ProxyProfile* proxy, const std::vector<GeneratedInstance>& instances);
   // An arrival; `prefix_blocks`, when not empty, as the key of that name.
   void Arrival(double t, double duration,
                std::span<const std::uint64_t> prefix_blocks = {});

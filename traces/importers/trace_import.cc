@@ -48,7 +48,8 @@ ImportStats ImportTrace(const ImportFormat& format, RequestSource& source,
     std::vector<GeneratedInstance> instances;
     for (const std::string& id : o.instances)
       instances.push_back(GeneratedInstance{id, std::nullopt, std::nullopt, 0, std::nullopt});
-    writer.Header(name, Description(format, display_path, o), "ms", std::nullopt, instances);
+    writer.Header(name, Description(format, display_path, o), "ms", std::nullopt, nullptr,
+                  instances);
     header_written = true;
   };
 

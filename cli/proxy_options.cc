@@ -1,0 +1,97 @@
+#include "cli/proxy_options.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "base/errors.h"
+#include "strategies/registry.h"
+
+namespace lbsim {
+namespace {
+
+std::string_view InflightSourceText(InflightSource source) {
+  switch (source) {
+    case InflightSource::kSpec: return "load events; routed requests move a known counter";
+    case InflightSource::kHeartbeats: return "heartbeats (load events) only";
+    case InflightSource::kCounted: return "the Proxy's own counter; new Instances unknown";
+    case InflightSource::kCountedFromZero: return "the Proxy's own counter; registered at 0";
+  }
+  return "?";
+}
+
+// least_load's parameters and defaults under `profile`, on one line.
+std::string LeastLoadDefaults(const ProxyProfile& profile) {
+  const StrategyInfo* ll =
+      StrategyRegistry::For(ProxyRun{&profile, PythonVersion::k312}).Find("least_load");
+  if (ll->params.empty()) return "no parameters (lexicographic)";
+  std::string out;
+  for (const ParamSpec& p : ll->params) {
+    if (p.echo == ParamEcho::kWhenChanged) continue;  // terms the version lacks, lbsim extras
+    out += fmt::format("{}{}={}", out.empty() ? "" : " ", p.name, p.default_text);
+  }
+  return out;
+}
+
+}  // namespace
+
+void ProxyOptions::AddTo(CLI::App& app) {
+  app.add_option("--proxy", proxy,
+                 "Proxy to replay: cacheroute@df8382d, @2f1019a, @55b32e9, @8b116b6, "
+                 "@d4bd47f, @28e857c, latest, or spec (see lbsim proxies); default: the "
+                 "trace header's \"proxy\", else latest")
+      ->type_name("NAME");
+  app.add_option("--python", python,
+                 "Python the Proxy runs on, 3.11 or 3.12: how least_load adds up its "
+                 "score (default 3.12, the Proxy's Dockerfile)")
+      ->type_name("VERSION");
+}
+
+ProxyChoice ProxyOptions::Choice() const {
+  ProxyChoice choice;
+  if (!proxy.empty()) {
+    choice.profile = FindProxyProfile(proxy);
+    if (!choice.profile)
+      throw UsageError(fmt::format("--proxy {}: expected one of {}", proxy, ProxyProfileNames()));
+  }
+  if (!python.empty()) {
+    std::optional<PythonVersion> version = ParsePythonVersion(python);
+    if (!version) throw UsageError(fmt::format("--python {}: expected 3.11 or 3.12", python));
+    choice.python = *version;
+  }
+  return choice;
+}
+
+int RunListProxies() {
+  std::vector<std::array<std::string, 5>> rows;
+  rows.push_back({"PROXY", "DATE", "LEAST_LOAD", "INFLIGHT FROM", "CHANGE"});
+  for (const ProxyProfile& p : ProxyProfiles()) {
+    std::string name(p.name);
+    if (&p == &LatestProxyProfile()) name += " (latest, default)";
+    rows.push_back({name, p.date.empty() ? "-" : std::string(p.date),
+                    std::string(LeastLoadFormName(p.least_load)),
+                    std::string(InflightSourceText(p.inflight)), std::string(p.change)});
+  }
+  std::array<std::size_t, 5> width{};
+  for (const auto& r : rows)
+    for (std::size_t c = 0; c < r.size(); ++c) width[c] = std::max(width[c], r[c].size());
+  std::string out;
+  for (const auto& r : rows)
+    out += fmt::format("{:<{}}  {:<{}}  {:<{}}  {:<{}}  {}\n", r[0], width[0], r[1], width[1],
+                       r[2], width[2], r[3], width[3], r[4]);
+  out += "\nLEAST_LOAD DEFAULTS (set with -s ll:KEY=VALUE; a run that changes one no longer "
+         "replays the pinned Proxy)\n";
+  for (const ProxyProfile& p : ProxyProfiles())
+    out += fmt::format("  {:<{}}  {}\n", p.name, width[0], LeastLoadDefaults(p));
+  out += "\nL2 and L3 add up their terms with Python's sum(): left to right under --python "
+         "3.11, compensated (Neumaier) under 3.12.\n";
+  if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size() || std::fflush(stdout) != 0)
+    throw UsageError("standard output: cannot write the listing");
+  return 0;
+}
+
+}  // namespace lbsim

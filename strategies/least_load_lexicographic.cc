@@ -1,0 +1,86 @@
+// least_load as the first Proxy versions run it (L1: cacheroute@df8382d,
+// 2f1019a, 55b32e9): lexicographic, no weights, no hints.
+//   1. The candidates with a known inflight form K. When K is not empty,
+//      the tier is its members at the lowest inflight; otherwise every
+//      candidate.
+//   2. The tier's members with a known qps_1m form Q. When Q is empty the
+//      pick is round-robin over the tier; otherwise round-robin over Q's
+//      members at the lowest qps_1m, in pool order.
+// One round-robin counter serves every pick and advances on each. Reasons:
+// `fallback` when neither inflight nor qps_1m is known anywhere (round-robin
+// over every candidate), else `least` when one candidate was left to pick
+// from and `tie` when several were.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "strategies/least_load_lexicographic.h"
+
+namespace lbsim {
+namespace {
+
+class LexicographicLeastLoad final : public Strategy {
+ public:
+  std::string_view Name() const override { return "least_load"; }
+
+  Choice Select(std::span<const Candidate> candidates, const Hint&) override {
+    bool any_inflight = false, inflight_unknown = false;
+    std::int64_t lowest_inflight = 0;
+    for (const Candidate& c : candidates) {
+      if (!c.inflight) {
+        inflight_unknown = true;
+      } else if (!any_inflight || *c.inflight < lowest_inflight) {
+        lowest_inflight = *c.inflight;
+        any_inflight = true;
+      }
+    }
+    tier_.clear();
+    for (std::size_t i = 0; i < candidates.size(); ++i)
+      if (!any_inflight || candidates[i].inflight == lowest_inflight) tier_.push_back(i);
+
+    bool any_qps = false, qps_unknown = false;
+    double lowest_qps = 0.0;
+    for (std::size_t i : tier_) {
+      const std::optional<double>& qps = candidates[i].qps_1m;
+      if (!qps) {
+        qps_unknown = true;
+      } else if (!any_qps || *qps < lowest_qps) {  // min(): the first of equals
+        lowest_qps = *qps;
+        any_qps = true;
+      }
+    }
+    const std::uint64_t counter = counter_++;
+    if (!any_qps) {
+      const std::size_t pick = tier_[counter % tier_.size()];
+      if (!any_inflight) return {pick, "fallback"};
+      return {pick, tier_.size() == 1 ? "least" : "tie", inflight_unknown};
+    }
+    ties_.clear();
+    for (std::size_t i : tier_)
+      if (candidates[i].qps_1m == lowest_qps) ties_.push_back(i);
+    return {ties_[counter % ties_.size()], ties_.size() == 1 ? "least" : "tie",
+            (any_inflight && inflight_unknown) || qps_unknown};
+  }
+
+ private:
+  std::uint64_t counter_ = 0;
+  std::vector<std::size_t> tier_, ties_;  // reused buffers
+};
+
+}  // namespace
+
+StrategyInfo LexicographicLeastLoadInfo(const StrategyInfo& least_load) {
+  StrategyInfo info = least_load;
+  info.description =
+      "Chooses the alive Instance with the lowest known inflight, then the lowest known "
+      "qps_1m; round-robin among ties and when nothing is known (no weights, no hints).";
+  info.params = {};
+  info.reasons = {"least", "tie", "fallback"};
+  info.make = [](const ParamValues&) -> std::unique_ptr<Strategy> {
+    return std::make_unique<LexicographicLeastLoad>();
+  };
+  return info;
+}
+
+}  // namespace lbsim
