@@ -11,6 +11,7 @@
 
 #include "traces/importers/field_text.h"
 #include "traces/importers/trace_import.h"
+#include "traces/input_file.h"
 #include "base/errors.h"
 #include "sim/io/output_file.h"
 #include "traces/trace_stream.h"
@@ -72,12 +73,6 @@ std::string Counted(std::uint64_t n, std::string_view noun) {
   return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
 }
 
-struct FileCloser {
-  void operator()(std::FILE* f) const {
-    if (f && f != stdin) std::fclose(f);
-  }
-};
-
 }  // namespace
 
 int RunImport(const ImportCommand& c) {
@@ -102,11 +97,11 @@ int RunImport(const ImportCommand& c) {
 
   const bool from_stdin = c.input == "-";
   const std::string display_path = from_stdin ? "<stdin>" : c.input;
-  std::unique_ptr<std::FILE, FileCloser> in(from_stdin ? stdin : OpenTraceFile(c.input));
+  InputFile in = InputFile::Open(c.input, "input");
   std::optional<OutputFile> out_file;
   if (!IsStandardOutputPath(c.output)) out_file.emplace(c.output);
 
-  std::unique_ptr<RequestSource> source = format.open(in.get(), display_path);
+  std::unique_ptr<RequestSource> source = format.open(in.get(), display_path, &in);
   ImportStats stats =
       ImportTrace(format, *source, display_path, c.name.empty() ? DefaultName(c.input) : c.name,
                   options, out_file ? out_file->stream() : stdout);

@@ -34,8 +34,8 @@ enum class ValueStatus { kOk, kInvalid, kTooDeep, kTooMany, kTooLong };
 // A position in a document read through a FileWindow.
 class DocumentCursor {
  public:
-  DocumentCursor(std::FILE* file, TraceStream& stream, std::uint64_t pass_start)
-      : window_(file), stream_(stream), pass_start_(pass_start) {}
+  DocumentCursor(InputFile& input, TraceStream& stream, std::uint64_t pass_start)
+      : window_(input.get(), &input), stream_(stream), pass_start_(pass_start) {}
 
   // Skips whitespace and returns the next byte, or '\0' at the end of the
   // input: the end of the file or a NUL byte (which ends JSON input, as
@@ -111,7 +111,7 @@ class DocumentCursor {
     pos_ = 0;
     if (!more && window_.read_error())
       throw InputError(fmt::format("{}: cannot read trace: {}", stream_.path(),
-                                   std::strerror(window_.read_error())));
+                                   window_.ReadErrorText()));
     return more;
   }
 
@@ -147,12 +147,12 @@ class DocumentCursor {
 
 class DocumentReader {
  public:
-  DocumentReader(std::FILE* file, TraceStream& stream) : file_(file), stream_(stream) {}
+  DocumentReader(InputFile& input, TraceStream& stream) : input_(input), stream_(stream) {}
 
   // Pass 1: validates the whole document, collects the header, finds the
   // events array.
   void Check() {
-    DocumentCursor cursor(file_, stream_, 0);
+    DocumentCursor cursor(input_, stream_, 0);
     // A byte order mark may open the document; a broken one is a syntax error.
     const bool byte_order_mark = cursor.Consume("\xEF");
     if (byte_order_mark && !cursor.Consume("\xBB\xBF")) SyntaxError();
@@ -181,7 +181,7 @@ class DocumentReader {
 
   // Pass 2: decodes the elements of the events array in order.
   void Events() {
-    DocumentCursor cursor(file_, stream_, end_);
+    DocumentCursor cursor(input_, stream_, end_);
     cursor.Seek(*events_start_);
     cursor.Peek();  // [
     cursor.Skip();
@@ -294,7 +294,7 @@ class DocumentReader {
   }
 
   [[noreturn]] void SyntaxError() {
-    std::string error = DescribeDocumentSyntaxError(file_);
+    std::string error = DescribeDocumentSyntaxError(input_.get());
     // Errors with a position start with "LINE:COLUMN:", which joins the
     // path without a space; the others (number overflow) name the value.
     if (error[0] >= '0' && error[0] <= '9')
@@ -308,7 +308,7 @@ class DocumentReader {
     return element_ ? fmt::format("events[{}]: ", *element_) : key_location_;
   }
 
-  std::FILE* file_;
+  InputFile& input_;
   TraceStream& stream_;
   JsonScanner scanner_;
   std::string scratch_;
@@ -321,8 +321,8 @@ class DocumentReader {
 
 }  // namespace
 
-void ReadDocumentTrace(std::FILE* file, TraceStream& stream) {
-  DocumentReader reader(file, stream);
+void ReadDocumentTrace(InputFile& input, TraceStream& stream) {
+  DocumentReader reader(input, stream);
   reader.Check();
   reader.Header();
   reader.Events();

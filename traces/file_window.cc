@@ -5,12 +5,18 @@
 #include <cerrno>
 #include <cstring>
 
+#include "traces/input_file.h"
+
 namespace lbsim {
 
 // The buffer holds the window's bytes and the NUL byte after them.
-FileWindow::FileWindow(std::FILE* file, std::size_t chunk_bytes)
-    : file_(file), buffer_(new char[chunk_bytes + 1]), capacity_(chunk_bytes + 1) {
+FileWindow::FileWindow(std::FILE* file, const InputFile* input, std::size_t chunk_bytes)
+    : file_(file), input_(input), buffer_(new char[chunk_bytes + 1]), capacity_(chunk_bytes + 1) {
   buffer_[0] = '\0';
+}
+
+std::string FileWindow::ReadErrorText() const {
+  return input_ ? input_->ReadErrorText(read_error_) : std::strerror(read_error_);
 }
 
 bool FileWindow::Refill(std::size_t consumed) {

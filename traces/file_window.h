@@ -3,8 +3,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <string>
 
 namespace lbsim {
+
+class InputFile;
 
 // A window onto a file read front to back in large chunks, so that trace
 // readers work on the bytes in place: lines and values are views into the
@@ -13,7 +16,9 @@ namespace lbsim {
 // stays at one chunk unless a single line or value needs more.
 class FileWindow {
  public:
-  explicit FileWindow(std::FILE* file, std::size_t chunk_bytes = std::size_t{1} << 20);
+  // `input`, when given, is what `file` reads (it explains read errors).
+  explicit FileWindow(std::FILE* file, const InputFile* input = nullptr,
+                      std::size_t chunk_bytes = std::size_t{1} << 20);
 
   // The bytes read and not yet released; data()[size()] is a NUL byte.
   char* data() { return buffer_.get() + begin_; }
@@ -25,6 +30,9 @@ class FileWindow {
   bool at_eof() const { return eof_; }
   // The errno of a failed read (rather than the end of the file), or 0.
   int read_error() const { return read_error_; }
+  // What that failed read says: the system's error text, or what was wrong
+  // with compressed data.
+  std::string ReadErrorText() const;
 
   // Releases the first `consumed` bytes (which invalidates views into them)
   // and reads more, growing the window when it is full. Returns false when
@@ -37,6 +45,7 @@ class FileWindow {
 
  private:
   std::FILE* file_;
+  const InputFile* input_;  // may be null
   // Not zero-filled: only the bytes read and the NUL after them are ever
   // looked at, and a short trace then touches only the pages it fills.
   std::unique_ptr<char[]> buffer_;

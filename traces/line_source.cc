@@ -31,8 +31,8 @@ char* FindNewline(char* p, char* end) {
 
 }  // namespace
 
-LineSource::LineSource(std::FILE* file, std::string display_path)
-    : window_(file), path_(std::move(display_path)) {}
+LineSource::LineSource(std::FILE* file, std::string display_path, const InputFile* input)
+    : window_(file, input), path_(std::move(display_path)) {}
 
 bool LineSource::Next(std::string_view& line) {
   for (;;) {
@@ -45,7 +45,7 @@ bool LineSource::Next(std::string_view& line) {
                                      number_ + 1, kMaxLineBytes >> 20));
       if (!window_.Refill(pos_) && window_.read_error())
         throw InputError(fmt::format("{}: cannot read trace: {} (after line {})", path_,
-                                     std::strerror(window_.read_error()), number_));
+                                     window_.ReadErrorText(), number_));
       pos_ = 0;
       continue;
     }

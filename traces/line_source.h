@@ -15,8 +15,9 @@ namespace lbsim {
 // '\n'), as JsonScanner needs.
 class LineSource {
  public:
-  // Reads `file` (not owned); `display_path` names it in error messages.
-  LineSource(std::FILE* file, std::string display_path);
+  // Reads `file` (not owned); `display_path` names it in error messages;
+  // `input`, when given, is what `file` reads (it explains read errors).
+  LineSource(std::FILE* file, std::string display_path, const InputFile* input = nullptr);
 
   // Sets `line` to the next line, valid until the next call; false at end
   // of input. Throws InputError for a line longer than kMaxLineBytes or a

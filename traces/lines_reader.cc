@@ -21,9 +21,9 @@ constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 
 }  // namespace
 
-void ReadLinesTrace(std::FILE* file, TraceStream& stream) {
+void ReadLinesTrace(InputFile& input, TraceStream& stream) {
   constexpr std::uint64_t kProgressBytes = std::uint64_t{1} << 20;
-  LineSource lines(file, stream.path());
+  LineSource lines(input.get(), stream.path(), &input);
   JsonScanner scanner;
   FlatObject flat;
   std::string_view line;

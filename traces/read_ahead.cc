@@ -18,6 +18,7 @@
 
 
 #include "base/errors.h"
+#include "traces/input_file.h"
 #include "traces/trace_stream.h"
 
 namespace lbsim {
@@ -424,9 +425,13 @@ TraceCounts ReadTraceAhead(const std::string& path, TraceEncoding encoding,
   if (!IsRegularFile(path))
     return ReadTrace(path, encoding, table, visitor, progress);
 
-  const bool document =
-      encoding == TraceEncoding::kDocument ||
-      (encoding == TraceEncoding::kAuto && EncodingFromName(path) == TraceEncoding::kDocument);
+  // The visiting side names event positions as the reader does: it needs
+  // the encoding the reader will find.
+  if (encoding == TraceEncoding::kAuto) {
+    InputFile input = InputFile::Open(path, "trace");
+    encoding = DetectTraceEncoding(input, path);
+  }
+  const bool document = encoding == TraceEncoding::kDocument;
   BatchRing ring;
   std::thread reader;
   try {

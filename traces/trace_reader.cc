@@ -1,7 +1,5 @@
 #include "traces/trace_reader.h"
 
-#include <sys/stat.h>
-
 #include <cstdio>
 #include <memory>
 
@@ -9,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/errors.h"
+#include "traces/input_file.h"
 #include "traces/json_scanner.h"
 #include "traces/trace_stream.h"
 
@@ -19,34 +18,56 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-TraceEncoding Detect(const std::string& path) {
-  if (std::optional<TraceEncoding> e = EncodingFromName(path)) return *e;
-  throw UsageError(fmt::format(
-      "{}: cannot tell the trace encoding from the file name (expected .json, "
-      ".ndjson or .jsonl); say it with --trace-format document|lines",
-      path));
+// `path` without a compression suffix (.gz, .zst, .zstd): "t.ndjson.gz" is
+// named as JSON Lines. (Whether it is compressed is told by its content.)
+std::string_view WithoutCompressionSuffix(std::string_view path) {
+  for (std::string_view suffix : {".gz", ".zst", ".zstd"})
+    if (EndsWith(path, suffix)) return path.substr(0, path.size() - suffix.size());
+  return path;
 }
 
-// The size of a regular file, 0 for anything else (a pipe, a terminal).
-std::uint64_t FileSize(std::FILE* file) {
-  struct stat st {};
-  if (::fstat(::fileno(file), &st) != 0 || !S_ISREG(st.st_mode)) return 0;
-  return static_cast<std::uint64_t>(st.st_size);
+// The encoding the first line of a trace shows: a whole JSON object
+// without an "events" member is a JSON Lines header; anything else (an
+// object spread over lines, one with "events") is read as a document.
+TraceEncoding EncodingOfFirstLine(std::string line) {
+  if (line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);
+  JsonScanner scanner;
+  JsonView value;
+  if (scanner.ScanText(line, value) != JsonScanner::Status::kOk || !value.is_object())
+    return TraceEncoding::kDocument;
+  std::string key;
+  for (const JsonMember& m : scanner.members())
+    if (ReadString(m.key, key) == "events") return TraceEncoding::kDocument;
+  return TraceEncoding::kLines;
 }
-
-struct FileCloser {
-  void operator()(std::FILE* f) const {
-    if (f && f != stdin) std::fclose(f);
-  }
-};
 
 }  // namespace
 
 std::optional<TraceEncoding> EncodingFromName(std::string_view path) {
-  if (path == "-" || EndsWith(path, ".ndjson") || EndsWith(path, ".jsonl"))
-    return TraceEncoding::kLines;
+  path = WithoutCompressionSuffix(path);
+  if (EndsWith(path, ".ndjson") || EndsWith(path, ".jsonl")) return TraceEncoding::kLines;
   if (EndsWith(path, ".json")) return TraceEncoding::kDocument;
   return std::nullopt;
+}
+
+TraceEncoding DetectTraceEncoding(InputFile& input, const std::string& path) {
+  if (std::optional<TraceEncoding> e = EncodingFromName(path)) return *e;
+  std::string line = input.PeekLine();
+  std::string_view start = line;
+  if (start.starts_with("\xEF\xBB\xBF")) start.remove_prefix(3);
+  while (!start.empty() && (start.front() == ' ' || start.front() == '\t' || start.front() == '\r'))
+    start.remove_prefix(1);
+  if (!start.empty() && start.front() != '{') {
+    // Neither encoding: say what was seen rather than guess.
+    std::string seen(start.substr(0, 40));
+    for (char& c : seen)
+      if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
+    throw InputError(fmt::format(
+        "{}: cannot tell the trace encoding: a trace is JSON Lines (a header object on its "
+        "first line) or a JSON document (an object), but this starts with \"{}\"{}",
+        path == "-" ? "<stdin>" : path, seen, start.size() > 40 ? "..." : ""));
+  }
+  return EncodingOfFirstLine(std::move(line));
 }
 
 TraceEncoding ParseTraceEncoding(std::string_view text) {
@@ -60,16 +81,19 @@ TraceEncoding ParseTraceEncoding(std::string_view text) {
 TraceCounts ReadTrace(const std::string& path, TraceEncoding encoding,
                       InstanceTable& table, TraceVisitor& visitor,
                       TraceProgress* progress) {
-  if (encoding == TraceEncoding::kAuto) encoding = Detect(path);
-  const bool from_stdin = path == "-";
-  if (from_stdin && encoding == TraceEncoding::kDocument)
-    throw UsageError("standard input is read as JSON Lines; a JSON document needs a file");
-  std::unique_ptr<std::FILE, FileCloser> file(from_stdin ? stdin : OpenTraceFile(path));
+  InputFile input = InputFile::Open(path, "trace");
+  if (encoding == TraceEncoding::kAuto) encoding = DetectTraceEncoding(input, path);
   const bool document = encoding == TraceEncoding::kDocument;
-  TraceStream stream(from_stdin ? "<stdin>" : path, document, table, visitor, progress,
-                     FileSize(file.get()) * (document ? 2 : 1));
-  if (encoding == TraceEncoding::kDocument) ReadDocumentTrace(file.get(), stream);
-  else ReadLinesTrace(file.get(), stream);
+  // A document is read twice (its header may follow its events): from a
+  // pipe it is copied to a temporary file first.
+  if (document) input.MakeSeekable();
+  // Progress counts content bytes; the size of compressed content is not
+  // known ahead.
+  const std::uint64_t size = input.compression() == Compression::kNone ? input.disk_size() : 0;
+  TraceStream stream(path == "-" ? "<stdin>" : path, document, table, visitor, progress,
+                     size * (document ? 2 : 1));
+  if (document) ReadDocumentTrace(input, stream);
+  else ReadLinesTrace(input, stream);
   return stream.counts();
 }
 

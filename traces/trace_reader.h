@@ -19,9 +19,17 @@ enum class TraceEncoding { kAuto, kDocument, kLines };
 // UsageError otherwise.
 TraceEncoding ParseTraceEncoding(std::string_view text);
 
-// The encoding a trace file name implies: .json is a document; .ndjson,
-// .jsonl and "-" (standard input) are JSON Lines; nullopt otherwise.
+// The encoding a trace file name implies: .json is a document; .ndjson and
+// .jsonl are JSON Lines, also followed by .gz, .zst or .zstd; nullopt
+// otherwise (standard input "-" included).
 std::optional<TraceEncoding> EncodingFromName(std::string_view path);
+
+class InputFile;
+// The encoding of the trace `input` opened from `path`: by its name, else
+// by its content: a first line that is a whole JSON object without an
+// "events" member is a JSON Lines header; anything else is a document.
+// Peeks at the content without consuming it.
+TraceEncoding DetectTraceEncoding(InputFile& input, const std::string& path);
 
 // An error about one field of one event or header, without its location;
 // the reader adds the file and line or index. Thrown by decoders and by
@@ -82,9 +90,12 @@ inline constexpr std::size_t kMaxInstances = 10'000;
 // Bytes of one Instance id or request id.
 inline constexpr std::size_t kMaxIdBytes = 4096;
 
-// Reads the trace at `path` ("-" reads JSON Lines from standard input),
-// validating every rule of trace format v1, and feeds it to `visitor` in
-// one streaming pass: memory does not grow with the number of events.
+// Reads the trace at `path` ("-": standard input; gzip or zstd content is
+// decompressed, told by its magic bytes), validating every rule of trace
+// format v1, and feeds it to `visitor` in one streaming pass: memory does
+// not grow with the number of events. With kAuto the encoding comes from
+// the name, else from the content (DetectTraceEncoding). A document from a
+// pipe is copied to an unlinked temporary file first (it is read twice).
 // Instance ids are interned in `table` as they are registered. `progress`,
 // when given, hears how far reading got. Throws InputError whose one-line
 // message names the file, the line or index, the field and what was

@@ -97,14 +97,5 @@ std::string ParseErrorWithPosition(const std::string& what, const std::string& l
   return fmt::format("{}invalid JSON: {}", location, ParseErrorDetail(what));
 }
 
-std::FILE* OpenTraceFile(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    throw InputError(fmt::format("{}: cannot read trace: is a directory", path));
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f)
-    throw InputError(fmt::format("{}: cannot read trace: {}", path, std::strerror(errno)));
-  return f;
-}
 
 }  // namespace lbsim

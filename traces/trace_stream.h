@@ -9,6 +9,7 @@
 #include <string>
 
 #include "traces/event_decoder.h"
+#include "traces/input_file.h"
 #include "traces/json_view.h"
 #include "traces/line_layouts.h"
 #include "traces/trace_reader.h"
@@ -101,10 +102,8 @@ std::string ParseErrorDetail(const std::string& what);
 // front of "invalid JSON: DETAIL" instead.
 std::string ParseErrorWithPosition(const std::string& what, const std::string& location = "");
 
-// Opens `path` for reading, or throws InputError saying why not.
-std::FILE* OpenTraceFile(const std::string& path);
-
-void ReadLinesTrace(std::FILE* file, TraceStream& stream);
-void ReadDocumentTrace(std::FILE* file, TraceStream& stream);
+// Read the trace in `input` (seekable for a document) into `stream`.
+void ReadLinesTrace(InputFile& input, TraceStream& stream);
+void ReadDocumentTrace(InputFile& input, TraceStream& stream);
 
 }  // namespace lbsim

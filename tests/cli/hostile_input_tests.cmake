@@ -258,7 +258,7 @@ lbsim_refuses(NAME "directory" INPUT ${BAD} ARGS --trace-format lines
   MESSAGE ": cannot read trace: is a directory")
 # A file that opens but fails to read: /proc/self/mem at offset 0 is unmapped.
 lbsim_refuses(NAME "read error, JSON Lines" INPUT /proc/self/mem ARGS --trace-format lines
-  MESSAGE ": cannot read trace: Input/output error (after line 0)")
+  MESSAGE ": cannot read trace: Input/output error")
 lbsim_refuses(NAME "read error, document" INPUT /proc/self/mem ARGS --trace-format document
   MESSAGE ": cannot read trace: Input/output error")
 # Standard input is shown as <stdin>.

@@ -119,4 +119,4 @@ lbsim_cli_test(NAME "import refuses to overwrite its input"
   EXIT 2 STDERR_LINES 1 STDERR_MATCH "refusing to overwrite the input")
 lbsim_cli_test(NAME "import missing input"
   ARGS import --from azure --instances 2 ${IMPORT_IN}/no_such_file.csv
-  EXIT 2 STDERR_LINES 1 STDERR_MATCH "no_such_file.csv: cannot read trace: No such file or directory")
+  EXIT 2 STDERR_LINES 1 STDERR_MATCH "no_such_file.csv: cannot read input: No such file or directory")

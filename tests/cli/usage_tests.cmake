@@ -102,9 +102,9 @@ lbsim_cli_test(NAME "unknown option"
   ARGS --fast ${steady} EXIT 2 STDERR_LINES 1 STDERR_MATCH "^lbsim: error: .*--fast")
 lbsim_cli_test(NAME "unknown format"
   ARGS --format xml ${steady} EXIT 2 STDERR_LINES 1 STDERR_MATCH "^lbsim: error: .*xml")
-lbsim_cli_test(NAME "unknown file suffix"
+lbsim_cli_test(NAME "neither encoding, by name or content"
   ARGS tests/cli/usage_tests.cmake EXIT 2 STDERR_LINES 1
-  STDERR_MATCH "^lbsim: error: tests/cli/usage_tests.cmake: cannot tell the trace encoding from the file name")
+  STDERR_MATCH "^lbsim: error: tests/cli/usage_tests.cmake: cannot tell the trace encoding: a trace is JSON Lines \\(a header object on its first line\\) or a JSON document \\(an object\\), but this starts with \"# Usage: strategy names and aliases, lis\"...\n$")
 
 # Strategy parameters: set inline or with --set; bad ones are usage errors.
 lbsim_cli_test(NAME "parameter inline"
@@ -152,11 +152,17 @@ lbsim_cli_test(NAME "stdin report"
   ARGS -s ll -
   STDIN_FILE ${EXAMPLES}/stale_snapshot.ndjson
   EXIT 0 STDOUT_MATCH "^trace     -\nname      stale-snapshot\n")
-lbsim_cli_test(NAME "stdin is not a document"
-  ARGS --trace-format document -
+# A JSON document from standard input or a pipe is read (through a
+# temporary file, unlinked at once); its encoding comes from its content.
+lbsim_cli_test(NAME "a document on standard input, named"
+  ARGS --trace-format document -s rr,ll -f json -
   STDIN_FILE ${EXAMPLES}/steady_pool.json
-  EXIT 2 STDERR_LINES 1
-  STDERR_MATCH "^lbsim: error: standard input is read as JSON Lines; a JSON document needs a file\n$")
+  EXIT 0 STDERR_LINES 0 STDOUT_MATCH "\"name\": \"steady-pool\",.*\"path\": \"-\"")
+lbsim_cli_test(NAME "a document on standard input, told by its content"
+  ARGS -s rr,ll --decisions ${OUT}/stdin_document.decisions.jsonl -o ${OUT}/stdin_document.txt -
+  STDIN_FILE ${EXAMPLES}/steady_pool.json
+  EXIT 0 STDERR_LINES 0
+  FILE_GOLDEN ${OUT}/stdin_document.decisions.jsonl=${GOLDEN}/steady_pool.decisions.jsonl)
 
 # --output writes exactly what standard output would show.
 lbsim_cli_test(NAME "--output equals the golden report"

@@ -29,7 +29,7 @@ File Open(std::string& text) {
 std::vector<std::string> Rows(std::string_view format, std::string text) {
   File file = Open(text);
   std::unique_ptr<RequestSource> source =
-      RequireImportFormat(format).open(file.get(), "in");
+      RequireImportFormat(format).open(file.get(), "in", nullptr);
   std::vector<std::string> rows;
   SourceRequest r;
   for (;;) {
@@ -135,7 +135,7 @@ TEST_CASE("burstgpt rows: seconds to ms, 0 response tokens marks a failure") {
 TEST_CASE("a CSV header without a needed column stops the import") {
   std::string text = "Timestamp,Model,Request tokens\n1,a,2\n";
   File file = Open(text);
-  auto source = RequireImportFormat("burstgpt").open(file.get(), "in.csv");
+  auto source = RequireImportFormat("burstgpt").open(file.get(), "in.csv", nullptr);
   SourceRequest r;
   CHECK_THROWS_WITH_AS(source->Next(r),
                        "in.csv:1: header: expected a column \"Response tokens\" (needed: "
@@ -161,7 +161,7 @@ TEST_CASE("ImportTrace: header, token-time model, rate scale, rounding and order
 
   SUBCASE("a row earlier than the one before is an error") {
     File in = Open(text);
-    auto source = MooncakeFormat().open(in.get(), "m.jsonl");
+    auto source = MooncakeFormat().open(in.get(), "m.jsonl", nullptr);
     CHECK_THROWS_WITH_AS(ImportTrace(MooncakeFormat(), *source, "m.jsonl", "m", o, out),
                          "m.jsonl:3: field \"timestamp\": expected a time no earlier than "
                          "the row before (rows must be in time order), got one 5 ms earlier",
@@ -170,7 +170,7 @@ TEST_CASE("ImportTrace: header, token-time model, rate scale, rounding and order
   SUBCASE("skipped rows are counted") {
     o.skip_bad = true;
     File in = Open(text);
-    auto source = MooncakeFormat().open(in.get(), "m.jsonl");
+    auto source = MooncakeFormat().open(in.get(), "m.jsonl", nullptr);
     ImportStats stats = ImportTrace(MooncakeFormat(), *source, "m.jsonl", "m", o, out);
     std::fclose(out);
     out = nullptr;

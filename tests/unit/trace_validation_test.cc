@@ -400,10 +400,24 @@ TEST_CASE("validation: a file that cannot be read") {
   }
 }
 
-TEST_CASE("validation: the encoding comes from the file name or is given") {
+TEST_CASE("validation: the encoding comes from the file name, is given, or shows in the content") {
   testing::TempFile file(kHeader, "trace.txt");
-  CHECK_THROWS_AS(Replay(file.path(), TraceEncoding::kAuto, {testing::Request("rr")}), UsageError);
   CHECK_NOTHROW(Replay(file.path(), TraceEncoding::kLines, {testing::Request("rr")}));
+  CHECK(Replay(file.path(), TraceEncoding::kAuto, {testing::Request("rr")}).counts.events == 0);
+  // A header with "events" on one line is a document; so is one over lines.
+  testing::TempFile one_line(R"({"lbsim_trace": 1, "events": [{"t": 0, "type": "arrival"}]})",
+                             "trace.txt");
+  CHECK(Replay(one_line.path(), TraceEncoding::kAuto, {testing::Request("rr")}).counts.arrivals ==
+        1);
+  testing::TempFile spread("{\n \"lbsim_trace\": 1,\n \"events\": []\n}\n", "trace");
+  CHECK(Replay(spread.path(), TraceEncoding::kAuto, {testing::Request("rr")}).counts.events == 0);
+  testing::TempFile neither("lbsim_trace: 1\n", "trace");
+  CHECK_THROWS_WITH_AS(Replay(neither.path(), TraceEncoding::kAuto, {testing::Request("rr")}),
+                       (neither.path() + ": cannot tell the trace encoding: a trace is JSON Lines "
+                                         "(a header object on its first line) or a JSON document "
+                                         "(an object), but this starts with \"lbsim_trace: 1\"")
+                           .c_str(),
+                       InputError);
   CHECK(ParseTraceEncoding("auto") == TraceEncoding::kAuto);
   CHECK(ParseTraceEncoding("document") == TraceEncoding::kDocument);
   CHECK(ParseTraceEncoding("json") == TraceEncoding::kDocument);

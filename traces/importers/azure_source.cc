@@ -13,8 +13,8 @@ namespace {
 
 class AzureSource final : public CsvRequestSource {
  public:
-  AzureSource(std::FILE* file, std::string display_path)
-      : CsvRequestSource(file, std::move(display_path),
+  AzureSource(std::FILE* file, std::string display_path, const InputFile* input)
+      : CsvRequestSource(file, std::move(display_path), input,
                          {"TIMESTAMP", "ContextTokens", "GeneratedTokens"}) {}
 
  private:

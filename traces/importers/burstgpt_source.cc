@@ -13,8 +13,8 @@ namespace {
 
 class BurstGptSource final : public CsvRequestSource {
  public:
-  BurstGptSource(std::FILE* file, std::string display_path)
-      : CsvRequestSource(file, std::move(display_path),
+  BurstGptSource(std::FILE* file, std::string display_path, const InputFile* input)
+      : CsvRequestSource(file, std::move(display_path), input,
                          {"Timestamp", "Request tokens", "Response tokens"}) {}
 
  private:

@@ -79,8 +79,8 @@ void SplitCsvLine(std::string_view line, std::vector<std::string>& fields) {
 }
 
 CsvRequestSource::CsvRequestSource(std::FILE* file, std::string display_path,
-                                   std::vector<std::string_view> columns)
-    : lines_(file, std::move(display_path)), columns_(std::move(columns)) {}
+                                   const InputFile* input, std::vector<std::string_view> columns)
+    : lines_(file, std::move(display_path), input), columns_(std::move(columns)) {}
 
 void CsvRequestSource::BadValue(std::string_view column, std::string_view expected,
                                 std::string_view value) {

@@ -27,7 +27,7 @@ class CsvRequestSource : public RequestSource {
 
  protected:
   // `columns`: the names of the columns ParseRow receives, in that order.
-  CsvRequestSource(std::FILE* file, std::string display_path,
+  CsvRequestSource(std::FILE* file, std::string display_path, const InputFile* input,
                    std::vector<std::string_view> columns);
 
   // Fills `out` from the needed fields of one row, given in the order of

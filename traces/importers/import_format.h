@@ -10,6 +10,8 @@
 
 namespace lbsim {
 
+class InputFile;
+
 // A public trace format `lbsim import` reads.
 struct ImportFormat {
   std::string_view name;         // as given to --from, e.g. "mooncake"
@@ -17,15 +19,18 @@ struct ImportFormat {
   std::string_view time_field;   // the key or column holding arrival times
   bool marks_failures = false;   // rows may be failed requests (see --failed)
   // Opens a source over `file` (not owned); `display_path` names it in
-  // messages.
-  std::unique_ptr<RequestSource> (*open)(std::FILE* file,
-                                         std::string display_path) = nullptr;
+  // messages; `input` (may be null) is what `file` reads and explains read
+  // errors (of compressed data).
+  std::unique_ptr<RequestSource> (*open)(std::FILE* file, std::string display_path,
+                                         const InputFile* input) = nullptr;
 };
 
-// An ImportFormat::open for a Source constructed from (file, display_path).
+// An ImportFormat::open for a Source constructed from (file, display_path,
+// input).
 template <typename Source>
-std::unique_ptr<RequestSource> OpenSource(std::FILE* file, std::string display_path) {
-  return std::make_unique<Source>(file, std::move(display_path));
+std::unique_ptr<RequestSource> OpenSource(std::FILE* file, std::string display_path,
+                                          const InputFile* input) {
+  return std::make_unique<Source>(file, std::move(display_path), input);
 }
 
 // Every format, in listing order.

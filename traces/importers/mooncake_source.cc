@@ -47,8 +47,8 @@ std::uint64_t Count(const json& object, std::string_view field) {
 
 class MooncakeSource final : public RequestSource {
  public:
-  MooncakeSource(std::FILE* file, std::string display_path)
-      : lines_(file, std::move(display_path)) {}
+  MooncakeSource(std::FILE* file, std::string display_path, const InputFile* input)
+      : lines_(file, std::move(display_path), input) {}
 
   bool Next(SourceRequest& out) override {
     std::string_view line;
