@@ -213,45 +213,6 @@ void ReadPythonQueueValue(const JsonView& v, PythonVersion python, QueueLoad& lo
   }
 }
 
-// hint.queue_depths.per_instance[<id>][<key>] for every interned id; any
-// other shape carries no queue information. Values are read by `reading`.
-void DecodeHint(const JsonView& hint, const InstanceTable& table, HintReading reading,
-                Hint& out, std::string& scratch) {
-  out.queues.clear();
-  out.any_overflow = false;
-  if (!hint.is_object()) return;
-  std::optional<JsonView> queues = Member(hint, "queue_depths", scratch);
-  if (!queues || !queues->is_object()) return;
-  std::optional<JsonView> per_instance = Member(*queues, "per_instance", scratch);
-  if (!per_instance || !per_instance->is_object()) return;
-  JsonObjectReader ids(*per_instance);
-  for (JsonMember id; ids.Next(id);) {
-    std::optional<InstanceIndex> index = table.Find(ReadString(id.key, scratch));
-    if (!index) continue;  // never registered: cannot be a candidate
-    // A later entry for the same id replaces an earlier one.
-    std::erase_if(out.queues, [&](const Hint::Entry& e) { return e.instance == *index; });
-    if (!id.value.is_object()) continue;
-    Hint::Entry entry{*index, {}};
-    JsonObjectReader fields(id.value);
-    for (JsonMember f; fields.Next(f);) {
-      std::size_t i = QueueField(ReadString(f.key, scratch));
-      if (i == kQueueFields.size()) continue;
-      // A repeated key: the last one counts, as in Python's dict.
-      entry.load.known[i] = entry.load.overflow[i] = false;
-      entry.load.value[i] = 0.0;
-      if (reading.python_float) {
-        ReadPythonQueueValue(f.value, reading.python, entry.load, i, scratch);
-      } else if (f.value.is_number()) {
-        entry.load.known[i] = true;
-        entry.load.value[i] = ReadNumber(f.value.text).AsDouble();
-      }
-    }
-    out.queues.push_back(entry);
-  }
-  for (const Hint::Entry& e : out.queues)
-    for (bool overflow : e.load.overflow) out.any_overflow = out.any_overflow || overflow;
-}
-
 // An arrival's `prefix_blocks`: an array of block ids, integers >= 0.
 void DecodePrefixBlocks(const JsonView& blocks, std::vector<std::uint64_t>& out) {
   if (!blocks.is_array())
@@ -445,6 +406,90 @@ void CheckTimeOrder(const TraceTime& t, double not_before) {
 
 }  // namespace
 
+void EventDecoder::DecodeHint(const JsonView& hint, const InstanceTable& table, Hint& out) {
+  out.queues.clear();
+  out.any_overflow = false;
+  ++hints_;
+  // One walk over the hint's text: hint.queue_depths.per_instance[<id>]
+  // [<key>]; for a repeated key the last one counts, as in Python's dict.
+  JsonWalker w(hint.text);
+  if (!w.EnterObject()) return;
+  for (JsonView key; w.NextKey(key);) {
+    if (ReadString(key, key_) != "queue_depths") {
+      w.Skip();
+      continue;
+    }
+    out.queues.clear();  // a later "queue_depths" replaces an earlier one
+    if (!w.EnterObject()) {
+      w.Skip();
+      continue;
+    }
+    for (JsonView inner; w.NextKey(inner);) {
+      if (ReadString(inner, key_) != "per_instance") {
+        w.Skip();
+        continue;
+      }
+      out.queues.clear();
+      ++hints_;  // a fresh map: earlier entries are gone
+      if (!w.EnterObject()) {
+        w.Skip();
+        continue;
+      }
+      for (JsonView id; w.NextKey(id);) DecodeQueueEntry(id, w, table, out);
+    }
+  }
+  for (const Hint::Entry& e : out.queues)
+    for (bool overflow : e.load.overflow) out.any_overflow = out.any_overflow || overflow;
+}
+
+void EventDecoder::DecodeQueueEntry(const JsonView& id, JsonWalker& w, const InstanceTable& table,
+                                    Hint& out) {
+  const std::optional<InstanceIndex> index = table.Find(ReadString(id, instance_));
+  if (!index) {  // never registered: cannot be a candidate
+    w.Skip();
+    return;
+  }
+  if (entry_hint_.size() <= *index) {
+    entry_hint_.resize(*index + 1, 0);
+    entry_slot_.resize(*index + 1, 0);
+  }
+  if (entry_hint_[*index] == hints_) {
+    // A later entry for the same id replaces an earlier one.
+    out.queues.erase(out.queues.begin() + entry_slot_[*index]);
+    entry_hint_[*index] = 0;
+    for (std::size_t k = 0; k < out.queues.size(); ++k)
+      entry_slot_[out.queues[k].instance] = static_cast<std::uint32_t>(k);
+  }
+  if (!w.EnterObject()) {
+    w.Skip();
+    return;
+  }
+  Hint::Entry entry{*index, {}};
+  for (JsonView field; w.NextKey(field);) {
+    const std::size_t i = QueueField(ReadString(field, key_));
+    if (i == kQueueFields.size() || (w.Kind() == JsonKind::kObject || w.Kind() == JsonKind::kArray)) {
+      if (i < kQueueFields.size()) {  // not a number, even to float()
+        entry.load.known[i] = entry.load.overflow[i] = false;
+        entry.load.value[i] = 0.0;
+      }
+      w.Skip();
+      continue;
+    }
+    const JsonView value = w.TakeScalar();
+    entry.load.known[i] = entry.load.overflow[i] = false;
+    entry.load.value[i] = 0.0;
+    if (hint_reading_.python_float) {
+      ReadPythonQueueValue(value, hint_reading_.python, entry.load, i, text_);
+    } else if (value.is_number()) {
+      entry.load.known[i] = true;
+      entry.load.value[i] = ReadNumber(value.text).AsDouble();
+    }
+  }
+  entry_hint_[*index] = hints_;
+  entry_slot_[*index] = static_cast<std::uint32_t>(out.queues.size());
+  out.queues.push_back(entry);
+}
+
 void EventDecoder::Decode(const JsonView& value, std::span<const JsonMember> members,
                           InstanceTable& table, TraceEvent& e, bool raw_hint,
                           double not_before) {
@@ -474,7 +519,7 @@ void EventDecoder::Decode(const JsonView& value, std::span<const JsonMember> mem
     if (f.duration)
       e.duration = NumberAtLeast(*f.duration, "duration", 0.0, false, "a finite number >= 0");
     if (f.hint) {
-      DecodeHint(*f.hint, table, hint_reading_, e.hint, key_);
+      DecodeHint(*f.hint, table, e.hint);
       if (raw_hint) e.hint.raw_json = CompactJson(f.hint->text);
     }
     if (f.prefix_blocks) DecodePrefixBlocks(*f.prefix_blocks, e.hint.prefix_blocks);

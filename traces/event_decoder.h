@@ -6,7 +6,9 @@
 
 #include <limits>
 #include <span>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "traces/instance_table.h"
 #include "traces/json_view.h"
@@ -40,7 +42,20 @@ class EventDecoder {
   void set_hint_reading(HintReading reading) { hint_reading_ = reading; }
 
  private:
+  // hint.queue_depths.per_instance[<id>] for every interned id into `out`,
+  // in one walk over the hint's text; any other shape carries no queue
+  // information. Values are read by hint_reading_.
+  void DecodeHint(const JsonView& hint, const InstanceTable& table, Hint& out);
+  // One per_instance entry, its key `id`, its value at the walker.
+  void DecodeQueueEntry(const JsonView& id, JsonWalker& w, const InstanceTable& table, Hint& out);
+
   HintReading hint_reading_;
+  // Which per_instance map an Instance's entry was last decoded from (a
+  // count of maps), and its place in Hint::queues: a repeated id is found
+  // without a search.
+  std::uint64_t hints_ = 0;
+  std::vector<std::uint64_t> entry_hint_;  // by InstanceIndex
+  std::vector<std::uint32_t> entry_slot_;  // by InstanceIndex
   std::string key_;       // decoded keys with escapes
   std::string text_;      // decoded `type` with escapes
   std::string instance_;  // decoded instance id with escapes

@@ -189,6 +189,36 @@ bool JsonObjectReader::Next(JsonMember& member) {
   return true;
 }
 
+bool JsonWalker::EnterObject() {
+  if (*p_ != '{') return false;
+  ++p_;
+  return true;
+}
+
+bool JsonWalker::NextKey(JsonView& key) {
+  p_ = SkipSpace(p_, end_);
+  if (*p_ == ',') p_ = SkipSpace(p_ + 1, end_);
+  if (*p_ == '}') {
+    ++p_;
+    return false;
+  }
+  key.kind = JsonKind::kString;
+  const char* start = p_;
+  p_ = SkipString(p_, key.escaped);
+  key.text = std::string_view(start, p_ - start);
+  p_ = SkipSpace(p_, end_);
+  p_ = SkipSpace(p_ + 1, end_);  // the colon
+  return true;
+}
+
+JsonView JsonWalker::TakeScalar() {
+  JsonView v = ViewValue(p_, end_);
+  p_ += v.text.size();
+  return v;
+}
+
+void JsonWalker::Skip() { p_ = SkipValue(p_, end_); }
+
 JsonArrayReader::JsonArrayReader(const JsonView& array)
     : p_(array.text.data() + 1), end_(array.text.data() + array.text.size() - 1) {}
 

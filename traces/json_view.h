@@ -118,6 +118,35 @@ class JsonObjectReader {
   const char* end_;
 };
 
+// Walks validated JSON text once, front to back: objects are entered member
+// by member and each value is taken, entered or skipped, so that nothing is
+// scanned twice (JsonObjectReader finds every value's end first). Give it
+// only text the scanner accepted.
+class JsonWalker {
+ public:
+  // `value`: the text of one validated value.
+  explicit JsonWalker(std::string_view value)
+      : p_(value.data()), end_(value.data() + value.size()) {}
+
+  // The kind of the value at the cursor.
+  JsonKind Kind() const { return KindOf(*p_); }
+  // Enters the object at the cursor; false, moving nothing, when the value
+  // there is not an object.
+  bool EnterObject();
+  // Inside an object: moves to the next member, sets `key` to its key (a
+  // string view) and leaves the cursor at its value; false at the end of
+  // the object, the cursor then past its '}'.
+  bool NextKey(JsonView& key);
+  // Takes the scalar at the cursor (string, number, true, false, null).
+  JsonView TakeScalar();
+  // Skips the value at the cursor, whatever it is.
+  void Skip();
+
+ private:
+  const char* p_;
+  const char* end_;
+};
+
 // Walks the elements of a validated array in text order.
 class JsonArrayReader {
  public:

@@ -8,13 +8,31 @@
 
 namespace lbsim::bench {
 
+BenchTraceShape RealisticShape() {
+  BenchTraceShape shape;
+  shape.ids = IdStyle::kUuid;
+  shape.times = TimeStyle::kFractionalSeconds;
+  shape.hint_percent = 10;
+  shape.float_loads = true;
+  return shape;
+}
+
+std::string Describe(const BenchTraceShape& shape) {
+  const char* ids = shape.ids == IdStyle::kNone ? "no ids" : shape.ids == IdStyle::kShort ? "short ids" : "UUID ids";
+  return fmt::format("{}, {}, {}% hints{}", ids,
+                     shape.times == TimeStyle::kIntegerMs ? "integer ms" : "fractional s",
+                     shape.hint_percent, shape.float_loads ? ", float loads" : "");
+}
+
 std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& shape) {
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) throw std::runtime_error("cannot write " + path);
   std::mt19937_64 rng(shape.seed);
   auto uniform = [&rng](std::uint64_t n) { return rng() % n; };
+  const bool seconds = shape.times == TimeStyle::kFractionalSeconds;
 
-  std::string out = R"({"lbsim_trace": 1, "name": "bench", "time_unit": "ms", "instances": [)";
+  std::string out = fmt::format(R"({{"lbsim_trace": 1, "name": "bench", "time_unit": "{}", "instances": [)",
+                                seconds ? "s" : "ms");
   for (std::uint32_t i = 0; i < shape.instances; ++i)
     out += fmt::format(R"({}{{"id": "inst-{:05}", "inflight": 0, "qps_1m": 0}})", i ? ", " : "", i);
   out += shape.document ? "],\n\"events\": [\n" : "]}\n";
@@ -27,23 +45,67 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
     if (!shape.document) out += '\n';
     ++events;
   };
-  std::uint64_t t = 0;  // ms
+  // A time (and a duration) in the trace's unit: ms ticks, or seconds with
+  // microseconds as a Proxy log writes them.
+  auto time_text = [&](std::uint64_t micros) {
+    return seconds ? fmt::format("{}.{:06}", micros / 1'000'000, micros % 1'000'000)
+                   : fmt::format("{}", micros / 1000);
+  };
+  auto request = [&](std::uint64_t a) -> std::string {
+    switch (shape.ids) {
+      case IdStyle::kNone: return "";
+      case IdStyle::kShort: return fmt::format(R"(, "request": "r{}")", a);
+      case IdStyle::kUuid: {
+        const std::uint64_t hi = rng(), lo = rng();
+        return fmt::format(R"(, "request": "{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}")", hi >> 32,
+                           (hi >> 16) & 0xffff, hi & 0xfff, 0x8000 | (lo >> 48 & 0x3fff),
+                           lo & 0xffffffffffffull);
+      }
+    }
+    return "";
+  };
+  auto hint = [&]() {
+    std::string h = R"(, "hint": {"queue_depths": {"per_instance": {)";
+    for (std::uint32_t i = 0; i < shape.instances; ++i)
+      h += fmt::format(
+          R"({}"inst-{:05}": {{"active_prepare": {}, "active_ready": {}, "prepare_queue_depth": {}, "ready_queue_depth": {}}})",
+          i ? ", " : "", i, uniform(3), uniform(4), uniform(6), uniform(6));
+    return h + "}}}";
+  };
+
+  std::uint64_t micros = 0;
   for (std::uint64_t a = 1; a <= shape.arrivals; ++a) {
-    t += uniform(3);
-    if (shape.arrivals_per_hint && a % shape.arrivals_per_hint == 0) {
+    micros += uniform(3000);
+    const std::uint64_t duration = (20 + uniform(400)) * 1000 + uniform(1000);
+    const std::string id = request(a);
+    if (shape.hint_percent && uniform(100) < shape.hint_percent) {
+      event(fmt::format(R"({{"t": {}, "type": "arrival"{}, "duration": {}{}}})", time_text(micros),
+                        id, time_text(duration), hint()));
+    } else if (shape.arrivals_per_hint && a % shape.arrivals_per_hint == 0) {
       event(fmt::format(
-          R"({{"t": {}, "type": "arrival", "duration": {}, "hint": {{"queue_depths": )"
+          R"({{"t": {}, "type": "arrival"{}, "duration": {}, "hint": {{"queue_depths": )"
           R"({{"per_instance": {{"inst-{:05}": {{"queue_depth": {}, "active_decode_count": {}}}, )"
           R"("inst-{:05}": {{"pending_prefill_count": {}}}}}}}}}}})",
-          t, 20 + uniform(400), uniform(shape.instances), uniform(8), uniform(4),
-          uniform(shape.instances), uniform(3)));
+          time_text(micros), id, time_text(duration), uniform(shape.instances), uniform(8),
+          uniform(4), uniform(shape.instances), uniform(3)));
     } else {
-      event(fmt::format(R"({{"t": {}, "type": "arrival", "duration": {}}})", t, 20 + uniform(400)));
+      event(fmt::format(R"({{"t": {}, "type": "arrival"{}, "duration": {}}})", time_text(micros),
+                        id, time_text(duration)));
     }
-    if (a % shape.arrivals_per_snapshot == 0)
-      event(fmt::format(
-          R"({{"t": {}, "type": "load", "instance": "inst-{:05}", "inflight": {}, "qps_1m": {}}})",
-          t, uniform(shape.instances), uniform(12), uniform(300)));
+    if (a % shape.arrivals_per_snapshot == 0) {
+      const std::uint64_t instance = uniform(shape.instances);
+      if (shape.float_loads) {
+        const bool null = uniform(20) == 0;
+        event(fmt::format(
+            R"({{"t": {}, "type": "load", "instance": "inst-{:05}", "inflight": {}, "qps_1m": {}}})",
+            time_text(micros), instance, null ? "null" : fmt::format("{}", uniform(12)),
+            fmt::format("{}.{:02}", uniform(300), uniform(100))));
+      } else {
+        event(fmt::format(
+            R"({{"t": {}, "type": "load", "instance": "inst-{:05}", "inflight": {}, "qps_1m": {}}})",
+            time_text(micros), instance, uniform(12), uniform(300)));
+      }
+    }
     if (out.size() > (1u << 20)) {
       std::fwrite(out.data(), 1, out.size(), f);
       out.clear();

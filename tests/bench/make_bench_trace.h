@@ -2,8 +2,14 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace lbsim::bench {
+
+// How arrivals name their request.
+enum class IdStyle { kNone, kShort, kUuid };  // none, "r123", a 36-character UUID
+// How times are written.
+enum class TimeStyle { kIntegerMs, kFractionalSeconds };  // 1234, or 1.234567 s
 
 // Shape of a synthetic trace for benchmarks: a pool registered in the
 // header with known load, arrivals with durations, and a load snapshot of
@@ -13,11 +19,28 @@ struct BenchTraceShape {
   std::uint32_t instances = 16;
   std::uint32_t arrivals_per_snapshot = 10;  // one load event per this many arrivals
   // One arrival in this many carries a queue-depth hint for two Instances;
-  // 0: no hints.
+  // 0: no hints. (The older, lighter hint; see hint_percent.)
   std::uint32_t arrivals_per_hint = 0;
   std::uint64_t seed = 42;
   bool document = false;  // a JSON document instead of JSON Lines
+
+  // The shapes users have (issue 23). Defaults give the bench's older
+  // shape: no ids, integer ms, no realistic hints, integer load values.
+  IdStyle ids = IdStyle::kNone;
+  TimeStyle times = TimeStyle::kIntegerMs;
+  // Percent of arrivals carrying a Proxy-style hint: queue_depths.
+  // per_instance with the four L2 keys for every Instance.
+  std::uint32_t hint_percent = 0;
+  // Load snapshots with a fractional qps_1m and, one in 20, a null.
+  bool float_loads = false;
 };
+
+// The realistic shape the headline figures use: UUID request ids,
+// fractional seconds, a hint on 10% of arrivals, float loads with nulls.
+BenchTraceShape RealisticShape();
+
+// "uuid ids, s times, 10% hints" and the like.
+std::string Describe(const BenchTraceShape& shape);
 
 // Writes the trace to `path` (deterministic for a shape); returns the
 // number of events written.

@@ -1,0 +1,120 @@
+// Issue 23: lbsim on traces shaped as users have them, side by side in one
+// run: request ids (none, short, UUID), times (integer ms, fractional
+// seconds), Proxy-style hints on 0/10/100% of arrivals, float loads with
+// nulls, a decision log, several strategies. Every command runs in every
+// round, interleaved, and each figure is a median. The headline shape is
+// the realistic one (UUID ids, fractional seconds, 10% hints, float loads).
+//
+// Usage: shapes_bench LBSIM [--runs 5] [--arrivals 1000000] [--dir /tmp]
+//                           [--python PYTHON] [--peer python_replay.py] [--no-python 1]
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "bench_args.h"
+#include "bench_process.h"
+#include "make_bench_trace.h"
+
+using namespace lbsim::bench;
+
+int main(int argc, char** argv) {
+  BenchArgs args(argc, argv,
+                 {{"runs", "5"}, {"arrivals", "1000000"}, {"dir", "/tmp"},
+                  {"python", LBSIM_BENCH_PYTHON}, {"peer", LBSIM_BENCH_PEER}, {"no-python", "0"}},
+                 "shapes_bench LBSIM [--runs R] [--arrivals N] [--dir DIR] [--python PYTHON] "
+                 "[--peer SCRIPT] [--no-python 1]");
+  const std::string dir = args.Text("dir");
+  const std::uint64_t arrivals = args.Number("arrivals");
+
+  struct Shape {
+    std::string name;
+    BenchTraceShape shape;
+  };
+  auto with = [&](IdStyle ids, TimeStyle times, std::uint32_t hints, bool floats) {
+    BenchTraceShape s;
+    s.arrivals = arrivals;
+    s.ids = ids;
+    s.times = times;
+    s.hint_percent = hints;
+    s.float_loads = floats;
+    return s;
+  };
+  const std::vector<Shape> shapes = {
+      {"old", with(IdStyle::kNone, TimeStyle::kIntegerMs, 0, false)},
+      {"realistic-no-ids", with(IdStyle::kNone, TimeStyle::kFractionalSeconds, 10, true)},
+      {"realistic-short-ids", with(IdStyle::kShort, TimeStyle::kFractionalSeconds, 10, true)},
+      {"realistic", with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true)},
+      {"uuid-no-hints", with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 0, true)},
+      {"uuid-all-hints", with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 100, true)},
+  };
+  std::vector<std::string> paths;
+  std::vector<std::uint64_t> events;
+  for (const Shape& s : shapes) {
+    paths.push_back(fmt::format("{}/lbsim-shapes-{}.ndjson", dir, s.name));
+    events.push_back(WriteBenchTrace(paths.back(), s.shape));
+  }
+  const std::string& realistic = paths[3];
+  const std::string decisions = dir + "/lbsim-shapes.decisions.jsonl";
+
+  struct Row {
+    std::string label;
+    std::vector<std::string> argv;
+    int repeat;
+  };
+  std::vector<Row> rows;
+  rows.push_back({"wc -l realistic", {"/usr/bin/wc", "-l", realistic}, 3});
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    rows.push_back({"ll " + shapes[i].name + " (" + Describe(shapes[i].shape) + ")",
+                    {args.lbsim(), "-s", "ll", "--format", "json", paths[i]}, 3});
+  rows.push_back({"ll realistic --decisions",
+                  {args.lbsim(), "-s", "ll", "--format", "json", "--decisions", decisions, realistic}, 1});
+  rows.push_back({"ll,ll,ll,ll realistic",
+                  {args.lbsim(), "-s", "ll,ll,ll,ll", "--format", "json", realistic}, 1});
+  rows.push_back({"rr,ll,p2c,kv realistic",
+                  {args.lbsim(), "-s", "rr,ll,p2c,kv", "--format", "json", realistic}, 1});
+  const bool python = args.Text("no-python") != "1";
+  if (python)
+    rows.push_back({"python_replay.py -s ll realistic",
+                    {args.Text("python"), args.Text("peer"), "-s", "ll", realistic}, 1});
+
+  std::vector<std::vector<std::string>> commands;
+  std::vector<int> repeats;
+  for (const Row& r : rows) {
+    commands.push_back(r.argv);
+    repeats.push_back(r.repeat);
+  }
+  const int runs = static_cast<int>(args.Number("runs"));
+  fmt::print("{} arrivals per trace, 16 Instances, a load snapshot per 10 arrivals, JSON Lines;\n"
+             "{} interleaved rounds, medians\n\n", arrivals, runs);
+  std::vector<Sample> cost = RunSideBySide(commands, runs, repeats);
+  fmt::print("{:<80} {:>10} {:>10} {:>9}\n", "command", "wall", "cpu", "peak RSS");
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    fmt::print("{:<80} {:>10} {:>10} {:>5.1f} MiB\n", rows[i].label, Seconds(cost[i].seconds),
+               Seconds(cost[i].cpu_seconds), cost[i].max_rss_kib / 1024.0);
+
+  const double wc = cost[0].seconds;
+  const double no_ids = cost[2].seconds, real = cost[4].seconds;
+  const double logged = cost[1 + shapes.size()].seconds;
+  const double four = cost[2 + shapes.size()].seconds;
+  auto verdict = [](bool ok) { return ok ? "met" : "NOT met"; };
+  fmt::print("\nrealistic / realistic without ids = {:.2f}x; goal <= 1.25x: {}\n", real / no_ids,
+             verdict(real / no_ids <= 1.25));
+  fmt::print("realistic / wc -l                 = {:.1f}x; goal <= 8x: {}\n", real / wc,
+             verdict(real / wc <= 8));
+  fmt::print("--decisions / without             = {:.2f}x; goal <= 2x: {}\n", logged / real,
+             verdict(logged / real <= 2));
+  const double per_extra_ns = (four - real) / 3 / static_cast<double>(arrivals) * 1e9;
+  fmt::print("each extra ll strategy            = {:.0f} ns per arrival; goal <= 60 ns: {}\n",
+             per_extra_ns, verdict(per_extra_ns <= 60));
+  if (python) {
+    const double py = cost.back().seconds;
+    fmt::print("python_replay.py / realistic      = {:.0f}x; goal >= 300x: {}\n", py / real,
+               verdict(py / real >= 300));
+  }
+  for (const std::string& p : paths) std::remove(p.c_str());
+  std::remove(decisions.c_str());
+  return 0;
+}
