@@ -135,7 +135,7 @@ int RunCli(int argc, char** argv) {
   app.add_option("-s,--strategy", replay.strategies,
                  "Strategy to run, by name or alias, with optional :KEY=VALUE parameters; "
                  "repeat or separate with commas to compare (default: round_robin). "
-                 "exec:COMMAND runs an external strategy program (see README); it takes "
+                 "exec:COMMAND runs an external strategy program (see docs/external-strategies.md); it takes "
                  "the rest of the value, commas included")
       ->allow_extra_args(false)
       ->type_name("SPEC");
@@ -162,7 +162,7 @@ int RunCli(int argc, char** argv) {
                  "Trace encoding when the file name does not tell")
       ->check(CLI::IsMember({"auto", "document", "lines"}))
       ->default_str("auto");
-  // What-if simulation (see README "What-if simulation"); times in the
+  // What-if simulation (see docs/what-if.md); times in the
   // trace's unit.
   const std::string what_if = "What-if simulation";
   app.add_option("--slots", replay.sim.slots,
@@ -225,8 +225,11 @@ int RunCli(int argc, char** argv) {
 
   GenCommand gen;
   CLI::App* gen_cmd = app.add_subcommand(
-      "gen", "Generate a trace (JSON Lines) from a scenario: a JSON spec file and/or flags");
-  gen_cmd->add_option("spec", gen.spec, "JSON spec file; flags given too override it");
+      "gen", "Generate a trace (JSON Lines) from a gen spec (a JSON file) and/or flags");
+  gen_cmd->add_option("spec", gen.spec,
+                      "Gen spec: a JSON file describing the workload (docs/gen.md); flags "
+                      "given too override it")
+      ->type_name("GEN_SPEC");
   gen_cmd->add_option("-o,--output", gen.output,
                       "Write the trace to FILE (atomically) instead of standard output")
       ->type_name("FILE");
@@ -289,7 +292,7 @@ int RunCli(int argc, char** argv) {
   CLI::App* import_cmd = app.add_subcommand(
       "import", "Convert a public LLM serving trace into a v1 JSON Lines trace");
   import_cmd->footer(R"(
-Formats (field mappings in README, "Importing public traces"):
+Formats (field mappings in docs/import.md):
   mooncake  JSON Lines: timestamp (ms), input_length, output_length, hash_ids
   azure     CSV: TIMESTAMP (date-time), ContextTokens, GeneratedTokens
   burstgpt  CSV: Timestamp (s), Model, Request tokens, Response tokens, ...

@@ -28,7 +28,7 @@ int RunGen(const GenCommand& command) {
   const bool to_stdout = IsStandardOutputPath(command.output);
   if (!to_stdout && !command.spec.empty() &&
       (command.output == command.spec || SameFile(command.output, command.spec)))
-    throw UsageError(fmt::format("--output {}: refusing to overwrite the spec", command.output));
+    throw UsageError(fmt::format("--output {}: refusing to overwrite the gen spec", command.output));
   std::optional<OutputFile> file;
   if (!to_stdout) file.emplace(command.output);
   GenerateTrace(spec, to_stdout ? stdout : file->stream());

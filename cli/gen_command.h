@@ -8,7 +8,7 @@ namespace lbsim {
 
 // What `lbsim gen [SPEC] [FLAGS]` was asked to do.
 struct GenCommand {
-  std::string spec;    // JSON spec file; empty: defaults and flags only
+  std::string spec;    // gen spec (a JSON file); empty: defaults and flags only
   std::string output;  // empty or "-": standard output
   // Spec flags in the order given, each as (flag, value).
   std::vector<std::pair<std::string, std::string>> flags;

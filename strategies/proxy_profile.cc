@@ -26,7 +26,7 @@ constexpr std::array<ProxyProfile, 7> kProfiles = {{
     {"cacheroute@28e857c", "2026-08-05", LeastLoadForm::kSevenQueueKeys,
      InflightSource::kCountedFromZero, "no change to the strategies or the pool (latest)"},
     {"spec", "", LeastLoadForm::kSpec, InflightSource::kSpec,
-     "lbsim's typed contract (spec/strategies.md): the original request's weights, "
+     "lbsim's typed contract (docs/strategies.md): the original request's weights, "
      "typed hints, load events set inflight"},
 }};
 

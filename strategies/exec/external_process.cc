@@ -131,7 +131,7 @@ StrategyInfo ExternalProcessInfo() {
       .status = StrategyStatus::kExperimental,
       .description =
           "Runs COMMAND (exec:COMMAND) and asks it for every decision over a JSON "
-          "Lines protocol (see README).",
+          "Lines protocol (see docs/external-strategies.md).",
       .params = {command, timeout},
       .reasons = {},
       .make = [](const ParamValues& p) -> std::unique_ptr<Strategy> {

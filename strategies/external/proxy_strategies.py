@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The Proxy's Instance-selection strategies, served to lbsim over its
-external-strategy protocol (exec:COMMAND, see README "External strategies").
+external-strategy protocol (exec:COMMAND, see docs/external-strategies.md).
 
     lbsim -s 'exec:python3 strategies/external/proxy_strategies.py least_load' trace.json
 
@@ -18,7 +18,7 @@ load.qps_1m; None when unknown) and the hint as the Proxy builds it, and
 returns one of the instances. The reason word sent back is the strategy's
 `last_reason` attribute after select() when it has one, else its `name`.
 
-These classes follow lbsim's contract (shared/spec/strategies.md), which
+These classes follow lbsim's spec profile (docs/strategies.md), which
 differs from the Proxy in one deliberate point: hint values are typed JSON,
 so a string or a boolean is unknown (the Proxy's float() would take "3" as
 3.0 and true as 1.0).

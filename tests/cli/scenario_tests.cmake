@@ -1,7 +1,7 @@
 # The what-if scenario library (scenarios/whatif/*.gen.json): each spec is
-# generated and replayed, and the figures its README walkthrough explains
-# are checked as relations, so a regression in gen, the service model, the
-# stale-metrics view or the detectors fails here.
+# generated and replayed, and the figures its walkthrough in docs/what-if.md
+# explains are checked as relations, so a regression in gen, the service
+# model, the stale-metrics view or the detectors fails here.
 
 # lbsim_scenario_test(NAME <name> SPEC <spec> ARGS <replay args>... CHECKS <check>...)
 function(lbsim_scenario_test)

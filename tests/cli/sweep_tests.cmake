@@ -59,7 +59,7 @@ lbsim_cli_test(NAME "replay --quiet prints only the report"
   EXIT 0 STDERR_LINES 0 STDOUT_GOLDEN ${GOLDEN}/ties.csv)
 
 # Prefix-cache figures per cell (68 requested blocks: rr matches 20, ll 24,
-# kv_aware 38, as in README), and a varied choice parameter shown in every
+# kv_aware 38, as in docs/reports.md), and a varied choice parameter shown in every
 # row, its default included.
 lbsim_cli_test(NAME "sweep reports prefix hit rates and varied choice parameters"
   ARGS sweep -s rr,ll,kv --vary ll.unknown=exclude,zero traces/examples/shared_prefixes.json

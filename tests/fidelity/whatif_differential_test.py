@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What-if differential test: lbsim's closed-loop results must equal those
-of an independent Python model of the README's "What-if simulation" rules
-on random valid traces: the decision logs (strategies now see their own
+of an independent Python model of the what-if rules of docs/what-if.md on
+random valid traces: the decision logs (strategies now see their own
 service model's completions, and stale snapshots under --stale-*), every
 served request's latency percentiles, queue waits, utilisation, inflight
 time-averages and peaks, and per-window shares, fallbacks and mean inflight.

@@ -17,7 +17,7 @@ constexpr std::array<GenFlagInfo, 26> kFlags{{
     {"--name", "TEXT", "Trace name (header)"},
     {"--description", "TEXT", "Trace description (header)"},
     {"--time-unit", "s|ms", "Unit of every time, duration and rate (default s)"},
-    {"--seed", "N", "Seed: the same spec and seed give byte-identical traces (default 1)"},
+    {"--seed", "N", "Seed: the same gen spec and seed give byte-identical traces (default 1)"},
     {"--instances", "N", "Number of initial Instances (default 4)"},
     {"--prefix", "TEXT", "Id prefix of the initial Instances (default inst-)"},
     {"--speeds", "A,B,...", "Service speed of each initial Instance (written as speed keys)"},

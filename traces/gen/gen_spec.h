@@ -11,8 +11,8 @@ namespace lbsim {
 
 // A gen spec: what goes into the trace `lbsim gen` writes. Every time and
 // duration is in the trace's `time_unit`; rates are arrivals per time unit.
-// Built from defaults, then a JSON spec file, then command-line flags (see
-// README "Generating traces").
+// Built from defaults, then a gen spec file (JSON), then command-line flags
+// (see docs/gen.md).
 
 enum class DurationKind { kFixed, kExponential, kLognormal };
 

@@ -1,4 +1,4 @@
-// Reading a `lbsim gen` JSON spec file (format: README "Generating traces").
+// Reading a `lbsim gen` gen spec, a JSON file (format: docs/gen.md).
 
 #include <cmath>
 #include <fstream>
