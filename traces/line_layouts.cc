@@ -121,10 +121,29 @@ inline const char* ReadDecimal(const char* p, const char* begin, const char* end
   return p;
 }
 
-// Reads an instance slot at `p`: up to the closing quote, which stays for
-// the next literal. Returns where the id ends, or nullptr.
+// Flags (high bit per byte) the bytes of `v` an id slot stops at: '"',
+// '\\', control characters and bytes above 0x7E. The lowest flag is exact
+// (false flags can only appear above a true one).
+inline std::uint64_t IdStops(std::uint64_t v) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101u, kHighs = 0x8080808080808080u;
+  auto zero_bytes = [](std::uint64_t x) { return (x - kOnes) & ~x & kHighs; };
+  return zero_bytes(v ^ (kOnes * '"')) | zero_bytes(v ^ (kOnes * '\\')) |
+         ((v - kOnes * 0x20) & ~v & kHighs) | ((v + kOnes * 0x01) & kHighs) | (v & kHighs);
+}
+
+// Reads an id slot (instance, request) at `p`: up to the closing quote,
+// which stays for the next literal; eight bytes at a time. Returns where
+// the id ends, or nullptr.
 inline const char* ReadId(const char* p, const char* end, std::string_view& out) {
   const char* const first = p;
+  while (end - p >= 8) {
+    const std::uint64_t stops = IdStops(Load64(p));
+    if (stops) {
+      p += std::countr_zero(stops) / 8;
+      break;
+    }
+    p += 8;
+  }
   for (; p < end && *p != '"'; ++p) {
     const auto c = static_cast<unsigned char>(*p);
     if (c < 0x20 || c > 0x7E || c == '\\') return nullptr;
@@ -158,6 +177,9 @@ const char* LineLayouts::Fits(const Layout& layout, std::string_view text, Value
     switch (layout.slot[i]) {
       case Slot::kInstance:
         p = ReadId(p, end, values.instance);
+        break;
+      case Slot::kRequest:
+        p = ReadId(p, end, values.request);
         break;
       case Slot::kTime:
         p = ReadDecimal(p, text.data(), end, number);
@@ -206,7 +228,8 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
   const EventType type = layouts_[last_fit_].type;
   event.t = TraceTime{v.t, v.t_integral, v.t_integer};
   if (type == EventType::kArrival) {
-    // An arrival read into an arrival this left: only the duration differs.
+    // An arrival read into an arrival this left: only the request and the
+    // duration differ.
     if (!left_arrival_) {
       event.type = type;
       event.ClearFields();
@@ -214,6 +237,8 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
     }
     event.duration.reset();
     if (v.has_duration) event.duration = v.duration;
+    event.request.reset();
+    if (!v.request.empty()) event.request = v.request;
     return true;
   }
   left_arrival_ = false;
@@ -235,7 +260,8 @@ void LineLayouts::Learn(std::string_view line, const FlatObject& flat) {
   std::array<Cut, kMaxSlots> cuts;
   std::size_t slots = 0;
   // A bit per key seen.
-  constexpr unsigned kType = 1, kT = 2, kDuration = 4, kInstance = 8, kInflight = 16, kQps = 32;
+  constexpr unsigned kType = 1, kT = 2, kDuration = 4, kInstance = 8, kInflight = 16, kQps = 32,
+                     kRequest = 64;
   unsigned seen = 0;
   std::string_view type;
   const auto at = [&](std::string_view part) {
@@ -257,9 +283,11 @@ void LineLayouts::Learn(std::string_view line, const FlatObject& flat) {
       else if (key == "instance") slot = Slot::kInstance, bit = kInstance;
       else if (key == "inflight") slot = Slot::kInflight, bit = kInflight;
       else if (key == "qps_1m") slot = Slot::kQps, bit = kQps;
+      else if (key == "request") slot = Slot::kRequest, bit = kRequest;
       else return;
-      if (slot == Slot::kInstance ? !value.is_string() : !value.is_number()) return;
-      const std::string_view cut = slot == Slot::kInstance ? Unquoted(value) : value.text;
+      const bool id = slot == Slot::kInstance || slot == Slot::kRequest;
+      if (id ? !value.is_string() : !value.is_number()) return;
+      const std::string_view cut = id ? Unquoted(value) : value.text;
       if (slots == kMaxSlots) return;
       cuts[slots++] = {at(cut), at(cut) + cut.size(), slot};
     }
@@ -267,12 +295,12 @@ void LineLayouts::Learn(std::string_view line, const FlatObject& flat) {
     seen |= bit;
   }
   Layout layout;
-  // An arrival: t, type and maybe duration. A load: t, type, instance and
-  // maybe inflight and qps_1m.
-  if (type == "arrival" && (seen | kDuration) == (kType | kT | kDuration)) {
+  // An arrival: t, type and maybe request and duration. A load: t, type,
+  // instance and maybe inflight and qps_1m.
+  if (type == "arrival" && (seen | kDuration | kRequest) == (kType | kT | kDuration | kRequest)) {
     layout.type = EventType::kArrival;
   } else if (type == "load" && (seen & (kType | kT | kInstance)) == (kType | kT | kInstance) &&
-             !(seen & kDuration)) {
+             !(seen & (kDuration | kRequest))) {
     layout.type = EventType::kLoad;
   } else {
     return;

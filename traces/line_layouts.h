@@ -20,11 +20,11 @@ namespace lbsim {
 //   t, duration, qps_1m  a number >= 0: no sign, no exponent, no leading
 //                        zero, at most 15 digits in all;
 //   inflight             such a number without a fraction;
-//   instance             a non-empty id of printable ASCII, no escapes.
+//   instance, request    a non-empty id of printable ASCII, no escapes.
 // Any other line, including every line in error, is left to the general
 // path, which decides about it as ever. Layouts are learned from arrivals
-// (t, type and maybe duration) and loads (t, type, instance and maybe
-// inflight and qps_1m), their keys in any order and each once.
+// (t, type and maybe request and duration) and loads (t, type, instance
+// and maybe inflight and qps_1m), their keys in any order and each once.
 class LineLayouts {
  public:
   static constexpr std::size_t kMaxLayouts = 4;
@@ -54,7 +54,7 @@ class LineLayouts {
  private:
   static constexpr std::size_t kMaxSlots = 4;
 
-  enum class Slot : std::uint8_t { kTime, kDuration, kInstance, kInflight, kQps };
+  enum class Slot : std::uint8_t { kTime, kDuration, kInstance, kInflight, kQps, kRequest };
 
   struct Layout {
     EventType type = EventType::kArrival;
@@ -79,6 +79,7 @@ class LineLayouts {
     std::uint64_t t_integer = 0;
     std::int64_t inflight = 0;
     std::string_view instance;
+    std::string_view request;
     bool t_integral = false;
     bool has_duration = false;
     bool has_qps_1m = false;
@@ -93,7 +94,7 @@ class LineLayouts {
   std::size_t count_ = 0;
   std::size_t last_fit_ = 0;  // tried first
   // The event Read last set is an arrival with every field but type, t,
-  // position and duration unset.
+  // position, request and duration unset.
   bool left_arrival_ = false;
   std::size_t next_ = 0;      // replaced next when all are taken
 };
