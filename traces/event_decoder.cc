@@ -146,11 +146,21 @@ std::optional<EventType> TypeNamed(std::string_view name) {
   return std::nullopt;
 }
 
-// The index of a hint queue key in kQueueFields, or kQueueFields.size().
+// The index of a hint queue key in kQueueFields, or kQueueFields.size():
+// told apart by length first (a compare a key, not eight).
 std::size_t QueueField(std::string_view key) {
-  std::size_t i = 0;
-  while (i < kQueueFields.size() && kQueueFields[i] != key) ++i;
-  return i;
+  std::size_t i = kQueueFields.size();
+  switch (key.size()) {
+    case 11: i = 0; break;           // queue_depth
+    case 14: i = 1; break;           // active_prepare
+    case 12: i = 2; break;           // active_ready
+    case 19: i = key[0] == 'p' ? 3 : 6; break;  // prepare_queue_depth, active_decode_count
+    case 17: i = 4; break;           // ready_queue_depth
+    case 21: i = 5; break;           // pending_prefill_count
+    case 26: i = 7; break;           // predicted_total_backlog_ms
+    default: return kQueueFields.size();
+  }
+  return kQueueFields[i] == key ? i : kQueueFields.size();
 }
 
 // nlohmann's compact form of a validated value, as strategies that
@@ -444,7 +454,20 @@ void EventDecoder::DecodeHint(const JsonView& hint, const InstanceTable& table, 
 
 void EventDecoder::DecodeQueueEntry(const JsonView& id, JsonWalker& w, const InstanceTable& table,
                                     Hint& out) {
-  const std::optional<InstanceIndex> index = table.Find(ReadString(id, instance_));
+  // Hints name the same Instances in the same order, map after map: the
+  // k-th entry is first looked for where the last map had it, which spares
+  // hashing its id.
+  const std::size_t k = out.queues.size();
+  const std::string_view name = ReadString(id, instance_);
+  std::optional<InstanceIndex> index;
+  if (k < last_ids_.size() && last_ids_[k] < table.size() && table.Id(last_ids_[k]) == name)
+    index = last_ids_[k];
+  else
+    index = table.Find(name);
+  if (index) {
+    if (last_ids_.size() <= k) last_ids_.resize(k + 1);
+    last_ids_[k] = *index;
+  }
   if (!index) {  // never registered: cannot be a candidate
     w.Skip();
     return;

@@ -56,6 +56,8 @@ class EventDecoder {
   std::uint64_t hints_ = 0;
   std::vector<std::uint64_t> entry_hint_;  // by InstanceIndex
   std::vector<std::uint32_t> entry_slot_;  // by InstanceIndex
+  // The Instance of the k-th entry of the last map decoded.
+  std::vector<InstanceIndex> last_ids_;
   std::string key_;       // decoded keys with escapes
   std::string text_;      // decoded `type` with escapes
   std::string instance_;  // decoded instance id with escapes
