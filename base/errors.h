@@ -14,6 +14,14 @@ class InputError : public std::runtime_error {
       : std::runtime_error(message) {}
 };
 
+// A strategy program (exec:COMMAND) that failed a decision: a bad reply, an
+// exit, a timeout. Not an error of the trace, so trace readers pass it on
+// without naming a position in the trace; also exit status 2.
+class StrategyError : public std::runtime_error {
+ public:
+  explicit StrategyError(const std::string& message) : std::runtime_error(message) {}
+};
+
 // A bad command line or strategy specification; also exit status 2.
 class UsageError : public std::runtime_error {
  public:

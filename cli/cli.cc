@@ -420,6 +420,8 @@ exit status 2 and no output file, unless --skip-bad.)");
     return Fail(e.what(), unwritten);
   } catch (const UsageError& e) {
     return Fail(e.what(), unwritten);
+  } catch (const StrategyError& e) {
+    return Fail(e.what(), unwritten);
   } catch (const std::bad_alloc&) {
     return Fail("out of memory", unwritten);
   } catch (const std::exception& e) {

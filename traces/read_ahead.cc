@@ -3,6 +3,7 @@
 #include <sched.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -37,11 +38,16 @@ namespace {
 class alignas(128) EventBatch {
  public:
   std::optional<TraceHeader> header;  // comes before the events
+  // Reading progress when the batch was published (see TraceProgress), so
+  // that progress is shown as the events are visited, not as they are read.
+  std::uint64_t progress_done = 0;
+  std::uint64_t progress_total = 0;
 
   std::size_t size() const { return packed_.size(); }
 
   void Clear() {
     header.reset();
+    progress_done = progress_total = 0;
     packed_.clear();
     full_count_ = 0;
     text_.clear();
@@ -338,8 +344,9 @@ class BatchRing {
 };
 
 // The visitor ReadTrace sees on the reading thread: copies the header and
-// the events into batches.
-class BatchingVisitor final : public TraceVisitor {
+// the events into batches, each with how far reading got (it also hears the
+// reader's progress).
+class BatchingVisitor final : public TraceVisitor, public TraceProgress {
  public:
   BatchingVisitor(BatchRing& ring, bool wants_raw_hint, ProxyChoice proxy)
       : ring_(ring), wants_raw_hint_(wants_raw_hint), proxy_(proxy) {}
@@ -357,9 +364,16 @@ class BatchingVisitor final : public TraceVisitor {
     if (batch.size() == kReadAheadBatchEvents) Flush();
   }
 
+  void Update(std::uint64_t done, std::uint64_t total, std::uint64_t) override {
+    done_ = done;
+    total_ = total;
+  }
+
   // Publishes the batch being filled, if any.
   void Flush() {
     if (!batch_) return;
+    batch_->progress_done = done_;
+    batch_->progress_total = total_;
     batch_ = nullptr;
     ring_.Publish();
   }
@@ -374,6 +388,7 @@ class BatchingVisitor final : public TraceVisitor {
   bool wants_raw_hint_;
   ProxyChoice proxy_;
   EventBatch* batch_ = nullptr;
+  std::uint64_t done_ = 0, total_ = 0;  // the reader's progress so far
 };
 
 // Whether `path` names a regular file (not "-", a pipe or a device).
@@ -383,14 +398,22 @@ bool IsRegularFile(const std::string& path) {
 }
 
 // Hands the batches in `ring` to `visitor`, interning ids into `table` and
-// locating the visitor's errors as ReadTrace would. Returns the reader's
-// counts or throws its error.
+// locating the visitor's errors as ReadTrace would; `progress` (may be
+// null) hears how far the visited events are into the file, interpolated
+// within each batch. Returns the reader's counts or throws its error.
 TraceCounts Visit(BatchRing& ring, const std::string& path, bool document,
-                  InstanceTable& table, TraceVisitor& visitor) {
+                  InstanceTable& table, TraceVisitor& visitor, TraceProgress* progress) {
+  constexpr std::size_t kProgressEvents = 256;  // events between two reports
   EventBatch::Scratch scratch;
+  std::uint64_t visited = 0, done_before = 0;
   while (EventBatch* batch = ring.Take()) {
     if (batch->header) HandOnHeader(path, *batch->header, table, visitor);
+    const std::uint64_t done_after = std::max(done_before, batch->progress_done);
     for (std::size_t i = 0; i < batch->size(); ++i) {
+      if (progress && i % kProgressEvents == 0)
+        progress->Update(done_before + (done_after - done_before) * i / batch->size(),
+                         batch->progress_total, visited);
+      ++visited;
       const TraceEvent& event = batch->Get(i, scratch);
       // The reader interns an id at its first `up`; so does this table, in
       // the same order, so the indices agree.
@@ -405,6 +428,7 @@ TraceCounts Visit(BatchRing& ring, const std::string& path, bool document,
         FailAtEvent(path, document, event.position, e.what());
       }
     }
+    done_before = done_after;
     ring.Release();
   }
   return ring.Result();
@@ -443,7 +467,7 @@ TraceCounts ReadTraceAhead(const std::string& path, TraceEncoding encoding,
       InstanceTable own;  // the reader's; `table` belongs to the visiting thread
       BatchingVisitor batching(ring, wants_raw_hint, proxy);
       try {
-        counts = ReadTrace(path, encoding, own, batching, progress);
+        counts = ReadTrace(path, encoding, own, batching, progress ? &batching : nullptr);
       } catch (const ReadingCancelled&) {
         return;
       } catch (...) {
@@ -466,7 +490,7 @@ TraceCounts ReadTraceAhead(const std::string& path, TraceEncoding encoding,
       reader.join();
     }
   } stop_and_join{ring, reader};
-  return Visit(ring, path, document, table, visitor);
+  return Visit(ring, path, document, table, visitor, progress);
 }
 
 }  // namespace lbsim

@@ -34,7 +34,9 @@ inline constexpr std::size_t kReadAheadBatches = 32;
 //
 // Only regular files are read ahead; anything else (standard input, a
 // pipe, whose reads could block a failed run's exit) is read on the calling
-// thread by ReadTrace itself. `progress` hears from the reading thread.
+// thread by ReadTrace itself. `progress` hears, on the calling thread, how
+// far into the file the events handed to `visitor` are: a slow visitor (an
+// exec strategy) is what the progress follows, not the reading.
 TraceCounts ReadTraceAhead(const std::string& path, TraceEncoding encoding,
                            InstanceTable& table, TraceVisitor& visitor,
                            TraceProgress* progress = nullptr);

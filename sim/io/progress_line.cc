@@ -32,7 +32,8 @@ std::string ProgressLine::Render(std::uint64_t done, std::uint64_t total, std::u
                                  double elapsed) {
   std::string line = fmt::format("lbsim: {:.1f} MiB processed", done / 1048576.0);
   if (total > 0) line += fmt::format(" ({:.0f}%)", 100.0 * done / total);
-  line += fmt::format(", {} events, {} events/s", Count(events), Count(events / elapsed));
+  line += fmt::format(", {} events, {} events/s, {:.0f} s", Count(events), Count(events / elapsed),
+                      std::floor(elapsed));
   if (total > 0 && done > 0 && done < total)
     line += fmt::format(", ETA {:.0f} s", std::ceil(elapsed * (total - done) / done));
   return line;

@@ -10,7 +10,9 @@
 namespace lbsim {
 
 // Shows how far a replay got as one line rewritten in place on a terminal:
-// "lbsim: 512.0 MiB processed (45%), 3.1M events, 2.9M events/s, ETA 12 s".
+// "lbsim: 512.0 MiB processed (45%), 3.1M events, 2.9M events/s, 10 s, ETA
+// 12 s": the bytes up to the events decided (not merely read), their share
+// of the file, events decided, their rate, the time elapsed, what is left.
 // It stays silent for the first second, so short replays print nothing,
 // and redraws at most five times a second.
 class ProgressLine final : public TraceProgress {

@@ -2,7 +2,7 @@
 // (through /bin/sh -c) and asks it for every decision over the JSON Lines
 // protocol of exec_protocol.h. Anything but a valid reply in time -- a
 // non-candidate, a malformed line, an exit, a timeout -- stops the run with
-// an InputError, and the program is killed and reaped.
+// a StrategyError, and the program is killed and reaped.
 
 #include <algorithm>
 #include <chrono>
@@ -69,6 +69,7 @@ class ExternalProcess final : public Strategy {
     std::string error;
     if (!ParseExecReply(reply_line_, candidates, arrival_.seq, reply_, error))
       Fail(fmt::format("bad reply {}: {}", Excerpt(reply_line_), error));
+    ++replies_;
     if (reply_.refused) return Choice::Refused();
     return Choice{reply_.index, reply_.reason};
   }
@@ -76,13 +77,19 @@ class ExternalProcess final : public Strategy {
  private:
   [[noreturn]] void Fail(const std::string& what) {
     child_.Stop(ChildProcess::Clock::now());
-    throw InputError(fmt::format("exec strategy '{}': seq {} (request {}): {}",
-                                 Shown(command_), arrival_.seq, arrival_.request, what));
+    throw StrategyError(fmt::format("exec strategy '{}': seq {} (request {}): {}",
+                                    Shown(command_), arrival_.seq, arrival_.request, what));
   }
 
   [[noreturn]] void FailTimeout() {
-    Fail(fmt::format("no reply within {} s (--exec-timeout); the program was killed",
-                     timeout_text_));
+    // With no reply yet, the likeliest cause is a program whose output sits
+    // in its own buffer (stdout to a pipe is block-buffered).
+    Fail(fmt::format("no reply within {} s (--exec-timeout); the program was killed{}",
+                     timeout_text_,
+                     replies_ == 0 ? ". It never replied: if it answers when run by hand, it "
+                                     "may buffer its output; flush after every reply (Python: "
+                                     "print(..., flush=True) or python3 -u)"
+                                   : ""));
   }
 
   // The child closed its input or output: give it a moment to finish
@@ -109,6 +116,7 @@ class ExternalProcess final : public Strategy {
   ArrivalInfo arrival_;
   std::string request_, reply_line_;  // reused buffers
   ExecReply reply_;                   // owns the reason word of the last pick
+  std::uint64_t replies_ = 0;         // valid replies so far
 };
 
 }  // namespace

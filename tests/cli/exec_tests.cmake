@@ -6,7 +6,7 @@
 set(FAKE "${LBSIM_PYTHON} tests/bridge/fake_strategy.py")
 set(PROXY "${LBSIM_PYTHON} strategies/external/proxy_strategies.py")
 set(STEADY traces/examples/steady_pool.json)
-set(EXEC_PREFIX "^lbsim: error: ${STEADY}: events.1.: exec strategy '[^']*fake_strategy.py [a-z_]*': seq 2 \\(request r2\\): ")
+set(EXEC_PREFIX "^lbsim: error: exec strategy '[^']*fake_strategy.py [a-z_]*': seq 2 \\(request r2\\): ")
 
 foreach(case
     "not_candidate|bad reply {\"instance\": \"ghost\", \"reason\": \"first\"}: field \"instance\": expected the id of a candidate \\(inst-a, inst-b, inst-c\\) or null \\(refused\\), got \"ghost\""
@@ -30,7 +30,7 @@ endforeach()
 lbsim_cli_test(NAME "exec command not found"
   ARGS -s "exec:lbsim-no-such-strategy-program" ${STEADY}
   EXIT 2
-  STDERR_MATCH "lbsim: error: ${STEADY}: events.0.: exec strategy 'lbsim-no-such-strategy-program': seq 1 \\(request r1\\): the program closed the pipe without replying; it exited with status 127\n$")
+  STDERR_MATCH "lbsim: error: exec strategy 'lbsim-no-such-strategy-program': seq 1 \\(request r1\\): the program closed the pipe without replying; it exited with status 127\n$")
 
 # Usage.
 lbsim_cli_test(NAME "exec needs a command"
@@ -57,7 +57,7 @@ lbsim_cli_test(NAME "exec in a comma list"
 lbsim_cli_test(NAME "exec command keeps its commas"
   ARGS -s "rr,exec:${PROXY} rr --weight a=1,b=2" ${STEADY}
   EXIT 2
-  STDERR_MATCH "--weight applies to least_load only\nlbsim: error: ${STEADY}: events.0.: exec strategy '[^']*proxy_strategies.py rr --weight a=1,b=2': seq 1 \\(request r1\\): the program closed the pipe without replying; it exited with status 2\n$")
+  STDERR_MATCH "--weight applies to least_load only\nlbsim: error: exec strategy '[^']*proxy_strategies.py rr --weight a=1,b=2': seq 1 \\(request r1\\): the program closed the pipe without replying; it exited with status 2\n$")
 
 # proxy_strategies.py --factory serves a team's own module: here one that
 # always takes the last candidate (pool order: inst-c until inst-a

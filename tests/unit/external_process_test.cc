@@ -73,7 +73,7 @@ TEST_CASE("exec sends one request per decision and takes the reply's pick") {
         "\"qps_1m\":null}],\"hint\":{\"k\":1}}\n");
 }
 
-TEST_CASE("exec turns every protocol failure into one InputError line") {
+TEST_CASE("exec turns every protocol failure into one StrategyError line") {
   std::vector<Candidate> pool = Pool();
   // The message of decision 4 of `command`, after `replied` decisions that
   // it answers (with a pause after them, so that it can act first).
@@ -89,7 +89,7 @@ TEST_CASE("exec turns every protocol failure into one InputError line") {
     std::string message;
     try {
       s->Select(pool, Hint{});
-    } catch (const InputError& e) {
+    } catch (const StrategyError& e) {
       message = e.what();
     }
     return message;
@@ -103,9 +103,15 @@ TEST_CASE("exec turns every protocol failure into one InputError line") {
   CHECK(fails("read l; exit 7", "5") ==
         "exec strategy 'read l; exit 7': seq 4 (request req-4): the program closed the "
         "pipe without replying; it exited with status 7");
+  // Never replied: a hint at output buffering; after replies, none.
   CHECK(fails("read l; sleep 30", "0.1") ==
         "exec strategy 'read l; sleep 30': seq 4 (request req-4): no reply within 0.1 s "
-        "(--exec-timeout); the program was killed");
+        "(--exec-timeout); the program was killed. It never replied: if it answers when run "
+        "by hand, it may buffer its output; flush after every reply (Python: "
+        "print(..., flush=True) or python3 -u)");
+  CHECK(fails("read l; " + kReply + "; read l; sleep 30", "0.2", 1) ==
+        "exec strategy 'read l; " + kReply + "; read l; sleep 30': seq 4 (request req-4): "
+        "no reply within 0.2 s (--exec-timeout); the program was killed");
   CHECK(fails("read l; " + kReply + "; sleep 0.1; echo late; sleep 30", "5", 1)
             .find("seq 4 (request req-4): the program wrote output before this request") !=
         std::string::npos);

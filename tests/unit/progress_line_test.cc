@@ -20,12 +20,12 @@ std::string Contents(std::FILE* f) {
   return out;
 }
 
-TEST_CASE("The progress line shows bytes, share, events, rate and ETA") {
+TEST_CASE("The progress line shows bytes, share, events, rate, elapsed time and ETA") {
   CHECK(ProgressLine::Render(512u << 20, 2048u << 20, 3'100'000, 2.0) ==
-        "lbsim: 512.0 MiB processed (25%), 3.1M events, 1.6M events/s, ETA 6 s");
-  // Unknown size (standard input): no share, no ETA.
+        "lbsim: 512.0 MiB processed (25%), 3.1M events, 1.6M events/s, 2 s, ETA 6 s");
+  // Unknown size (standard input, compressed input): no share, no ETA.
   CHECK(ProgressLine::Render(3u << 20, 0, 4'200, 1.5) ==
-        "lbsim: 3.0 MiB processed, 4.2k events, 2.8k events/s");
+        "lbsim: 3.0 MiB processed, 4.2k events, 2.8k events/s, 1 s");
 }
 
 TEST_CASE("The progress line stays silent for a second, redraws in place, then erases itself") {
@@ -38,7 +38,8 @@ TEST_CASE("The progress line stays silent for a second, redraws in place, then e
     CHECK(Contents(out).empty());
     now = 102.0;
     line.Update(2u << 20, 4u << 20, 2000);
-    CHECK(Contents(out) == "\rlbsim: 2.0 MiB processed (50%), 2.0k events, 1.0k events/s, ETA 2 s\033[K");
+    CHECK(Contents(out) ==
+          "\rlbsim: 2.0 MiB processed (50%), 2.0k events, 1.0k events/s, 2 s, ETA 2 s\033[K");
     now = 102.1;  // too soon to redraw
     line.Update(3u << 20, 4u << 20, 3000);
     CHECK(Contents(out).find("3.0 MiB") == std::string::npos);

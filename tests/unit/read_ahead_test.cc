@@ -132,6 +132,38 @@ TEST_CASE("read-ahead: the visitor sees what ReadTrace shows it, across many bat
   }
 }
 
+TEST_CASE("read-ahead: progress follows the events visited, not the reading ahead") {
+  // A trace of a few MiB, so that the reader reports progress, and a ring's
+  // worth more than the visitor has seen at any time.
+  const std::string text = MixedTrace(3 * kManyEvents, false);
+  TempFile file(text, "trace.ndjson");
+  struct Visited final : TraceVisitor {
+    std::uint64_t events = 0;
+    void OnHeader(const TraceHeader&, const InstanceTable&) override {}
+    void OnEvent(const TraceEvent&) override { ++events; }
+  } visitor;
+  struct Heard final : TraceProgress {
+    const Visited* visitor = nullptr;
+    std::uint64_t updates = 0, last_done = 0, total = 0;
+    bool events_match = true, done_rises = true;
+    void Update(std::uint64_t done, std::uint64_t of, std::uint64_t events) override {
+      ++updates;
+      events_match = events_match && events == visitor->events;  // heard on the visiting side
+      done_rises = done_rises && done >= last_done;
+      last_done = done;
+      total = of;
+    }
+  } heard;
+  heard.visitor = &visitor;
+  InstanceTable table;
+  ReadTraceAhead(file.path(), TraceEncoding::kAuto, table, visitor, &heard);
+  CHECK(heard.updates > 100);
+  CHECK(heard.events_match);
+  CHECK(heard.done_rises);
+  CHECK(heard.total == text.size());
+  CHECK(heard.last_done <= text.size());
+}
+
 TEST_CASE("read-ahead: a slow visitor sees every event while the reader waits on a full ring") {
   // Paused in the first batch, the visitor holds it while the reader fills
   // the rest of the ring and must wait rather than refill the held batch.
