@@ -119,6 +119,15 @@ Report PrintableCopy(const Report& report) {
   return out;
 }
 
+// Widest "requested as" cell: a longer spec (an exec command) is cut there;
+// the parameters section under the table lists what it set in full.
+constexpr std::size_t kShownSpec = 32;
+
+std::string ShortSpec(const std::string& spec) {
+  if (spec.size() <= kShownSpec) return spec;
+  return spec.substr(0, kShownSpec - 3) + "...";
+}
+
 bool HasReason(const StrategyReport& s, std::string_view word) {
   return std::any_of(s.reasons.begin(), s.reasons.end(),
                      [&](const auto& r) { return r.first == word; });
@@ -152,7 +161,7 @@ std::string RenderTable(const Report& raw) {
     t.Row(std::move(cells));
   };
   row("strategy", [](const StrategyReport& s) { return s.label; });
-  row("requested as", [](const StrategyReport& s) { return s.requested_as; });
+  row("requested as", [](const StrategyReport& s) { return ShortSpec(s.requested_as); });
   row("decisions", [](const StrategyReport& s) { return fmt::format("{}", s.decisions); });
 
   t.Blank();

@@ -1,7 +1,8 @@
 # --strategy exec:COMMAND from the command line: protocol failures are one
-# error line naming the trace event, the command, the decision and what was
-# wrong (exit 2, no report file, then a line naming the files not written);
-# usage errors; the exec strategy beside built-in ones.
+# error line naming the command, the decision and what was wrong (an error
+# of the program, not of the trace: exit 2, no report file, then a line
+# naming the files not written); usage errors; the exec strategy beside
+# built-in ones.
 
 set(FAKE "${LBSIM_PYTHON} tests/bridge/fake_strategy.py")
 set(PROXY "${LBSIM_PYTHON} strategies/external/proxy_strategies.py")
@@ -77,3 +78,10 @@ lbsim_cli_test(NAME "exec requests skip no_instances arrivals"
        -o ${OUT}/exec_empty_pool.txt traces/examples/empty_pool.json
   EXIT 0
   FILE_GOLDEN ${OUT}/exec_empty_pool.requests.jsonl=${GOLDEN}/exec_empty_pool.requests.jsonl)
+
+# In the table, a long spec (an exec command) is cut to 32 characters; the
+# parameters section names the command in full.
+lbsim_cli_test(NAME "exec spec shortened in the table"
+  ARGS --proxy spec -s ll -s "exec:${PROXY} least_load" ${STEADY}
+  EXIT 0
+  STDOUT_MATCH "\nrequested as +ll +exec:[^\n][^\n][^\n][^\n][^\n][^\n][^\n][^\n][^\n][^\n][^\n][^\n][^\n][^\n][^\n][^\n][^\n][^\n][^\n][^\n][^\n][^\n][^\n][^\n]\\.\\.\\.\n.*\nparameters\n.*  exec: command=[^\n]*proxy_strategies.py least_load \\(others default\\)\n")
