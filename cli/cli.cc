@@ -16,6 +16,7 @@
 
 #include "cli/gen_command.h"
 #include "cli/check_command.h"
+#include "cli/cli_errors.h"
 #include "cli/diff_command.h"
 #include "cli/import_command.h"
 #include "cli/merge_command.h"
@@ -61,6 +62,45 @@ parameters with their defaults.
 Exit status: 0 success; 1 a checked expectation failed; 2 usage or input error
 (one line on stderr naming the file, line or index, field and what was
 expected; no output file is written); 3 internal error.)";
+
+constexpr const char* kGenFooter = R"(
+Examples:
+  lbsim gen --instances 4 --rate 20 --arrivals 1000 --durations exponential:0.5 -o t.ndjson
+  lbsim gen traces/gen_specs/every_key.gen.json -o t.ndjson
+  lbsim gen scenarios/whatif/cold_start.gen.json --seed 9 --proxy spec > t.ndjson
+
+A gen spec (docs/gen.md) describes the workload; flags given too override it.
+Exit status: 0 written; 2 bad spec or flag (one line naming the field; nothing
+is written).)";
+
+constexpr const char* kSweepFooter = R"(
+Examples:
+  lbsim sweep -s rr,ll --vary ll.qps_1m=0,0.01 -j 4 a.ndjson b.ndjson
+  lbsim sweep -s p2c --seeds 1,2,3 -f json -o p2c.json day.ndjson
+  lbsim sweep --shard 2/8 -s ll --vary ll.inflight=1,2,4 -o part2.csv day.ndjson
+  lbsim merge -o all.csv part*.csv
+
+One row per cell: trace x strategy x varied values x seed (docs/sweeps.md).
+Exit status: 0 written; 2 bad grid or trace (nothing is written).)";
+
+constexpr const char* kMergeFooter = R"(
+Examples:
+  lbsim merge -o all.csv part1.csv part2.csv part3.csv
+  lbsim merge -o all.json part*.json
+
+The slices must make up one whole sweep, each cell once (docs/sweeps.md).
+Exit status: 0 written; 2 foreign, overlapping or missing slices (nothing is
+written).)";
+
+constexpr const char* kStrategiesFooter = R"(
+Examples:
+  lbsim strategies
+  lbsim strategies --proxy cacheroute@df8382d)";
+
+constexpr const char* kProxiesFooter = R"(
+Examples:
+  lbsim proxies
+  lbsim --proxy cacheroute@df8382d -s ll traces/examples/stale_snapshot.ndjson)";
 
 // Accepts a finite number > 0 (or, with `zero_ok`, >= 0), naming what it
 // expected otherwise.
@@ -218,14 +258,17 @@ int RunCli(int argc, char** argv) {
   CLI::App* strategies_cmd = app.add_subcommand(
       "strategies", "List the registered strategies and their parameters, as the Proxy "
                     "(--proxy, default latest) runs them");
+  strategies_cmd->footer(kStrategiesFooter);
   ProxyOptions strategies_proxy;
   strategies_proxy.AddTo(*strategies_cmd);
   CLI::App* proxies_cmd = app.add_subcommand(
       "proxies", "List the Proxy versions lbsim replays, what each changed, and its defaults");
+  proxies_cmd->footer(kProxiesFooter);
 
   GenCommand gen;
   CLI::App* gen_cmd = app.add_subcommand(
       "gen", "Generate a trace (JSON Lines) from a gen spec (a JSON file) and/or flags");
+  gen_cmd->footer(kGenFooter);
   gen_cmd->add_option("spec", gen.spec,
                       "Gen spec: a JSON file describing the workload (docs/gen.md); flags "
                       "given too override it")
@@ -336,6 +379,7 @@ exit status 2 and no output file, unless --skip-bad.)");
       "sweep",
       "Run every combination of strategies x varied parameter values x traces x seeds, "
       "one result row per combination");
+  sweep_cmd->footer(kSweepFooter);
   sweep_cmd->add_option("traces", sweep.traces, "Traces to replay")->required();
   sweep_cmd->add_option("-s,--strategy", sweep.strategies,
                         "Strategy spec (repeat or separate with commas; default: round_robin)")
@@ -375,16 +419,19 @@ exit status 2 and no output file, unless --skip-bad.)");
   MergeCommand merge;
   CLI::App* merge_cmd = app.add_subcommand(
       "merge", "Join the slices written by lbsim sweep --shard into the whole sweep's output");
+  merge_cmd->footer(kMergeFooter);
   merge_cmd->add_option("slices", merge.slices, "Slice files (all CSV or all JSON)")->required();
   merge_cmd->add_option("-o,--output", merge.output,
                         "Write to FILE (atomically) instead of standard output")
       ->type_name("FILE");
 
+  if (std::optional<std::string> unknown = UnknownCommand(app, argc, argv))
+    return Fail(*unknown + " (see lbsim --help)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
-    return Fail(fmt::format("{} (see lbsim --help)", e.what()));
+    return Fail(DescribeParseError(e, app));
   }
 
   std::vector<std::string> unwritten;  // output files a failure leaves unwritten

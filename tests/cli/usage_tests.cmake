@@ -218,3 +218,42 @@ lbsim_cli_test(NAME "encodings: document twin of stale_snapshot.ndjson"
        tests/cli/encodings/stale_snapshot.json
   EXIT 0
   FILE_GOLDEN ${OUT}/twin_stale.decisions.jsonl=${GOLDEN}/stale_snapshot.decisions.jsonl)
+
+# A mistyped command or option gets a guess and the help of the command
+# being parsed; every subcommand's help ends with its own examples.
+lbsim_cli_test(NAME "a mistyped command"
+  ARGS chek scenarios/
+  EXIT 2 STDERR_MATCH "^lbsim: error: unknown command 'chek' \\(did you mean 'check'\\?\\) \\(see lbsim --help\\)\n$")
+lbsim_cli_test(NAME "a mistyped option"
+  ARGS --slot 4 ${steady}
+  EXIT 2 STDERR_MATCH "^lbsim: error: unknown option '--slot' \\(did you mean '--slots'\\?\\) \\(see lbsim --help\\)\n$")
+lbsim_cli_test(NAME "a mistyped option of a subcommand"
+  ARGS sweep --vray ll.inflight=1,2 ${steady}
+  EXIT 2 STDERR_MATCH "^lbsim: error: unknown option '--vray' \\(did you mean '--vary'\\?\\) \\(see lbsim sweep --help\\)\n$")
+lbsim_cli_test(NAME "an unknown option without a likely meaning"
+  ARGS gen --colour red
+  EXIT 2 STDERR_MATCH "^lbsim: error: unknown option '--colour' \\(see lbsim gen --help\\)\n$")
+lbsim_cli_test(NAME "a stray argument of a subcommand"
+  ARGS diff a.json b.json c.json
+  EXIT 2 STDERR_MATCH "^lbsim: error: unexpected argument 'c.json' \\(see lbsim diff --help\\)\n$")
+lbsim_cli_test(NAME "a missing argument names the subcommand's help"
+  ARGS check
+  EXIT 2 STDERR_MATCH "^lbsim: error: paths is required \\(see lbsim check --help\\)\n$")
+lbsim_cli_test(NAME "a mistyped command alone"
+  ARGS chek
+  EXIT 2 STDERR_MATCH "^lbsim: error: unknown command 'chek' \\(did you mean 'check'\\?\\)")
+foreach(sub gen sweep merge strategies proxies)
+  lbsim_cli_test(NAME "${sub} --help shows its own examples"
+    ARGS ${sub} --help
+    EXIT 0 STDOUT_MATCH "\nExamples:\n  lbsim ${sub}")
+endforeach()
+# gen's help ends with gen's examples and its own note, not the replay's.
+lbsim_cli_test(NAME "gen --help ends with gen's examples"
+  ARGS gen --help
+  EXIT 0 STDOUT_MATCH "\nExamples:\n  lbsim gen [^\n]*\n  lbsim gen [^\n]*\n  lbsim gen [^\n]*\n\nA gen spec [^\n]*\nExit status: [^\n]*\nis written\\)\\.\n$")
+lbsim_cli_test(NAME "gen --arrivals 0"
+  ARGS gen --arrivals 0 --rate 1
+  EXIT 2 STDERR_MATCH "^lbsim: error: --arrivals 0: expected a whole number >= 1 \\(or leave it out and give --until\\)\n$")
+lbsim_cli_test(NAME "gen --rate in words"
+  ARGS gen --rate fast --arrivals 3
+  EXIT 2 STDERR_MATCH "^lbsim: error: --rate fast: expected a number >= 0 \\(arrivals per time unit\\)\n$")

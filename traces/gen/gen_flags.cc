@@ -54,13 +54,26 @@ std::vector<std::string_view> Split(std::string_view text, char sep) {
   }
 }
 
+// What a flag's value must be, in words, from its placeholder.
+std::string Expected(std::string_view type_name) {
+  if (type_name == "N") return "a whole number >= 0";
+  if (type_name == "R") return "a number >= 0 (arrivals per time unit)";
+  if (type_name == "T" || type_name == "S" || type_name == "D") return "a time >= 0";
+  if (type_name == "F") return "a fraction from 0 to 1";
+  if (type_name == "NAME") return fmt::format("a Proxy profile: one of {}", ProxyProfileNames());
+  return std::string(type_name);
+}
+
 class FlagValue {
  public:
-  FlagValue(std::string_view flag, std::string_view value, std::string_view expected)
-      : flag_(flag), value_(value), expected_(expected) {}
+  FlagValue(std::string_view flag, std::string_view value, std::string_view type_name)
+      : flag_(flag), value_(value), expected_(Expected(type_name)) {}
 
   [[noreturn]] void Fail() const {
     throw UsageError(fmt::format("{} {}: expected {}", flag_, value_, expected_));
+  }
+  [[noreturn]] void Fail(std::string_view expected) const {
+    throw UsageError(fmt::format("{} {}: expected {}", flag_, value_, expected));
   }
   double Number(std::string_view text) const {
     double x = 0;
@@ -87,7 +100,8 @@ class FlagValue {
   }
 
  private:
-  std::string_view flag_, value_, expected_;
+  std::string_view flag_, value_;
+  std::string expected_;
 };
 
 }  // namespace
@@ -115,7 +129,13 @@ void ApplyGenFlag(GenSpec& spec, std::string_view flag, std::string_view value) 
     list.clear();
     for (std::string_view part : Split(value, ',')) list.push_back(v.Number(part));
   } else if (flag == "--rate") spec.rate = v.Number(value);
-  else if (flag == "--arrivals") spec.arrivals = v.Count(value);
+  else if (flag == "--arrivals") {
+    // 0 would mean no limit: a trace with no end unless --until says one.
+    double x = 0;
+    if (!ParseFiniteNumber(value, x) || x < 1 || std::floor(x) != x || x > 9.0e15)
+      v.Fail("a whole number >= 1 (or leave it out and give --until)");
+    spec.arrivals = static_cast<std::uint64_t>(x);
+  }
   else if (flag == "--until") spec.until = v.Number(value);
   else if (flag == "--on-off") {
     const auto p = v.Parts(value, 2, 3);
