@@ -451,6 +451,7 @@ exit status 2 and no output file, unless --skip-bad.)");
     if (diff_cmd->parsed()) return RunDiff(diff);
     if (import_cmd->parsed()) return RunImport(import);
     if (sweep_cmd->parsed()) {
+      sweep.format_given = sweep_cmd->get_option("--format")->count() > 0;
       unwritten = NamedOutput(sweep.output);
       return RunSweepCommand(sweep);
     }
@@ -460,6 +461,7 @@ exit status 2 and no output file, unless --skip-bad.)");
     }
     if (replay.trace.empty())
       return Fail("no trace given: lbsim [OPTIONS] TRACE (see lbsim --help)");
+    replay.format_given = app.get_option("--format")->count() > 0;
     unwritten = NamedOutputFiles(replay);
     replay.progress = !quiet && ::isatty(STDERR_FILENO);
     return RunReplay(replay);

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "base/errors.h"
+#include "cli/output_format.h"
 #include "sim/engine/replay.h"
 #include "sim/io/output_file.h"
 #include "sim/io/progress_line.h"
@@ -147,9 +148,13 @@ int RunReplay(const ReplayCommand& command) {
   if (progress) progress->Finish();
 
   Report report = BuildReport(result);
-  std::string text = command.format == "json"  ? RenderJson(report)
-                     : command.format == "csv" ? RenderCsv(report)
-                                               : RenderTable(report);
+  constexpr std::string_view kFormats[] = {"table", "json", "csv"};
+  const std::string format =
+      ChooseFormat(command.format_given ? std::optional(command.format) : std::nullopt,
+                   command.output, kFormats, "table");
+  std::string text = format == "json"  ? RenderJson(report)
+                     : format == "csv" ? RenderCsv(report)
+                                       : RenderTable(report);
   // Every output is complete on disk before any is put in place.
   if (decisions_file) {
     for (ScratchFile& f : scratch)

@@ -13,7 +13,10 @@ struct ReplayCommand {
   std::string trace;
   std::vector<std::string> strategies;  // --strategy values; empty: the default
   std::vector<std::string> settings;    // NAME.KEY=VALUE
-  std::string format = "table";         // table | json | csv
+  // table | json | csv; when -f was not given, from --output's extension
+  // (report.json: json), else table.
+  std::string format = "table";
+  bool format_given = false;
   std::string output;                   // empty or "-": standard output
   std::string decisions;                // decision log path, empty: none
   std::string trace_format = "auto";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "cli/output_format.h"
 #include "sim/io/output_file.h"
 #include "sim/sweep/sweep.h"
 #include "strategies/registry.h"
@@ -25,7 +26,11 @@ int RunSweepCommand(const SweepCommand& command) {
   OutputTarget output(command.output);
   unsigned jobs = command.jobs ? command.jobs : std::max(1u, std::thread::hardware_concurrency());
   SweepResult result = RunSweep(grid, StrategyRegistry::Builtin(), shard, jobs);
-  output.Write(command.format == "json" ? RenderSweepJson(result) : RenderSweepCsv(result));
+  constexpr std::string_view kFormats[] = {"csv", "json"};
+  const std::string format =
+      ChooseFormat(command.format_given ? std::optional(command.format) : std::nullopt,
+                   command.output, kFormats, "csv");
+  output.Write(format == "json" ? RenderSweepJson(result) : RenderSweepCsv(result));
   return 0;
 }
 

@@ -17,7 +17,9 @@ struct SweepCommand {
   std::vector<std::uint64_t> seeds;
   unsigned jobs = 0;                    // 0: one per hardware thread
   std::string shard;                    // "I/N", empty: the whole sweep
-  std::string format = "csv";           // csv | json
+  // csv | json; when -f was not given, from --output's extension, else csv.
+  std::string format = "csv";
+  bool format_given = false;
   std::string output;                   // empty or "-": standard output
   std::string trace_format = "auto";
   ProxyOptions proxy;  // --proxy, --python

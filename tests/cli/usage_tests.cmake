@@ -257,3 +257,17 @@ lbsim_cli_test(NAME "gen --arrivals 0"
 lbsim_cli_test(NAME "gen --rate in words"
   ARGS gen --rate fast --arrivals 3
   EXIT 2 STDERR_MATCH "^lbsim: error: --rate fast: expected a number >= 0 \\(arrivals per time unit\\)\n$")
+
+# -o FILE picks the format from its extension unless -f says otherwise.
+lbsim_cli_test(NAME "output format from the extension: json"
+  ARGS -s ll -o ${OUT}/by_extension.json ${steady}
+  EXIT 0 STDOUT_MATCH "^$" FILE_GOLDEN ${OUT}/by_extension.json=${GOLDEN}/steady_pool.ll.report.json)
+lbsim_cli_test(NAME "output format from the extension: csv"
+  ARGS -s ll -o ${OUT}/by_extension.csv ${steady}
+  EXIT 0 STDOUT_MATCH "^$" FILE_GOLDEN ${OUT}/by_extension.csv=${GOLDEN}/steady_pool.ll.csv)
+lbsim_cli_test(NAME "output format: -f wins over the extension"
+  ARGS -s ll -f table -o ${OUT}/explicit.json ${steady}
+  EXIT 0 STDOUT_MATCH "^$" FILE_GOLDEN ${OUT}/explicit.json=${GOLDEN}/steady_pool.ll.table.txt)
+lbsim_cli_test(NAME "sweep output format from the extension"
+  ARGS sweep -s ll -o ${OUT}/sweep_by_extension.json ${steady}
+  EXIT 0 STDOUT_MATCH "^$")
