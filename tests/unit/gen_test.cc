@@ -212,7 +212,8 @@ TEST_CASE("gen: flags parse into the spec, bad values name the flag") {
   CHECK_THROWS_WITH_AS(ApplyGenFlag(spec, "--burst", "10"),
                        "--burst 10: expected AT:COUNT[:OVER]", UsageError);
   CHECK_THROWS_WITH_AS(ApplyGenFlag(spec, "--arrivals", "1.5"),
-                       "--arrivals 1.5: expected N", UsageError);
+                       "--arrivals 1.5: expected a whole number >= 1 (or leave it out and give --until)",
+                       UsageError);
 }
 
 TEST_CASE("gen: load reports carry the reference round-robin Proxy's counts, delayed") {
