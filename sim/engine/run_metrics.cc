@@ -114,6 +114,19 @@ void RunMetrics::CollectHinted(const Hint& hint) {
   }
 }
 
+void RunMetrics::CountLongRun(const Run& run) {
+  herded_ += run.length;
+  Stretches& s = long_runs_[LongRunKey{run.instance, run.max_candidates, run.length}];
+  if (s.count++ == 0) s.first_seq = run.first_seq;
+}
+
+void RunMetrics::CountAlternation() {
+  const InstanceIndex low = pair_a_ < pair_b_ ? pair_a_ : pair_b_;
+  const InstanceIndex high = pair_a_ < pair_b_ ? pair_b_ : pair_a_;
+  Stretches& s = alternations_[AlternationKey{low, high, pair_most_, pair_length_}];
+  if (s.count++ == 0) s.first_seq = pair_first_seq_;
+}
+
 void RunMetrics::Finish() {
   for (InstanceIndex i = 0; i < states_.size(); ++i) CloseIntervals(i);
   CloseRun();
