@@ -253,6 +253,13 @@ int RunCli(int argc, char** argv) {
   check_cmd->add_option("-f,--format", check.format, "Output format")
       ->check(CLI::IsMember({"text", "json"}))
       ->default_str("text");
+  check_cmd->add_flag("-q,--quiet", check.quiet,
+                      "Text output: print only the failed expectations and the summary");
+  check_cmd->add_option("--fail-on", check.fail_on,
+                        "Also fail (exit 1) when a scenario's run raises this warning: warning "
+                        "(any) or a warning name; repeatable")
+      ->allow_extra_args(false)
+      ->type_name("NAME");
 
   DiffCommand diff;
   CLI::App* diff_cmd = app.add_subcommand(

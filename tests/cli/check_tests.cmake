@@ -44,7 +44,7 @@ lbsim_cli_test(NAME "check junit library"
   EXIT 0 STDOUT_MATCH " 0 failed\n$")
 set_tests_properties("cli: check junit library" PROPERTIES FIXTURES_SETUP scenarios_junit)
 file(GLOB library_scenarios RELATIVE ${PROJECT_SOURCE_DIR} CONFIGURE_DEPENDS
-     ${PROJECT_SOURCE_DIR}/scenarios/*.json)
+     ${PROJECT_SOURCE_DIR}/scenarios/*.json ${PROJECT_SOURCE_DIR}/scenarios/detectors/*.json)
 add_test(NAME "cli: check junit library parses"
   COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/../check/junit_check.py
           ${OUT}/scenarios.junit.xml 0 ${library_scenarios}
