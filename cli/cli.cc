@@ -190,10 +190,22 @@ int RunCli(int argc, char** argv) {
       ->check(NonNegative(true))
       ->type_name("J")
       ->group(what_if);
-  app.add_option("--seed", replay.sim.seed,
-                 "Seed of the randomized strategies (random, power_of_two) unless set per "
-                 "strategy, and of the stale-metrics jitter; reports echo it (default 1)")
-      ->type_name("N");
+  CLI::Option* seed_option =
+      app.add_option("--seed", replay.sim.seed,
+                     "Seed of the randomized strategies (random, power_of_two) unless set per "
+                     "strategy, and of the stale-metrics jitter; reports echo it (default 1)")
+          ->type_name("N");
+  app.add_option("--seeds", replay.seeds,
+                 "Replay once per seed (as --seed) and report every figure's median and "
+                 "spread [min, max] over them (table or JSON)")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->type_name("S1,S2,...");
+  app.add_option("--fail-on", replay.fail_on,
+                 "Exit with status 1 when the report raises this warning: warning (any) or "
+                 "a warning name (herding, concentration, overload, ...); repeatable")
+      ->allow_extra_args(false)
+      ->type_name("NAME");
   app.add_option("--cache-blocks", replay.sim.cache_blocks,
                  "KV-cache capacity of each simulated Instance in blocks, for the prefix hit "
                  "rate; also kv_aware's cache_blocks unless set per strategy (default 4096)")
