@@ -91,9 +91,15 @@ Examples:
   lbsim -s rr,ll:qps_1m=0 --format json -o new.json trace.json
   lbsim diff base.json new.json
   lbsim diff --pair round_robin=least_load today.json candidate.json
+  lbsim diff --tol latency=10% --tol herding=0.05 --junit diff.xml base.json new.json
 
+Every figure of both reports is compared (shares, fairness, reasons, counts,
+herding, latency, waits, utilisation, windows, detectors, warnings), each
+against its family's tolerance. Reports made under another trace, Proxy
+profile or simulation options are refused unless --allow-different says so.
 Exit status: 0 nothing moved beyond its tolerance; 1 something did (marked
-FLAGGED); 2 usage error or a file that is not a report of the same trace.)";
+FLAGGED); 2 usage error, a file that is not a report, or reports of
+different runs.)";
 
 // The single output file a command's --output names, as "--output FILE",
 // for Fail's note; none when it writes to standard output (empty or "-").
@@ -417,7 +423,10 @@ exit status 2 and no output file, unless --skip-bad.)");
       if (!check.junit.empty()) unwritten = {"--junit " + check.junit};
       return RunCheck(check);
     }
-    if (diff_cmd->parsed()) return RunDiff(diff);
+    if (diff_cmd->parsed()) {
+      if (!diff.junit.empty()) unwritten = {"--junit " + diff.junit};
+      return RunDiff(diff);
+    }
     if (import_cmd->parsed()) return RunImport(import);
     if (sweep_cmd->parsed()) {
       unwritten = NamedOutput(sweep.output);
