@@ -52,8 +52,9 @@ class RunMetrics {
   using LongRunKey = std::tuple<InstanceIndex, std::size_t, std::uint64_t>;
   // Stretches of consecutive picks that went only to two Instances and
   // switched between them at least once every four picks on average,
-  // longer than twice their candidates (with at least four), counted by
-  // (lower instance, higher instance, most candidates, length).
+  // longer than twice their candidates (with at least four; those of the
+  // decision that ended the stretch), counted by (lower instance, higher
+  // instance, candidates, length).
   using AlternationKey = std::tuple<InstanceIndex, InstanceIndex, std::size_t, std::uint64_t>;
 
   // `reasons`: the strategy's declared reason words, which must stay alive
@@ -167,8 +168,8 @@ class RunMetrics {
   CandidateState& GrowState(InstanceIndex i);  // State's slow path
   // Adds the open intervals of candidate `i` to its tally and restarts them.
   void CloseIntervals(InstanceIndex i);
-  void CloseRun() {
-    ClosePair();
+  void CloseRun(std::uint64_t seq) {
+    ClosePair(seq);
     if (current_.length == 0) return;
     if (current_.length > longest_.length) longest_ = current_;
     if (Herds(current_)) CountLongRun(current_);
@@ -219,40 +220,38 @@ class RunMetrics {
     const std::size_t kept_most = most & keep;
     current_.max_candidates = candidates > kept_most ? candidates : kept_most;
     ExtendPair(seq, chosen, previous, length > 0, restart, candidates);
+    last_candidates_ = candidates;
   }
   // Adds the pick of `chosen` to the current stretch of picks confined to
   // two Instances (pair_a_, pair_b_), which always holds the previous pick
   // `previous` (when `had_previous`); a third Instance closes it and starts
-  // the next with the previous and this pick. Selects rather than branches,
-  // as ExtendRun does.
+  // the next with the previous and this pick. Most picks of a balancing
+  // strategy close a stretch of two, so that path is the short one.
   void ExtendPair(std::uint64_t seq, InstanceIndex chosen, InstanceIndex previous,
                   bool had_previous, bool switched, std::size_t candidates) {
-    const bool in = (chosen == pair_a_) | (chosen == pair_b_);
-    if (!in & Alternates()) CountAlternation();  // rarely taken
-    const InstanceIndex from = had_previous ? previous : kNoInstance;
-    pair_a_ = in ? pair_a_ : from;
-    pair_b_ = in ? pair_b_ : chosen;
-    pair_first_seq_ = in ? pair_first_seq_ : seq - had_previous;
-    pair_length_ = in ? pair_length_ + 1 : 1 + had_previous;
-    pair_switches_ = in ? pair_switches_ + (switched & had_previous) : had_previous;
-    const std::size_t most = in ? pair_most_ : 0;
-    pair_most_ = candidates > most ? candidates : most;
+    if ((chosen == pair_a_) | (chosen == pair_b_)) {
+      ++pair_length_;
+      pair_switches_ += switched;
+      return;
+    }
+    if (pair_length_ > 2 * candidates) [[unlikely]] CountAlternation(seq, candidates);
+    pair_a_ = had_previous ? previous : kNoInstance;
+    pair_b_ = chosen;
+    pair_length_ = 1 + had_previous;
+    pair_switches_ = had_previous;
   }
-  // Whether the current pair stretch is one to count: longer than twice
-  // its candidates (at least four: two Instances are at most half of
-  // them), switching at least once every four picks on average.
-  bool Alternates() const {
-    return (pair_most_ >= 4) & (pair_length_ > 2 * pair_most_) &
-           (4 * pair_switches_ >= pair_length_);
-  }
-  // Counts the current pair stretch, which Alternates: out of line.
-  void CountAlternation();
-  // Ends the current pair stretch (no Instance was chosen).
-  void ClosePair() {
-    if (Alternates()) CountAlternation();
+  // Counts the current pair stretch, which ended before decision `seq`
+  // among `candidates` candidates, when it is one to count: longer than
+  // twice the candidates (at least four: two Instances are at most half of
+  // them), switching at least once every four picks on average. Out of
+  // line: it is rare.
+  void CountAlternation(std::uint64_t seq, std::size_t candidates);
+  // Ends the current pair stretch before decision `seq` (no Instance was
+  // chosen, or the run is over).
+  void ClosePair(std::uint64_t seq) {
+    if (pair_length_ > 2 * last_candidates_) CountAlternation(seq, last_candidates_);
     pair_a_ = pair_b_ = kNoInstance;
     pair_length_ = pair_switches_ = 0;
-    pair_most_ = 0;
   }
   // RecordDecision when `hint` has queue values, which may give candidates
   // without a signal of their own a load. Out of line: most decisions have
@@ -276,10 +275,9 @@ class RunMetrics {
   // The stretch of picks confined to two Instances; kNoInstance: none yet.
   static constexpr InstanceIndex kNoInstance = ~InstanceIndex{0};
   InstanceIndex pair_a_ = kNoInstance, pair_b_ = kNoInstance;
-  std::uint64_t pair_first_seq_ = 0;
   std::uint64_t pair_length_ = 0;
   std::uint64_t pair_switches_ = 0;  // picks in it unlike the pick before
-  std::size_t pair_most_ = 0;        // most candidates seen during it
+  std::size_t last_candidates_ = 0;  // of the last decision that chose
   std::map<AlternationKey, Stretches> alternations_;
   std::uint64_t requested_blocks_ = 0;
   std::uint64_t matched_blocks_ = 0;
