@@ -314,8 +314,8 @@ int RunCli(int argc, char** argv) {
       ->type_name("NUMBER");
   diff_cmd->add_option("--allow-different", diff.allow,
                        "Compare reports made under another trace, Proxy profile or simulation "
-                       "options (what-if options, seeds) anyway: trace, proxy, simulation "
-                       "(repeatable or comma-separated)")
+                       "options (the what-if options; seeds are never compared) anyway: trace, "
+                       "proxy, simulation (repeatable or comma-separated)")
       ->allow_extra_args(false)
       ->type_name("WHAT");
   diff_cmd->add_flag("--beyond-spread", diff.beyond_spread,
