@@ -10,10 +10,12 @@
 #include "sim/check/scenario_check.h"
 #include "sim/check/scenario_files.h"
 #include "sim/io/output_file.h"
+#include "sim/report/warning.h"
 
 namespace lbsim {
 
 int RunCheck(const CheckCommand& command) {
+  const std::vector<std::string> fail_on = ParseFailOn(command.fail_on, "--fail-on");
   const std::vector<std::string> files = FindScenarioFiles(command.paths);
   std::optional<OutputFile> junit;
   if (!command.junit.empty()) {
@@ -29,10 +31,11 @@ int RunCheck(const CheckCommand& command) {
   // Everything is computed before anything is printed: bad input leaves
   // no partial output.
   std::vector<ScenarioResult> results;
-  for (const std::string& file : files) results.push_back(CheckScenario(LoadScenario(file)));
+  for (const std::string& file : files)
+    results.push_back(CheckScenario(LoadScenario(file), fail_on));
 
-  const std::string text =
-      command.format == "json" ? RenderCheckJson(results) : RenderCheckText(results);
+  const std::string text = command.format == "json" ? RenderCheckJson(results)
+                                                    : RenderCheckText(results, command.quiet);
   if (junit) {
     const std::string xml = RenderCheckJUnit(results);
     std::fwrite(xml.data(), 1, xml.size(), junit->stream());

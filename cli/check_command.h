@@ -11,6 +11,8 @@ struct CheckCommand {
   std::vector<std::string> paths;  // scenario files or folders
   std::string junit;               // JUnit XML path, empty: none
   std::string format = "text";     // text | json
+  bool quiet = false;              // text: failed expectations only
+  std::vector<std::string> fail_on;  // --fail-on values
 };
 
 // Runs every scenario and prints one line per expectation and a summary.

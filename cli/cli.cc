@@ -49,9 +49,11 @@ Examples:
   lbsim gen --instances 4 --rate 20 --arrivals 1000 --durations exponential:0.5 > t.ndjson
   lbsim -s rr,ll --slots 8 --stale-interval 2 --window 10 t.ndjson
   lbsim check scenarios/ --junit lbsim-check.xml
-  lbsim diff today.json candidate.json --share-tol 0.05
+  lbsim diff today.json candidate.json --share-tol 0.05 --tol latency=10%
+  lbsim -s rr,ll --slots 8 --seeds 1,2,3 --fail-on herding --format json -o r.json t.ndjson
   lbsim import --from mooncake --instances 8 mooncake_trace.jsonl -o trace.ndjson
   lbsim sweep -s rr,ll --vary ll.qps_1m=0,0.01 -j 4 a.ndjson b.ndjson
+  lbsim sweep -s rr,ll --slots 4 --vary sim.stale_interval=0,1,2 --set sim.stale_delay=0 t.ndjson
   lbsim sweep --shard 2/8 -s ll --vary ll.inflight=1,2,4 -o part2.csv day.ndjson
   lbsim merge -o all.csv part*.csv
 
@@ -131,9 +133,15 @@ Examples:
   lbsim -s rr,ll:qps_1m=0 --format json -o new.json trace.json
   lbsim diff base.json new.json
   lbsim diff --pair round_robin=least_load today.json candidate.json
+  lbsim diff --tol latency=10% --tol herding=0.05 --junit diff.xml base.json new.json
 
+Every figure of both reports is compared (shares, fairness, reasons, counts,
+herding, latency, waits, utilisation, windows, detectors, warnings), each
+against its family's tolerance. Reports made under another trace, Proxy
+profile or simulation options are refused unless --allow-different says so.
 Exit status: 0 nothing moved beyond its tolerance; 1 something did (marked
-FLAGGED); 2 usage error or a file that is not a report of the same trace.)";
+FLAGGED); 2 usage error, a file that is not a report, or reports of
+different runs.)";
 
 // The single output file a command's --output names, as "--output FILE",
 // for Fail's note; none when it writes to standard output (empty or "-").
@@ -230,10 +238,22 @@ int RunCli(int argc, char** argv) {
       ->check(NonNegative(true))
       ->type_name("J")
       ->group(what_if);
-  app.add_option("--seed", replay.sim.seed,
-                 "Seed of the randomized strategies (random, power_of_two) unless set per "
-                 "strategy, and of the stale-metrics jitter; reports echo it (default 1)")
-      ->type_name("N");
+  CLI::Option* seed_option =
+      app.add_option("--seed", replay.sim.seed,
+                     "Seed of the randomized strategies (random, power_of_two) unless set per "
+                     "strategy, and of the stale-metrics jitter; reports echo it (default 1)")
+          ->type_name("N");
+  app.add_option("--seeds", replay.seeds,
+                 "Replay once per seed (as --seed) and report every figure's median and "
+                 "spread [min, max] over them (table or JSON)")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->type_name("S1,S2,...");
+  app.add_option("--fail-on", replay.fail_on,
+                 "Exit with status 1 when the report raises this warning: warning (any) or "
+                 "a warning name (herding, concentration, overload, ...); repeatable")
+      ->allow_extra_args(false)
+      ->type_name("NAME");
   app.add_option("--cache-blocks", replay.sim.cache_blocks,
                  "KV-cache capacity of each simulated Instance in blocks, for the prefix hit "
                  "rate; also kv_aware's cache_blocks unless set per strategy (default 4096)")
@@ -299,6 +319,13 @@ int RunCli(int argc, char** argv) {
   check_cmd->add_option("-f,--format", check.format, "Output format")
       ->check(CLI::IsMember({"text", "json"}))
       ->default_str("text");
+  check_cmd->add_flag("-q,--quiet", check.quiet,
+                      "Text output: print only the failed expectations and the summary");
+  check_cmd->add_option("--fail-on", check.fail_on,
+                        "Also fail (exit 1) when a scenario's run raises this warning: warning "
+                        "(any) or a warning name; repeatable")
+      ->allow_extra_args(false)
+      ->type_name("NAME");
 
   DiffCommand diff;
   CLI::App* diff_cmd = app.add_subcommand(
@@ -310,22 +337,45 @@ int RunCli(int argc, char** argv) {
   diff_cmd->add_option("new", diff.next, "Report to compare with the baseline")
       ->required()
       ->type_name("NEW.json");
-  diff_cmd->add_option("--share-tol", diff.tolerances.share,
-                       "Flag an Instance whose share of decisions moves by more than this")
+  diff_cmd->add_option("--tol", diff.tols,
+                       "Tolerance of a family of figures or of one figure: NAME=ABS, NAME=REL% "
+                       "or NAME=ABS,REL% (flagged when the change exceeds both); NAME a family "
+                       "(share, fairness, reasons, counts, herding, runs, latency, wait, "
+                       "utilisation, inflight, rates, blocks, detectors) or a figure path such as "
+                       "what_if.service.latency.p99; repeatable")
+      ->allow_extra_args(false)
+      ->type_name("NAME=TOL");
+  diff_cmd->add_option("--share-tol", diff.tolerances.share(),
+                       "Same as --tol share=NUMBER: an Instance's share moving by more than this")
       ->check(NonNegative(true))
-      ->type_name("NUMBER")
-      ->capture_default_str();
-  diff_cmd->add_option("--fairness-tol", diff.tolerances.fairness,
-                       "Flag a fairness value that moves by more than this")
+      ->type_name("NUMBER");
+  diff_cmd->add_option("--fairness-tol", diff.tolerances.fairness(),
+                       "Same as --tol fairness=NUMBER")
       ->check(NonNegative(true))
-      ->type_name("NUMBER")
-      ->capture_default_str();
-  diff_cmd->add_option("--reason-tol", diff.tolerances.reasons,
-                       "Flag a reason count that moves by more than this fraction of the "
-                       "decisions")
+      ->type_name("NUMBER");
+  diff_cmd->add_option("--reason-tol", diff.tolerances.reasons(),
+                       "Same as --tol reasons=NUMBER: a reason count moving by more than this "
+                       "fraction of the decisions")
       ->check(NonNegative(true))
-      ->type_name("NUMBER")
-      ->capture_default_str();
+      ->type_name("NUMBER");
+  diff_cmd->add_option("--allow-different", diff.allow,
+                       "Compare reports made under another trace, Proxy profile or simulation "
+                       "options (the what-if options; seeds are never compared) anyway: trace, "
+                       "proxy, simulation (repeatable or comma-separated)")
+      ->allow_extra_args(false)
+      ->type_name("WHAT");
+  diff_cmd->add_flag("--beyond-spread", diff.beyond_spread,
+                     "Flag a change only when also the reports' [min, max] over their seeds "
+                     "(made with --seeds) do not overlap");
+  diff_cmd->add_flag("--only-worse", diff.only_worse,
+                     "Flag only changes for the worse where a figure has a worse direction "
+                     "(latency, waits, herding, runs, inflight, fairness, a warning raised)");
+  diff_cmd->add_option("-f,--format", diff.format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->default_str("text");
+  diff_cmd->add_option("--junit", diff.junit,
+                       "Also write the comparison as JUnit XML to FILE (atomically)")
+      ->type_name("FILE");
   diff_cmd->add_option("--pair", diff.pairs,
                        "Compare strategy BASE_LABEL of BASE with NEW_LABEL of NEW (repeatable); "
                        "default: strategies with the same label")
@@ -390,10 +440,44 @@ exit status 2 and no output file, unless --skip-bad.)");
       ->allow_extra_args(false)
       ->type_name("NAME.KEY=VALUE");
   sweep_cmd->add_option("--vary", sweep.vary,
-                        "Run strategy NAME once with each value of parameter KEY (repeat to "
-                        "vary several: every combination runs)")
+                        "Run strategy NAME once with each value of parameter KEY, or every "
+                        "strategy once with each value of what-if option sim.KEY (slots, "
+                        "stale_interval, stale_delay, stale_jitter, window, seed, cache_blocks, "
+                        "speed.ID); repeat to vary several: every combination runs")
       ->allow_extra_args(false)
       ->type_name("NAME.KEY=V1,V2,...");
+  const std::string sweep_what_if = "What-if simulation (every cell; --set sim.KEY=VALUE too)";
+  sweep_cmd->add_option("--slots", sweep.sim.slots, "Service model: K slots per Instance")
+      ->check(CLI::Range(1u, 1u << 30).description(""))
+      ->type_name("K")
+      ->group(sweep_what_if);
+  sweep_cmd->add_option("--speed", sweep.speeds, "Service speed of an Instance; needs --slots")
+      ->allow_extra_args(false)
+      ->type_name("ID=SPEED")
+      ->group(sweep_what_if);
+  sweep_cmd->add_option("--stale-interval", sweep.sim.stale_interval,
+                        "Stale metrics: a snapshot of each inflight counter every S")
+      ->check(NonNegative(false))
+      ->type_name("S")
+      ->group(sweep_what_if);
+  sweep_cmd->add_option("--stale-delay", sweep.sim.stale_delay, "Stale metrics: visible D later")
+      ->check(NonNegative(true))
+      ->type_name("D")
+      ->group(sweep_what_if);
+  sweep_cmd->add_option("--stale-jitter", sweep.sim.stale_jitter,
+                        "Stale metrics: plus a uniform delay in [0, J)")
+      ->check(NonNegative(true))
+      ->type_name("J")
+      ->group(sweep_what_if);
+  sweep_cmd->add_option("--window", sweep.sim.window, "Per-window figures over windows of W")
+      ->check(NonNegative(false))
+      ->type_name("W")
+      ->group(sweep_what_if);
+  sweep_cmd->add_option("--cache-blocks", sweep.sim.cache_blocks,
+                        "KV-cache capacity of each simulated Instance in blocks (default 4096)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 53))
+      ->type_name("N")
+      ->group(sweep_what_if);
   sweep_cmd->add_option("--seeds", sweep.seeds,
                         "Run each randomized strategy once per seed")
       ->delimiter(',')
@@ -448,7 +532,10 @@ exit status 2 and no output file, unless --skip-bad.)");
       if (!check.junit.empty()) unwritten = {"--junit " + check.junit};
       return RunCheck(check);
     }
-    if (diff_cmd->parsed()) return RunDiff(diff);
+    if (diff_cmd->parsed()) {
+      if (!diff.junit.empty()) unwritten = {"--junit " + diff.junit};
+      return RunDiff(diff);
+    }
     if (import_cmd->parsed()) return RunImport(import);
     if (sweep_cmd->parsed()) {
       sweep.format_given = sweep_cmd->get_option("--format")->count() > 0;
@@ -464,6 +551,7 @@ exit status 2 and no output file, unless --skip-bad.)");
     replay.format_given = app.get_option("--format")->count() > 0;
     unwritten = NamedOutputFiles(replay);
     replay.progress = !quiet && ::isatty(STDERR_FILENO);
+    replay.seed_given = seed_option->count() > 0;
     return RunReplay(replay);
   } catch (const InputError& e) {
     return Fail(e.what(), unwritten);

@@ -15,7 +15,10 @@
 #include "sim/engine/replay.h"
 #include "sim/io/output_file.h"
 #include "sim/io/progress_line.h"
+#include "sim/io/printable.h"
 #include "sim/report/report.h"
+#include "sim/report/seed_spread.h"
+#include "sim/report/warning.h"
 #include "strategies/registry.h"
 #include "traces/read_ahead.h"
 
@@ -44,6 +47,15 @@ void AppendFile(std::FILE* from, std::FILE* to, std::string_view path) {
 }
 
 
+// Prints each warning that `names` select, one line each on standard
+// error; 1 when there is one, else 0.
+int FailOn(const SeededReports& runs, const std::vector<std::string>& names) {
+  const std::vector<std::string> found = SelectedWarnings(runs, names);
+  for (const std::string& line : found)
+    std::fputs(fmt::format("lbsim: --fail-on: {}\n", Printable(line)).c_str(), stderr);
+  return found.empty() ? 0 : 1;
+}
+
 }  // namespace
 
 int RunReplay(const ReplayCommand& command) {
@@ -62,21 +74,41 @@ int RunReplay(const ReplayCommand& command) {
     settings.push_back(fmt::format("{}.timeout={}", exec.name, command.exec_timeout));
   }
   CheckStrategyRunCount(specs.size());
-  std::vector<RunWideParam> run_wide;
+  const std::vector<std::string> fail_on = ParseFailOn(command.fail_on, "--fail-on");
+  std::vector<std::uint64_t> seeds = command.seeds;
+  if (!seeds.empty() && command.seed_given)
+    throw UsageError("--seed and --seeds: give one (--seeds replays once per seed)");
+  for (std::size_t k = 0; k < seeds.size(); ++k)
+    if (std::find(seeds.begin(), seeds.begin() + k, seeds[k]) != seeds.begin() + k)
+      throw UsageError(fmt::format("--seeds: seed {} is given twice", seeds[k]));
+  if (seeds.empty()) seeds.push_back(command.sim.seed);
+  if (seeds.size() > 1) {
+    if (command.format == "csv")
+      throw UsageError("--seeds with several seeds writes a table or JSON (--format table|json)");
+    if (!command.decisions.empty())
+      throw UsageError("--decisions: one decision log per replay; with --seeds give one seed");
+    if (!command.window_csv.empty())
+      throw UsageError("--window-csv: one series per replay; with --seeds give one seed");
+  }
   // --seed also seeds every randomized strategy and --cache-blocks sizes
   // kv_aware's cache, unless a strategy sets its own.
-  run_wide.emplace_back("seed", fmt::format("{}", command.sim.seed));
-  run_wide.emplace_back("cache_blocks", fmt::format("{}", command.sim.cache_blocks));
-  std::vector<StrategyRequest> requests;
-  for (const std::string& spec : specs)
-    requests.push_back(ParseStrategyRequest(registry, spec, settings, run_wide));
-  if (requests.empty())
-    requests.push_back(
-        ParseStrategyRequest(registry, registry.Default().name, settings, run_wide));
+  auto requests_for = [&](std::uint64_t seed) {
+    std::vector<RunWideParam> run_wide;
+    run_wide.emplace_back("seed", fmt::format("{}", seed));
+    run_wide.emplace_back("cache_blocks", fmt::format("{}", command.sim.cache_blocks));
+    std::vector<StrategyRequest> out;
+    for (const std::string& spec : specs)
+      out.push_back(ParseStrategyRequest(registry, spec, settings, run_wide));
+    if (out.empty())
+      out.push_back(ParseStrategyRequest(registry, registry.Default().name, settings, run_wide));
+    return out;
+  };
+  const std::vector<StrategyRequest> requests = requests_for(seeds.front());
   CheckSettingsUsed(registry, requests, settings);
   const TraceEncoding encoding = ParseTraceEncoding(command.trace_format);
 
   SimOptions sim = command.sim;
+  sim.seed = seeds.front();
   sim.proxy = command.proxy.Choice();
   // A profile named here is known now: strategies that do not fit it fail
   // before anything is read (one named by the trace header, when read).
@@ -109,6 +141,38 @@ int RunReplay(const ReplayCommand& command) {
         (command.window_csv == *other || SameFile(command.window_csv, *other)))
       throw UsageError("--window-csv names the same file as --output or --decisions");
 
+  const bool read_ahead = UsableCpus() >= 2;
+  auto feed = [&](InstanceTable& table, TraceVisitor& visitor, TraceProgress* shown) {
+    return read_ahead ? ReadTraceAhead(command.trace, encoding, table, visitor, shown)
+                      : ReadTrace(command.trace, encoding, table, visitor, shown);
+  };
+  SeededReports runs;
+  if (seeds.size() > 1) {
+    // Several seeds: one replay each, then one report of them all.
+    std::optional<OutputFile> report_file;
+    if (!IsStandardOutputPath(command.output)) report_file.emplace(command.output);
+    for (std::uint64_t seed : seeds) {
+      SimOptions seeded = sim;
+      seeded.seed = seed;
+      ReplayResult result = Replay(
+          command.trace,
+          [&](InstanceTable& table, TraceVisitor& visitor) { return feed(table, visitor, nullptr); },
+          requests_for(seed), {}, seeded);
+      runs.seeds.push_back(seed);
+      runs.reports.push_back(BuildReport(result));
+    }
+    const std::string text =
+        command.format == "json" ? RenderSeededJson(runs) : RenderSeededTable(runs);
+    if (report_file) {
+      WriteText(text, report_file->stream(), command.output + ": cannot write output");
+      report_file->Finish();
+      report_file->Commit();
+    } else {
+      WriteText(text, stdout, "standard output: cannot write the report");
+    }
+    return FailOn(runs, fail_on);
+  }
+
   // Outputs are prepared before reading and committed only after success.
   std::optional<OutputFile> decisions_file;
   std::vector<ScratchFile> scratch;  // decision logs of strategies 2..N
@@ -137,13 +201,9 @@ int RunReplay(const ReplayCommand& command) {
   // A replay has the machine to itself: with a second CPU, the trace is
   // read on a second thread while the strategies run on this one.
   TraceProgress* shown = progress ? &*progress : nullptr;
-  const bool read_ahead = UsableCpus() >= 2;
   ReplayResult result = Replay(
       command.trace,
-      [&](InstanceTable& table, TraceVisitor& visitor) {
-        return read_ahead ? ReadTraceAhead(command.trace, encoding, table, visitor, shown)
-                          : ReadTrace(command.trace, encoding, table, visitor, shown);
-      },
+      [&](InstanceTable& table, TraceVisitor& visitor) { return feed(table, visitor, shown); },
       requests, logs, sim);
   if (progress) progress->Finish();
 
@@ -174,7 +234,9 @@ int RunReplay(const ReplayCommand& command) {
   if (window_file) window_file->Commit();
   if (report_file) report_file->Commit();
   else WriteText(text, stdout, "standard output: cannot write the report");
-  return 0;
+  runs.seeds.push_back(sim.seed);
+  runs.reports.push_back(std::move(report));
+  return FailOn(runs, fail_on);
 }
 
 std::vector<std::string> NamedOutputFiles(const ReplayCommand& command) {

@@ -27,12 +27,16 @@ struct ReplayCommand {
   std::string window_csv;           // per-window CSV path, empty: none
   std::string exec_timeout;  // seconds for exec strategies; empty: their default
   bool progress = false;                // show a progress line on stderr
+  bool seed_given = false;              // --seed was given
+  std::vector<std::uint64_t> seeds;     // --seeds: replay once per seed
+  std::vector<std::string> fail_on;     // --fail-on values: exit 1 on these warnings
 };
 
 // Replays and writes the report and decision log. Every output file appears
 // only complete, and only when the whole run succeeds: when this throws,
-// no output file was written. Returns the exit status; throws
-// UsageError/InputError.
+// no output file was written. Returns the exit status: 0, or 1 when a
+// warning --fail-on names was raised (each is printed on standard error,
+// after the outputs are written); throws UsageError/InputError.
 int RunReplay(const ReplayCommand& command);
 
 // The output files `command` names, as "--output FILE", "--decisions FILE"

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <thread>
 
+#include <fmt/format.h>
+
+#include "base/errors.h"
 #include "cli/output_format.h"
 #include "sim/io/output_file.h"
 #include "sim/sweep/sweep.h"
@@ -14,7 +17,20 @@ int RunSweepCommand(const SweepCommand& command) {
   SweepGrid grid;
   grid.traces = command.traces;
   grid.strategies = command.strategies;
-  grid.settings = command.settings;
+  grid.sim = command.sim;
+  for (const std::string& s : command.speeds) grid.sim.speeds.push_back(ParseSpeedAssignment(s, "--speed"));
+  // "sim.KEY=VALUE" sets a what-if option of every cell, as the flags do.
+  for (const std::string& setting : command.settings) {
+    if (setting.rfind("sim.", 0) != 0) {
+      grid.settings.push_back(setting);
+      continue;
+    }
+    const std::size_t eq = setting.find('=');
+    if (eq == std::string::npos)
+      throw UsageError(fmt::format("--set {}: expected sim.KEY=VALUE", setting));
+    SetSimOption(grid.sim, std::string_view(setting).substr(4, eq - 4),
+                 std::string_view(setting).substr(eq + 1), fmt::format("--set {}", setting));
+  }
   for (const std::string& axis : command.vary) grid.axes.push_back(SweepAxis::Parse(axis));
   grid.seeds = command.seeds;
   grid.encoding = ParseTraceEncoding(command.trace_format);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/proxy_options.h"
+#include "sim/engine/sim_options.h"
 
 namespace lbsim {
 
@@ -12,8 +13,10 @@ namespace lbsim {
 struct SweepCommand {
   std::vector<std::string> traces;
   std::vector<std::string> strategies;  // specs; empty: the default strategy
-  std::vector<std::string> settings;    // NAME.KEY=VALUE for every run
-  std::vector<std::string> vary;        // NAME.KEY=V1,V2,...
+  std::vector<std::string> settings;    // NAME.KEY=VALUE for every run; sim.KEY=VALUE
+  std::vector<std::string> vary;        // NAME.KEY=V1,V2,... or sim.KEY=V1,V2,...
+  SimOptions sim;                       // --slots, --stale-*, --window, --cache-blocks
+  std::vector<std::string> speeds;      // --speed ID=SPEED
   std::vector<std::uint64_t> seeds;
   unsigned jobs = 0;                    // 0: one per hardware thread
   std::string shard;                    // "I/N", empty: the whole sweep

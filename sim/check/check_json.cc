@@ -17,7 +17,9 @@ std::string RenderCheckJson(const std::vector<ScenarioResult>& results) {
                               {"subject", r.subject},
                               {"passed", r.passed},
                               {"expected", r.expected},
-                              {"actual", r.actual},
+                              // A report value typed; a property's outcome as text.
+                              {"actual", r.actual_json.empty() ? ojson(r.actual)
+                                                               : ojson::parse(r.actual_json)},
                               {"why", r.why}});
     scenarios.push_back({{"file", s.path},
                          {"name", s.name},

@@ -5,31 +5,13 @@
 #include <fmt/format.h>
 
 #include "sim/check/scenario_check.h"
+#include "sim/check/xml_text.h"
 
 namespace lbsim {
 namespace {
 
-// `text` escaped for an XML attribute value or, with `attribute` false,
-// character data (where line breaks stay as they are). Characters XML 1.0
-// cannot carry (controls other than tab, newline, return) become '?'.
-std::string Xml(std::string_view text, bool attribute = true) {
-  std::string out;
-  for (char ch : text) {
-    switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += attribute ? "&quot;" : "\""; break;
-      case '\'': out += attribute ? "&apos;" : "'"; break;
-      case '\n': out += attribute ? "&#10;" : "\n"; break;
-      case '\r': out += "&#13;"; break;
-      case '\t': out += attribute ? "&#9;" : "\t"; break;
-      default:
-        out += static_cast<unsigned char>(ch) < 0x20 ? '?' : ch;
-    }
-  }
-  return out;
-}
+// The JUnit writers' escaping.
+std::string Xml(std::string_view text, bool attribute = true) { return XmlText(text, attribute); }
 
 // "scenarios/ties.json" -> "scenarios.ties": a class name that tools which
 // split class names at dots show as package "scenarios", class "ties".

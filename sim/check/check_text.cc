@@ -1,6 +1,6 @@
 // Check results for a terminal or a CI log: one self-contained line per
 // expectation ("PASS|FAIL FILE: KEY: SUBJECT: expected ..., actual ..."),
-// then one summary line.
+// or quietly only the failed ones, then one summary line.
 
 #include <fmt/format.h>
 
@@ -8,10 +8,11 @@
 
 namespace lbsim {
 
-std::string RenderCheckText(const std::vector<ScenarioResult>& results) {
+std::string RenderCheckText(const std::vector<ScenarioResult>& results, bool quiet) {
   std::string out;
   for (const ScenarioResult& s : results) {
     for (const ExpectationResult& r : s.expectations) {
+      if (quiet && r.passed) continue;
       out += fmt::format("{} {}: {}: {}: expected {}, actual {}", r.passed ? "PASS" : "FAIL",
                          s.path, r.key, r.subject, r.expected, r.actual);
       if (!r.passed && !r.why.empty()) out += fmt::format(" (why: {})", r.why);

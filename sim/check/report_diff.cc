@@ -1,45 +1,46 @@
-// Baseline comparison of two JSON reports of the same trace.
+// Baseline comparison of two JSON reports: every figure of every paired
+// strategy, each judged against its family's tolerance.
 
 #include "sim/check/report_diff.h"
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "base/errors.h"
 #include "sim/io/json_file.h"
-#include "sim/report/text_table.h"
 
 namespace lbsim {
 namespace {
 
 using ojson = nlohmann::ordered_json;
 
-// The report figures a diff compares, read and checked from one file.
-struct ReportFigures {
-  struct Strategy {
-    std::string label;
-    std::string requested_as;
-    std::uint64_t decisions = 0;
-    std::vector<std::pair<std::string, double>> share;
-    std::vector<std::pair<std::string, std::optional<double>>> fairness;
-    std::vector<std::pair<std::string, double>> reasons;
-  };
-  std::string trace_name;
-  std::uint64_t events = 0, arrivals = 0;
-  std::vector<std::string> instances;
-  std::vector<Strategy> strategies;
+// One strategy of a report, as the diff reads it.
+struct StrategyFigures {
+  std::string label;
+  std::string requested_as;
+  std::uint64_t decisions = 0;
+  const ojson* object = nullptr;  // the strategy's JSON object
+};
 
-  const Strategy* Find(const std::string& label) const {
-    for (const Strategy& s : strategies)
+// A report file, read and checked.
+struct ReportFile {
+  std::string path;
+  ojson doc;
+  std::vector<StrategyFigures> strategies;
+
+  const StrategyFigures* Find(const std::string& label) const {
+    for (const StrategyFigures& s : strategies)
       if (s.label == label) return &s;
     return nullptr;
   }
   std::string Labels() const {
     std::string out;
-    for (const Strategy& s : strategies) out += (out.empty() ? "" : ", ") + s.label;
+    for (const StrategyFigures& s : strategies) out += (out.empty() ? "" : ", ") + s.label;
     return out;
   }
 };
@@ -48,25 +49,34 @@ class ReportReader {
  public:
   explicit ReportReader(std::string path) : path_(std::move(path)) {}
 
-  ReportFigures Read() {
-    const ojson doc = ReadJsonFile(path_, "report");
+  ReportFile Read() {
+    ReportFile r;
+    r.path = path_;
+    r.doc = ReadJsonFile(path_, "report");
+    const ojson& doc = r.doc;
     if (!doc.is_object() || !doc.contains("lbsim_report") || doc["lbsim_report"] != 1)
       Fail("lbsim_report", "expected 1 (a JSON report from lbsim --format json)");
-    ReportFigures r;
     const ojson& trace = Object(doc, "trace", "trace");
-    r.trace_name = Text(trace, "name", "trace.name");
-    r.events = Count(trace, "events", "trace.events");
-    r.arrivals = Count(trace, "arrivals", "trace.arrivals");
+    Text(trace, "name", "trace.name");
+    Count(trace, "events", "trace.events");
+    Count(trace, "arrivals", "trace.arrivals");
     const ojson& ids = Get(trace, "instances", "trace.instances");
-    if (!ids.is_array()) Fail("trace.instances", "expected an array of Instance ids");
-    for (const ojson& id : ids) {
-      if (!id.is_string()) Fail("trace.instances", "expected an array of Instance ids");
-      r.instances.push_back(id.get<std::string>());
-    }
+    if (!ids.is_array() || !std::all_of(ids.begin(), ids.end(), [](const ojson& id) { return id.is_string(); }))
+      Fail("trace.instances", "expected an array of Instance ids");
     const ojson& list = Get(doc, "strategies", "strategies");
     if (!list.is_array()) Fail("strategies", "expected an array");
-    for (std::size_t i = 0; i < list.size(); ++i)
-      r.strategies.push_back(StrategyFigures(list[i], fmt::format("strategies[{}]", i)));
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string where = fmt::format("strategies[{}]", i);
+      const ojson& s = list[i];
+      if (!s.is_object()) Fail(where, "expected an object");
+      StrategyFigures f;
+      f.label = Text(s, "label", where + ".label");
+      f.requested_as = Text(s, "requested_as", where + ".requested_as");
+      f.decisions = Count(s, "decisions", where + ".decisions");
+      for (const char* key : {"share", "fairness", "reasons"}) Object(s, key, where + "." + key);
+      f.object = &s;
+      r.strategies.push_back(std::move(f));
+    }
     return r;
   }
 
@@ -95,81 +105,234 @@ class ReportReader {
     if (!v.is_string()) Fail(where, "expected a string");
     return v.get<std::string>();
   }
-  // Every member of an object whose values are numbers (or null, when
-  // `nullable`).
-  template <typename Value>
-  std::vector<std::pair<std::string, Value>> Numbers(const ojson& s, std::string_view key,
-                                                     const std::string& where,
-                                                     bool nullable) const {
-    const ojson& object = Object(s, key, where);
-    std::vector<std::pair<std::string, Value>> out;
-    for (auto it = object.begin(); it != object.end(); ++it) {
-      if (it.value().is_null() && nullable) {
-        out.emplace_back(it.key(), Value{});
-        continue;
-      }
-      if (!it.value().is_number())
-        Fail(fmt::format("{}.{}", where, it.key()), nullable ? "expected a number or null"
-                                                             : "expected a number");
-      out.emplace_back(it.key(), Value{it.value().get<double>()});
-    }
-    return out;
-  }
-
-  ReportFigures::Strategy StrategyFigures(const ojson& s, const std::string& where) const {
-    if (!s.is_object()) Fail(where, "expected an object");
-    ReportFigures::Strategy f;
-    f.label = Text(s, "label", where + ".label");
-    f.requested_as = Text(s, "requested_as", where + ".requested_as");
-    f.decisions = Count(s, "decisions", where + ".decisions");
-    f.share = Numbers<double>(s, "share", where + ".share", false);
-    f.fairness = Numbers<std::optional<double>>(s, "fairness", where + ".fairness", true);
-    f.reasons = Numbers<double>(s, "reasons", where + ".reasons", false);
-    return f;
-  }
 
   std::string path_;
 };
 
-template <typename Value>
-std::optional<double> Lookup(const std::vector<std::pair<std::string, Value>>& list,
-                             const std::string& name) {
-  for (const auto& [key, value] : list)
-    if (key == name) return std::optional<double>(value);
-  return std::nullopt;
+// What a report says about the run it was made from, as one compact text
+// per aspect; absent parts are "none".
+std::string Aspect(const ojson& doc, std::string_view aspect) {
+  if (aspect == "trace") {
+    const ojson& t = doc["trace"];
+    return ojson{{"name", t["name"]}, {"events", t["events"]}, {"arrivals", t["arrivals"]},
+                 {"instances", t["instances"]}}
+        .dump();
+  }
+  if (aspect == "proxy") {
+    auto it = doc.find("proxy");
+    if (it == doc.end() || !it->is_object()) return "none";
+    return ojson{{"profile", it->value("profile", ojson())}, {"python", it->value("python", ojson())}}
+        .dump();
+  }
+  // Seeds are not compared: replaying under other seeds is how a diff
+  // sees noise.
+  auto it = doc.find("simulation");
+  if (it == doc.end()) return "none";
+  ojson sim = *it;
+  if (sim.is_object() && sim.contains("stale_metrics") && sim["stale_metrics"].is_object())
+    sim["stale_metrics"].erase("seed");
+  return sim.dump();
 }
 
-// The names of both lists, base order first, then names only in `next`.
-template <typename Value>
-std::vector<std::string> Names(const std::vector<std::pair<std::string, Value>>& base,
-                               const std::vector<std::pair<std::string, Value>>& next) {
-  std::vector<std::string> out;
-  for (const auto& entry : base) out.push_back(entry.first);
-  for (const auto& entry : next)
-    if (std::find(out.begin(), out.end(), entry.first) == out.end()) out.push_back(entry.first);
+// Refuses two reports of different runs unless allowed; returns the
+// allowed differences, one line each.
+std::vector<std::string> CheckSameRun(const ReportFile& base, const ReportFile& next,
+                                      const DiffAllowances& allow) {
+  std::vector<std::string> allowed;
+  for (auto [aspect, permitted, what] :
+       {std::tuple{"trace", allow.trace, "trace"}, std::tuple{"proxy", allow.proxy, "Proxy profile"},
+        std::tuple{"simulation", allow.simulation, "simulation options"}}) {
+    const std::string b = Aspect(base.doc, aspect), n = Aspect(next.doc, aspect);
+    if (b == n) continue;
+    if (!permitted)
+      throw InputError(fmt::format(
+          "{}: {}: {}, but {} has {}; lbsim diff compares reports made under the same {} "
+          "(--allow-different {} compares them anyway)",
+          next.path, aspect, n, base.path, b, what, aspect));
+    allowed.push_back(fmt::format("{}: {} vs {}", aspect, b, n));
+  }
+  return allowed;
+}
+
+// `key` as a JSON pointer token: "~" and "/" escaped as RFC 6901 requires.
+std::string PointerToken(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
   return out;
 }
 
-void CheckSameTrace(const ReportFigures& base, const ReportFigures& next,
-                    const std::string& base_path, const std::string& next_path) {
-  auto differs = [&](std::string_view key, const std::string& b, const std::string& n) {
-    throw InputError(fmt::format(
-        "{}: {}: {}, but {} has {}; lbsim diff compares two reports of the same trace",
-        next_path, key, n, base_path, b));
-  };
-  if (base.trace_name != next.trace_name)
-    differs("trace.name", base.trace_name, next.trace_name);
-  if (base.events != next.events)
-    differs("trace.events", std::to_string(base.events), std::to_string(next.events));
-  if (base.arrivals != next.arrivals)
-    differs("trace.arrivals", std::to_string(base.arrivals), std::to_string(next.arrivals));
-  if (base.instances != next.instances)
-    differs("trace.instances", fmt::format("{}", fmt::join(base.instances, ",")),
-            fmt::format("{}", fmt::join(next.instances, ",")));
+// One figure of a strategy: where it is and its value.
+struct Leaf {
+  std::string pointer;  // JSON pointer from the strategy object
+  std::string figure;   // dotted path
+  DiffFamily family;
+  std::optional<double> value;  // nullopt: null
+  bool headline;
+  bool detail;          // per Instance or window: flagged only when named
+  bool strategy_words;  // a reason, tie or fallback count: the strategy's own
+};
+
+bool In(std::string_view word, std::initializer_list<std::string_view> words) {
+  return std::find(words.begin(), words.end(), word) != words.end();
 }
 
-StrategyDiff Compare(const ReportFigures::Strategy* b, const ReportFigures::Strategy* n,
-                     const DiffTolerances& tol) {
+// The family of the figure whose path segments are `path`, or nullopt for
+// what a diff does not compare (names, parameters, positions, the spread).
+std::optional<DiffFamily> Classify(const std::vector<std::string>& path) {
+  const std::string& first = path.front();
+  const std::string& last = path.back();
+  auto has = [&](std::string_view word) {
+    return std::find(path.begin(), path.end(), word) != path.end();
+  };
+  if (In(first, {"strategy", "requested_as", "label", "status", "params", "replays_proxy",
+                 "warnings", "expected_share", "spread"}) ||
+      In(last, {"first_seq", "start", "end", "capacity_blocks", "fired"}))
+    return std::nullopt;
+  if (first == "share") return DiffFamily::kShare;
+  if (first == "fairness") return DiffFamily::kFairness;
+  if (first == "reasons") return DiffFamily::kReason;
+  if (first == "herded_decisions") return DiffFamily::kHerding;
+  if (first == "longest_run") return last == "length" ? std::optional(DiffFamily::kRun) : std::nullopt;
+  if (first == "prefix_cache") return last == "hit_rate" ? DiffFamily::kRate : DiffFamily::kBlocks;
+  if (first == "detectors") {
+    if (In(last, {"run_decisions", "alternation_decisions"})) return DiffFamily::kHerding;
+    if (last == "length") return DiffFamily::kRun;
+    if (last == "offered_utilisation") return DiffFamily::kUtilisation;
+    if (In(last, {"share", "expected_share"})) return DiffFamily::kShare;
+    if (last == "highest_rate") return DiffFamily::kRate;
+    return DiffFamily::kDetector;
+  }
+  if (first == "what_if") {
+    if (path.size() > 1 && path[1] == "span") return std::nullopt;
+    if (has("latency")) return DiffFamily::kLatency;
+    if (has("wait") || last == "mean_queue_wait") return DiffFamily::kWait;
+    if (In(last, {"utilisation", "offered_utilisation"})) return DiffFamily::kUtilisation;
+    if (In(last, {"inflight_mean", "inflight_peak"}) || has("mean_inflight"))
+      return DiffFamily::kInflight;
+    if (has("share")) return DiffFamily::kShare;
+    if (last == "fallback_rate") return DiffFamily::kRate;
+    return DiffFamily::kCount;
+  }
+  return DiffFamily::kCount;
+}
+
+// Whether a figure is a detail: a per-Instance or per-window what-if
+// figure, or a detector's figure about an Instance.
+bool Detail(const std::vector<std::string>& path) {
+  const std::string& first = path.front();
+  if (first == "what_if") return path.size() > 1 && (path[1] == "instances" || path[1] == "windows");
+  if (first == "detectors")
+    return path.size() > 1 && (path[1] == "concentration" || path[1] == "overload");
+  return false;
+}
+
+// Whether a figure counts the strategy's own reason words.
+bool StrategyWords(const std::vector<std::string>& path) {
+  return In(path.front(), {"reasons", "tie", "fallback", "unknown_excluded"});
+}
+
+// Whether a figure is shown even unchanged: the whole-run figures.
+bool Headline(const std::vector<std::string>& path, DiffFamily family) {
+  const std::string& first = path.front();
+  if (In(first, {"share", "fairness", "reasons", "herded_decisions", "longest_run"})) return true;
+  if (first == "detectors") return family == DiffFamily::kHerding;
+  return first == "what_if" && path.size() > 1 && path[1] == "service";
+}
+
+// Every figure of strategy object `s`, in report order.
+void Flatten(const ojson& node, std::vector<std::string>& path, std::string& pointer,
+             std::vector<Leaf>& out) {
+  if (node.is_object() || node.is_array()) {
+    std::size_t k = 0;
+    for (auto it = node.begin(); it != node.end(); ++it, ++k) {
+      const std::string key = node.is_object() ? it.key() : std::to_string(k);
+      if (path.empty() && In(key, {"strategy", "requested_as", "label", "status", "params",
+                                   "replays_proxy", "warnings", "expected_share", "spread"}))
+        continue;
+      const std::size_t mark = pointer.size();
+      pointer += '/';
+      pointer += PointerToken(key);
+      path.push_back(key);
+      Flatten(*it, path, pointer, out);
+      path.pop_back();
+      pointer.resize(mark);
+    }
+    return;
+  }
+  if (path.empty() || !(node.is_number() || node.is_null())) return;
+  const std::optional<DiffFamily> family = Classify(path);
+  if (!family) return;
+  std::string figure;
+  for (const std::string& p : path) figure += (figure.empty() ? "" : ".") + p;
+  out.push_back(Leaf{pointer, std::move(figure), *family,
+                     node.is_null() ? std::nullopt : std::optional<double>(node.get<double>()),
+                     Headline(path, *family), Detail(path), StrategyWords(path)});
+}
+
+std::vector<Leaf> Leaves(const ojson& strategy) {
+  std::vector<Leaf> out;
+  std::vector<std::string> path;
+  std::string pointer;
+  Flatten(strategy, path, pointer, out);
+  return out;
+}
+
+// The names of the warnings of a strategy, in order, each once; a warning
+// written as a plain string (older reports) counts by its text.
+std::vector<std::string> WarningNames(const ojson& strategy) {
+  std::vector<std::string> names;
+  auto it = strategy.find("warnings");
+  if (it == strategy.end() || !it->is_array()) return names;
+  for (const ojson& w : *it) {
+    std::string name = w.is_object() && w.contains("name") && w["name"].is_string()
+                           ? w["name"].get<std::string>()
+                       : w.is_string() ? w.get<std::string>()
+                                       : w.dump();
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  return names;
+}
+
+// [min, max] of the figure at `pointer` from the strategy's "spread".
+std::optional<std::pair<double, double>> Spread(const ojson& strategy, const std::string& pointer) {
+  auto spread = strategy.find("spread");
+  if (spread == strategy.end() || !spread->is_object()) return std::nullopt;
+  auto it = spread->find(pointer);
+  if (it == spread->end() || !it->is_object() || !(*it)["min"].is_number() ||
+      !(*it)["max"].is_number())
+    return std::nullopt;
+  return std::pair((*it)["min"].get<double>(), (*it)["max"].get<double>());
+}
+
+// Whether `row` moved beyond its tolerance (and, with `beyond_spread`,
+// beyond the seeds' spread).
+bool Flag(const DiffRow& row, std::uint64_t decisions, bool beyond_spread, bool only_worse) {
+  if (!row.tolerance) return false;
+  if (only_worse && row.base && row.next) {
+    const int worse = WorseDirection(row.family, row.figure);
+    if (worse != 0 && (*row.next - *row.base) * worse <= 0) return false;
+  }
+  if (!row.base || !row.next) return row.base.has_value() != row.next.has_value();
+  const double change = std::fabs(*row.next - *row.base);
+  const bool per_decision = row.family == DiffFamily::kReason || row.family == DiffFamily::kCount ||
+                            row.family == DiffFamily::kHerding;
+  const double abs = per_decision ? row.tolerance->abs * static_cast<double>(std::max<std::uint64_t>(decisions, 1))
+                                  : row.tolerance->abs;
+  if (!(change > abs) || !(change > row.tolerance->rel * std::fabs(*row.base))) return false;
+  if (beyond_spread) {
+    const auto b = row.base_spread.value_or(std::pair(*row.base, *row.base));
+    const auto n = row.next_spread.value_or(std::pair(*row.next, *row.next));
+    if (b.first <= n.second && n.first <= b.second) return false;  // they overlap
+  }
+  return true;
+}
+
+StrategyDiff Compare(const StrategyFigures* b, const StrategyFigures* n, const DiffOptions& options,
+                     std::unordered_set<std::string>& used_overrides) {
   StrategyDiff d;
   if (b) {
     d.base_label = b->label;
@@ -183,53 +346,97 @@ StrategyDiff Compare(const ReportFigures::Strategy* b, const ReportFigures::Stra
   }
   if (!b || !n) return d;
 
-  for (const std::string& id : Names(b->share, n->share)) {
-    DiffRow row{DiffRow::Kind::kShare, id, Lookup(b->share, id), Lookup(n->share, id)};
-    row.flagged = !row.base || !row.next || std::fabs(*row.next - *row.base) > tol.share;
-    d.rows.push_back(std::move(row));
+  // Reason words belong to a strategy: compared only between runs of one.
+  const bool same_strategy = b->object->value("strategy", ojson()) == n->object->value("strategy", ojson());
+  std::vector<Leaf> base = Leaves(*b->object);
+  std::vector<Leaf> next = Leaves(*n->object);
+  if (!same_strategy) {
+    auto own = [](const Leaf& leaf) { return leaf.strategy_words; };
+    base.erase(std::remove_if(base.begin(), base.end(), own), base.end());
+    next.erase(std::remove_if(next.begin(), next.end(), own), next.end());
   }
-  for (const std::string& key : Names(b->fairness, n->fairness)) {
-    auto value = [&](const auto& list) {
-      for (const auto& [k, v] : list)
-        if (k == key) return v;
-      return std::optional<double>();
-    };
-    DiffRow row{DiffRow::Kind::kFairness, key, value(b->fairness), value(n->fairness)};
-    row.flagged = row.base.has_value() != row.next.has_value() ||
-                  (row.base && std::fabs(*row.next - *row.base) > tol.fairness);
+  std::unordered_map<std::string, std::size_t> in_next;
+  in_next.reserve(next.size());
+  for (std::size_t k = 0; k < next.size(); ++k) in_next.emplace(next[k].pointer, k);
+  std::vector<bool> matched(next.size(), false);
+  auto add = [&](const Leaf& leaf, std::optional<double> bv, std::optional<double> nv) {
+    DiffRow row;
+    row.figure = leaf.figure;
+    row.family = leaf.family;
+    row.base = bv;
+    row.next = nv;
+    row.base_spread = Spread(*b->object, leaf.pointer);
+    row.next_spread = Spread(*n->object, leaf.pointer);
+    for (const auto& o : options.tolerances.overrides) {
+      const std::string& p = o.first;
+      if (leaf.figure.compare(0, p.size(), p) == 0 &&
+          (leaf.figure.size() == p.size() || leaf.figure[p.size()] == '.'))
+        used_overrides.insert(p);
+    }
+    if (const Tolerance* named = options.tolerances.Override(leaf.figure)) row.tolerance = *named;
+    else if (!leaf.detail) row.tolerance = options.tolerances.of(leaf.family);
+    row.headline = leaf.headline;
+    row.flagged = Flag(row, d.decisions, options.beyond_spread, options.only_worse);
     d.rows.push_back(std::move(row));
-  }
-  const double decisions = static_cast<double>(std::max<std::uint64_t>(d.decisions, 1));
-  for (const std::string& word : Names(b->reasons, n->reasons)) {
+  };
+  for (const Leaf& leaf : base) {
+    auto it = in_next.find(leaf.pointer);
+    std::optional<double> nv;
+    if (it != in_next.end()) {
+      matched[it->second] = true;
+      nv = next[it->second].value;
+    }
     // A reason one strategy never gives counts 0 there.
-    DiffRow row{DiffRow::Kind::kReason, word, Lookup(b->reasons, word).value_or(0.0),
-                Lookup(n->reasons, word).value_or(0.0)};
-    row.flagged = std::fabs(*row.next - *row.base) / decisions > tol.reasons;
+    if (it == in_next.end() && leaf.family == DiffFamily::kReason) nv = 0.0;
+    add(leaf, leaf.value, nv);
+  }
+  for (std::size_t k = 0; k < next.size(); ++k) {
+    if (matched[k]) continue;
+    std::optional<double> bv;
+    if (next[k].family == DiffFamily::kReason) bv = 0.0;
+    add(next[k], bv, next[k].value);
+  }
+  // Warnings: each name raised in either report, 1 when raised.
+  const std::vector<std::string> bw = WarningNames(*b->object), nw = WarningNames(*n->object);
+  std::vector<std::string> names = bw;
+  for (const std::string& w : nw)
+    if (std::find(names.begin(), names.end(), w) == names.end()) names.push_back(w);
+  for (const std::string& w : names) {
+    DiffRow row;
+    row.figure = "warnings." + w;
+    row.family = DiffFamily::kWarning;
+    row.base = std::find(bw.begin(), bw.end(), w) != bw.end() ? 1.0 : 0.0;
+    row.next = std::find(nw.begin(), nw.end(), w) != nw.end() ? 1.0 : 0.0;
+    row.tolerance = options.tolerances.of(DiffFamily::kWarning);
+    row.headline = true;
+    row.flagged = options.only_worse ? *row.next > *row.base : *row.base != *row.next;
     d.rows.push_back(std::move(row));
   }
   return d;
 }
 
-std::string Value(const DiffRow& row, const std::optional<double>& v) {
-  if (!v) return row.kind == DiffRow::Kind::kFairness ? "null" : "-";
-  if (row.kind == DiffRow::Kind::kReason) return fmt::format("{}", static_cast<std::uint64_t>(*v));
-  return fmt::format("{:.4f}", *v);
-}
-
-std::string Change(const DiffRow& row) {
-  if (!row.base || !row.next) return row.base == row.next ? "0" : "changed";
-  double change = *row.next - *row.base;
-  if (change == 0.0) return "0";
-  if (row.kind == DiffRow::Kind::kReason)
-    return fmt::format("{:+}", static_cast<std::int64_t>(change));
-  return fmt::format("{:+.4f}", change);
-}
-
-std::string Side(const std::string& label, const std::string& requested) {
-  return label.empty() ? std::string("(absent)") : fmt::format("{} \"{}\"", label, requested);
-}
-
 }  // namespace
+
+int WorseDirection(DiffFamily family, const std::string& figure) {
+  auto ends = [&](std::string_view tail) {
+    return figure.size() >= tail.size() && figure.compare(figure.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  switch (family) {
+    case DiffFamily::kLatency:
+    case DiffFamily::kWait:
+    case DiffFamily::kHerding:
+    case DiffFamily::kRun:
+    case DiffFamily::kInflight:
+    case DiffFamily::kWarning:
+      return +1;
+    case DiffFamily::kFairness:
+      return ends("jain") || ends("jain_eligible") ? -1 : +1;
+    case DiffFamily::kRate:
+      return ends("hit_rate") ? -1 : ends("fallback_rate") || ends("highest_rate") ? +1 : 0;
+    default:
+      return 0;
+  }
+}
 
 std::size_t ReportDiff::flagged() const {
   std::size_t n = 0;
@@ -248,77 +455,50 @@ std::size_t ReportDiff::rows() const {
 }
 
 ReportDiff DiffReports(const std::string& base_path, const std::string& next_path,
-                       const DiffTolerances& tolerances,
-                       const std::vector<std::pair<std::string, std::string>>& pairs) {
-  const ReportFigures base = ReportReader(base_path).Read();
-  const ReportFigures next = ReportReader(next_path).Read();
-  CheckSameTrace(base, next, base_path, next_path);
+                       const DiffOptions& options) {
+  const ReportFile base = ReportReader(base_path).Read();
+  const ReportFile next = ReportReader(next_path).Read();
 
   ReportDiff diff;
+  diff.allowed = CheckSameRun(base, next, options.allow);
+  if (options.beyond_spread && !base.doc.contains("seeds") && !next.doc.contains("seeds"))
+    throw UsageError(
+        "--beyond-spread: neither report was made with --seeds, so no figure has a spread");
   diff.base_path = base_path;
   diff.next_path = next_path;
-  diff.trace_name = base.trace_name;
-  diff.arrivals = base.arrivals;
-  diff.instances = base.instances.size();
-  diff.tolerances = tolerances;
+  diff.trace_name = base.doc["trace"]["name"].get<std::string>();
+  diff.arrivals = base.doc["trace"]["arrivals"].get<std::uint64_t>();
+  diff.instances = base.doc["trace"]["instances"].size();
+  diff.options = options;
 
-  if (!pairs.empty()) {
-    for (const auto& [b, n] : pairs) {
-      const ReportFigures::Strategy* bs = base.Find(b);
-      const ReportFigures::Strategy* ns = next.Find(n);
+  std::unordered_set<std::string> used;
+  if (!options.pairs.empty()) {
+    for (const auto& [b, n] : options.pairs) {
+      const StrategyFigures* bs = base.Find(b);
+      const StrategyFigures* ns = next.Find(n);
       if (!bs)
         throw UsageError(fmt::format("--pair {}={}: {} has no strategy labelled {} (labels: {})",
                                      b, n, base_path, b, base.Labels()));
       if (!ns)
         throw UsageError(fmt::format("--pair {}={}: {} has no strategy labelled {} (labels: {})",
                                      b, n, next_path, n, next.Labels()));
-      diff.strategies.push_back(Compare(bs, ns, tolerances));
+      diff.strategies.push_back(Compare(bs, ns, options, used));
     }
   } else if (base.strategies.size() == 1 && next.strategies.size() == 1) {
-    diff.strategies.push_back(Compare(&base.strategies[0], &next.strategies[0], tolerances));
+    diff.strategies.push_back(Compare(&base.strategies[0], &next.strategies[0], options, used));
   } else {
-    for (const ReportFigures::Strategy& b : base.strategies)
-      diff.strategies.push_back(Compare(&b, next.Find(b.label), tolerances));
-    for (const ReportFigures::Strategy& n : next.strategies)
-      if (!base.Find(n.label)) diff.strategies.push_back(Compare(nullptr, &n, tolerances));
+    for (const StrategyFigures& b : base.strategies)
+      diff.strategies.push_back(Compare(&b, next.Find(b.label), options, used));
+    for (const StrategyFigures& n : next.strategies)
+      if (!base.Find(n.label)) diff.strategies.push_back(Compare(nullptr, &n, options, used));
   }
+  for (const auto& o : options.tolerances.overrides)
+    if (!used.count(o.first))
+      throw UsageError(fmt::format(
+          "--tol {}: neither report has a figure at {} (a family name or a dotted figure path, "
+          "e.g. what_if.service.latency.p99)",
+          o.first, o.first));
   return diff;
-}
-
-std::string RenderDiffText(const ReportDiff& diff) {
-  const DiffTolerances& tol = diff.tolerances;
-  std::string out = fmt::format("base      {}\nnew       {}\n", diff.base_path, diff.next_path);
-  out += fmt::format("trace     {}: {} arrivals, {} Instances\n", diff.trace_name,
-                     diff.arrivals, diff.instances);
-  out += fmt::format(
-      "flagged   share change > {}, fairness change > {}, reason count change > {} of "
-      "decisions\n\n",
-      tol.share, tol.fairness, tol.reasons);
-
-  TextTable t;
-  t.Row({"", "base", "new", "change", ""});
-  for (const StrategyDiff& s : diff.strategies) {
-    t.Blank();
-    t.Section(fmt::format("{} vs {}", Side(s.base_label, s.base_requested),
-                          Side(s.next_label, s.next_requested)));
-    if (s.base_label.empty() || s.next_label.empty()) {
-      t.Section(fmt::format("  FLAGGED: only in the {} report",
-                            s.base_label.empty() ? "new" : "base"));
-      continue;
-    }
-    for (const DiffRow& row : s.rows) {
-      std::string title = row.kind == DiffRow::Kind::kShare      ? "  share "
-                          : row.kind == DiffRow::Kind::kFairness ? "  fairness "
-                                                                 : "  reasons ";
-      t.Row({title + row.name, Value(row, row.base), Value(row, row.next), Change(row),
-             row.flagged ? "FLAGGED" : ""});
-    }
-  }
-  out += t.Render();
-  const std::size_t flagged = diff.flagged();
-  out += fmt::format("\nlbsim diff: {} of {} figures beyond tolerance{}\n", flagged,
-                     diff.rows(), flagged ? "" : "; no change flagged");
-  return out;
 }
 
 }  // namespace lbsim

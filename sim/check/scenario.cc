@@ -4,6 +4,7 @@
 
 #include "sim/check/scenario.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <initializer_list>
@@ -14,12 +15,19 @@
 
 #include "base/errors.h"
 #include "sim/io/json_file.h"
+#include "sim/report/warning.h"
 
 namespace lbsim {
 namespace {
 
 using ojson = nlohmann::ordered_json;
 namespace fs = std::filesystem;
+
+// The parameters a scenario's options set for every strategy that takes
+// them, as --seed and --cache-blocks do on the command line.
+std::vector<RunWideParam> RunWide(const SimOptions& sim, std::uint64_t seed) {
+  return {{"seed", fmt::format("{}", seed)}, {"cache_blocks", fmt::format("{}", sim.cache_blocks)}};
+}
 
 // A short rendering of an offending value.
 std::string Show(const ojson& v) {
@@ -83,6 +91,24 @@ class ScenarioParser {
     return ScenarioNumber{v.get<double>(), v.dump()};
   }
 
+  // A JSON integer in [lo, hi]; `what` says so in the error.
+  std::uint64_t Integer(const ojson& v, std::string_view key, std::uint64_t lo,
+                        std::uint64_t hi, std::string_view what) const {
+    const bool ok = v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0);
+    const std::uint64_t x = ok ? v.get<std::uint64_t>() : 0;
+    if (!ok || x < lo || x > hi) Expected(key, what, v);
+    return x;
+  }
+
+  // A finite number > 0 (or >= 0 with `zero_ok`).
+  double Time(const ojson& v, std::string_view key, bool zero_ok) const {
+    const double x = Number(v, key).value;
+    if (!(x > 0.0 || (zero_ok && x == 0.0)))
+      Expected(key, zero_ok ? "a number >= 0 (in the trace's time unit)"
+                            : "a number > 0 (in the trace's time unit)", v);
+    return x;
+  }
+
   ScenarioScalar Scalar(const ojson& v, std::string_view key) const {
     ScenarioScalar s;
     s.text = v.dump();
@@ -117,6 +143,7 @@ class ScenarioParser {
 
     std::vector<std::string> settings;
     if (const ojson* options = Member(doc, "options")) ParseOptions(*options, s, settings);
+    s.settings = settings;
     ParseTrace(Member(doc, "trace"), s);
     ParseStrategies(Member(doc, "strategies"), settings, s);
 
@@ -132,7 +159,10 @@ class ScenarioParser {
  private:
   void ParseOptions(const ojson& options, Scenario& s, std::vector<std::string>& settings) {
     if (!options.is_object()) Expected("options", "an object", options);
-    OnlyKeys(options, "options", {"trace_format", "set", "proxy", "python"});
+    OnlyKeys(options, "options",
+             {"trace_format", "set", "proxy", "python", "slots", "speeds", "stale_interval",
+              "stale_delay", "stale_jitter", "window", "seed", "seeds", "cache_blocks"});
+    ParseWhatIf(options, s);
     if (const ojson* p = Member(options, "proxy")) {
       s.proxy.profile = FindProxyProfile(String(*p, "options.proxy", true));
       if (!s.proxy.profile)
@@ -171,6 +201,58 @@ class ScenarioParser {
         }
         settings.push_back(fmt::format("{}.{}", it.key().substr(0, dot), assignment));
       }
+    }
+  }
+
+  // The what-if options, the seed(s) and cache_blocks.
+  void ParseWhatIf(const ojson& options, Scenario& s) const {
+    constexpr std::uint64_t kMaxExact = std::uint64_t{1} << 53;
+    SimOptions& o = s.sim;
+    if (const ojson* v = Member(options, "slots"))
+      o.slots = static_cast<std::uint32_t>(
+          Integer(*v, "options.slots", 1, 1u << 30, "an integer from 1 to 2^30 (slots per Instance)"));
+    if (const ojson* v = Member(options, "speeds")) {
+      if (!v->is_object() || v->empty())
+        Expected("options.speeds", "an object of \"INSTANCE\": SPEED (numbers > 0)", *v);
+      for (auto it = v->begin(); it != v->end(); ++it) {
+        const std::string key = Sub("options.speeds", it.key());
+        if (it.key().empty()) Fail(key, "expected an Instance id");
+        const double speed = Number(it.value(), key).value;
+        if (!(speed > 0.0)) Expected(key, "a number > 0 (a service speed)", it.value());
+        o.speeds.emplace_back(it.key(), speed);
+      }
+      o.speeds_origin = "options.speeds";
+      if (!Member(options, "slots"))
+        Fail("options.speeds", "needs options.slots (speeds matter only to the service model)");
+    }
+    if (const ojson* v = Member(options, "stale_interval"))
+      o.stale_interval = Time(*v, "options.stale_interval", false);
+    for (auto [name, field] : {std::pair{"stale_delay", &SimOptions::stale_delay},
+                               std::pair{"stale_jitter", &SimOptions::stale_jitter}}) {
+      const ojson* v = Member(options, name);
+      if (!v) continue;
+      const std::string key = Sub("options", name);
+      o.*field = Time(*v, key, true);
+      if (!o.stale()) Fail(key, "needs options.stale_interval (stale metrics)");
+    }
+    if (const ojson* v = Member(options, "window")) o.window = Time(*v, "options.window", false);
+    if (const ojson* v = Member(options, "cache_blocks"))
+      o.cache_blocks = Integer(*v, "options.cache_blocks", 1, kMaxExact,
+                               "an integer from 1 to 2^53 (KV-cache blocks per Instance)");
+    constexpr std::string_view kSeed = "an integer from 0 to 2^53";
+    if (const ojson* v = Member(options, "seed")) o.seed = Integer(*v, "options.seed", 0, kMaxExact, kSeed);
+    if (const ojson* v = Member(options, "seeds")) {
+      if (Member(options, "seed")) Fail("options.seeds", "give either options.seed or options.seeds, not both");
+      if (!v->is_array() || v->size() < 2)
+        Expected("options.seeds", "an array of at least two seeds (integers from 0 to 2^53)", *v);
+      for (std::size_t i = 0; i < v->size(); ++i) {
+        const std::string key = fmt::format("options.seeds[{}]", i);
+        const std::uint64_t seed = Integer((*v)[i], key, 0, kMaxExact, kSeed);
+        if (std::find(s.seeds.begin(), s.seeds.end(), seed) != s.seeds.end())
+          Fail(key, fmt::format("seed {} is already in the list", seed));
+        s.seeds.push_back(seed);
+      }
+      o.seed = s.seeds.front();
     }
   }
 
@@ -219,18 +301,22 @@ class ScenarioParser {
     constexpr std::string_view kExpected =
         "a non-empty array of strategies (\"NAME[:KEY=VALUE...]\" or "
         "{\"strategy\": NAME, \"params\": {...}})";
+    const std::vector<RunWideParam> run_wide = RunWide(s.sim, s.sim.seed);
     if (!list) {
-      s.strategies.push_back(ParseStrategyRequest(registry, registry.Default().name, settings));
+      s.strategy_specs.emplace_back(registry.Default().name);
+      s.strategies.push_back(
+          ParseStrategyRequest(registry, registry.Default().name, settings, run_wide));
     } else {
       if (!list->is_array() || list->empty()) Expected("strategies", kExpected, *list);
       for (std::size_t i = 0; i < list->size(); ++i) {
         const std::string key = fmt::format("strategies[{}]", i);
         std::string spec = StrategySpec((*list)[i], key);
         try {
-          s.strategies.push_back(ParseStrategyRequest(registry, spec, settings));
+          s.strategies.push_back(ParseStrategyRequest(registry, spec, settings, run_wide));
         } catch (const UsageError& e) {
           Fail(key, e.what());
         }
+        s.strategy_specs.push_back(std::move(spec));
       }
     }
     // Each setting is "NAME.KEY=VALUE" with NAME already known to the registry.
@@ -356,9 +442,24 @@ class ScenarioParser {
         if (c.is_null()) x.choices.push_back(std::nullopt);
         else x.choices.push_back(String(c, fmt::format("{}.eq[{}]", key, i), true));
       }
+    } else if (name == "warning") {
+      OnlyKeys(e, key, {"property", "strategy", "name", "present", "why"});
+      x.kind = ExpectationKind::kWarning;
+      if (Member(e, "strategy")) strategy();
+      const ojson* warning = Member(e, "name");
+      const std::string expected =
+          fmt::format("a warning name: any, {}", WarningNameList());
+      if (!warning) Missing(Sub(key, "name"), expected);
+      x.warning = String(*warning, Sub(key, "name"), true);
+      if (x.warning != "any" && !IsWarningName(x.warning)) Expected(Sub(key, "name"), expected, *warning);
+      if (const ojson* present = Member(e, "present")) {
+        if (!present->is_boolean()) Expected(Sub(key, "present"), "true or false", *present);
+        x.present = present->get<bool>();
+      }
     } else {
       Expected(Sub(key, "property"),
-               "never_chose_dead, every_alive_chosen, same_decisions or choices", property);
+               "never_chose_dead, every_alive_chosen, same_decisions, choices or warning",
+               property);
     }
   }
 
@@ -366,6 +467,26 @@ class ScenarioParser {
 };
 
 }  // namespace
+
+std::vector<std::uint64_t> Scenario::Seeds() const {
+  return seeds.empty() ? std::vector<std::uint64_t>{sim.seed} : seeds;
+}
+
+std::vector<StrategyRequest> Scenario::StrategiesFor(std::uint64_t seed) const {
+  if (seed == sim.seed) return strategies;
+  std::vector<StrategyRequest> out;
+  for (const std::string& spec : strategy_specs)
+    out.push_back(ParseStrategyRequest(StrategyRegistry::Builtin(), spec, settings,
+                                       RunWide(sim, seed)));
+  return out;
+}
+
+SimOptions Scenario::OptionsFor(std::uint64_t seed) const {
+  SimOptions o = sim;
+  o.seed = seed;
+  o.proxy = proxy;
+  return o;
+}
 
 TraceCounts Scenario::ReadScenarioTrace(InstanceTable& table, TraceVisitor& visitor) const {
   if (inline_trace) return ReadTraceValue(trace_path, *inline_trace, table, visitor);

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "sim/engine/sim_options.h"
 #include "strategies/registry.h"
 #include "traces/trace_reader.h"
 
@@ -35,6 +36,7 @@ enum class ExpectationKind {
   kEveryAliveChosen,  // every Instance ever a candidate was chosen >= min_times
   kSameDecisions,     // two strategies chose the same Instance at every arrival
   kChoices,           // the exact sequence of chosen Instances
+  kWarning,           // a named warning is (or is not) in the report
 };
 
 // One expectation of a scenario, validated.
@@ -55,6 +57,10 @@ struct Expectation {
   std::vector<std::string> strategies;
   std::uint64_t min_times = 0;                      // kEveryAliveChosen
   std::vector<std::optional<std::string>> choices;  // kChoices; nullopt: none
+  // kWarning: the warning name ("any": every name) and whether it must be
+  // present; `strategies` empty: any strategy, or the Proxy section.
+  std::string warning;
+  bool present = true;
 };
 
 // A validated scenario file: a trace, the strategies to run on it and what
@@ -73,8 +79,27 @@ struct Scenario {
   // The Proxy it replays (options.proxy, options.python); by default the
   // trace header's profile, else latest.
   ProxyChoice proxy;
-  std::vector<StrategyRequest> strategies;  // in report order
+  // The what-if options (options.slots, speeds, stale_interval,
+  // stale_delay, stale_jitter, window), the seed and cache_blocks, as the
+  // command line's flags set them; proxy is in `proxy`.
+  SimOptions sim;
+  // options.seeds: replay once per seed (each run's sim.seed, and the seed
+  // of every randomized strategy that sets none); empty: once, sim.seed.
+  std::vector<std::uint64_t> seeds;
+  std::vector<StrategyRequest> strategies;  // in report order, for the first seed
   std::vector<Expectation> expectations;
+
+  // The seeds it replays under, in order: `seeds`, or sim.seed alone.
+  std::vector<std::uint64_t> Seeds() const;
+  // The strategies as run under `seed`: run-wide seed and cache_blocks
+  // applied as --seed and --cache-blocks apply them.
+  std::vector<StrategyRequest> StrategiesFor(std::uint64_t seed) const;
+  // The options of the replay under `seed`.
+  SimOptions OptionsFor(std::uint64_t seed) const;
+
+  // How `strategies` were written: specs and options.set, for StrategiesFor.
+  std::vector<std::string> strategy_specs;
+  std::vector<std::string> settings;
 
   // Reads the trace into `table` and `visitor` like ReadTrace; errors name
   // this scenario file and its "trace" key.

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <string_view>
 
+#include <fmt/ranges.h>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -60,43 +62,20 @@ class Evaluator {
             const std::vector<DecisionRecorder>& recorders)
       : scenario_(scenario), report_(report), recorders_(recorders) {}
 
+  // The outcome of property `x` (not a value expectation) in this run.
   ExpectationResult Evaluate(const Expectation& x) {
     ExpectationResult r;
     r.key = x.key;
     r.why = x.why;
     switch (x.kind) {
-      case ExpectationKind::kValue: Value(x, r); break;
+      case ExpectationKind::kValue: break;  // see ValueResult
       case ExpectationKind::kNeverChoseDead: NeverChoseDead(x, r); break;
       case ExpectationKind::kEveryAliveChosen: EveryAliveChosen(x, r); break;
       case ExpectationKind::kSameDecisions: SameDecisions(x, r); break;
       case ExpectationKind::kChoices: Choices(x, r); break;
+      case ExpectationKind::kWarning: WarningProperty(x, r); break;
     }
     return r;
-  }
-
- private:
-  [[noreturn]] void Fail(const std::string& key, const std::string& what) const {
-    throw InputError(fmt::format("{}: {}: {}", scenario_.path, key, what));
-  }
-
-  std::string Labels() const {
-    std::string out;
-    for (const ojson& s : report_["strategies"])
-      out += (out.empty() ? "" : ", ") + s["label"].get<std::string>();
-    return out;
-  }
-
-  // The index of the strategy with report label `label`.
-  std::size_t Strategy(const std::string& label, const std::string& key) const {
-    const ojson& list = report_["strategies"];
-    for (std::size_t i = 0; i < list.size(); ++i)
-      if (list[i]["label"] == label) return i;
-    std::string hint;
-    const StrategyInfo* info = StrategyRegistry::Builtin().Find(label);
-    if (info && info->name != label)
-      hint = fmt::format(" (paths name strategies by canonical name: {})", info->name);
-    Fail(key, fmt::format("no strategy labelled \"{}\" in the report; expected one of: {}{}",
-                          label, Labels(), hint));
   }
 
   // The report value at `path`: "trace.KEY..." or "LABEL.KEY...". Object
@@ -161,38 +140,58 @@ class Evaluator {
     return *node;
   }
 
-  static bool Equal(const ScenarioScalar& want, const ojson& got) {
-    return std::visit(
-        [&](const auto& w) {
-          using T = std::decay_t<decltype(w)>;
-          if constexpr (std::is_same_v<T, std::nullptr_t>) return got.is_null();
-          else if constexpr (std::is_same_v<T, bool>) return got.is_boolean() && got.get<bool>() == w;
-          else if constexpr (std::is_same_v<T, double>) return got.is_number() && got.get<double>() == w;
-          else return got.is_string() && got.get_ref<const std::string&>() == w;
-        },
-        want.value);
+ private:
+  [[noreturn]] void Fail(const std::string& key, const std::string& what) const {
+    throw InputError(fmt::format("{}: {}: {}", scenario_.path, key, what));
   }
 
-  void Value(const Expectation& x, ExpectationResult& r) const {
-    const ojson& got = Resolve(x);
-    r.subject = x.path;
-    r.actual = got.dump();
-    if (x.eq) {
-      r.expected = "== " + x.eq->text;
-      r.passed = Equal(*x.eq, got);
-      return;
+  std::string Labels() const {
+    std::string out;
+    for (const ojson& s : report_["strategies"])
+      out += (out.empty() ? "" : ", ") + s["label"].get<std::string>();
+    return out;
+  }
+
+  // The index of the strategy with report label `label`.
+  std::size_t Strategy(const std::string& label, const std::string& key) const {
+    const ojson& list = report_["strategies"];
+    for (std::size_t i = 0; i < list.size(); ++i)
+      if (list[i]["label"] == label) return i;
+    std::string hint;
+    const StrategyInfo* info = StrategyRegistry::Builtin().Find(label);
+    if (info && info->name != label)
+      hint = fmt::format(" (paths name strategies by canonical name: {})", info->name);
+    Fail(key, fmt::format("no strategy labelled \"{}\" in the report; expected one of: {}{}",
+                          label, Labels(), hint));
+  }
+
+  void WarningProperty(const Expectation& x, ExpectationResult& r) const {
+    const std::string& name = x.warning;
+    std::vector<std::pair<std::string, const ojson*>> lists;  // (whose, warnings)
+    if (x.strategies.empty()) {
+      lists.emplace_back("proxy", &report_["proxy"]["warnings"]);
+      for (const ojson& s : report_["strategies"])
+        lists.emplace_back(s["label"].get<std::string>(), &s["warnings"]);
+    } else {
+      const ojson& s = report_["strategies"][Strategy(x.strategies[0], x.key + ".strategy")];
+      lists.emplace_back(x.strategies[0], &s["warnings"]);
     }
-    if (x.approx) {
-      r.expected = fmt::format("within {} of {}", x.tolerance->text, x.approx->text);
-      r.passed = got.is_number() &&
-                 std::fabs(got.get<double>() - x.approx->value) <= x.tolerance->value;
-      return;
-    }
-    if (x.min && x.max) r.expected = fmt::format(">= {} and <= {}", x.min->text, x.max->text);
-    else if (x.min) r.expected = ">= " + x.min->text;
-    else r.expected = "<= " + x.max->text;
-    r.passed = got.is_number() && (!x.min || got.get<double>() >= x.min->value) &&
-               (!x.max || got.get<double>() <= x.max->value);
+    const std::string whose = x.strategies.empty() ? std::string("any strategy") : x.strategies[0];
+    r.subject = fmt::format("{} warning {}", x.strategies.empty() ? "*" : x.strategies[0], name);
+    const bool vowel = std::string_view("aeiou").find(name.front()) != std::string_view::npos;
+    r.expected = fmt::format("{} {} warning", x.present ? (vowel ? "an" : "a") : "no", name);
+    if (name == "any") r.expected = x.present ? "some warning" : "no warning";
+    std::string found;
+    std::size_t count = 0;
+    for (const auto& [label, list] : lists)
+      for (const ojson& w : *list)
+        if (name == "any" || w["name"] == name) {
+          if (count++ == 0)
+            found = fmt::format("{}: {}", label, w["text"].get<std::string>());
+        }
+    r.passed = (count > 0) == x.present;
+    if (count == 0) r.actual = fmt::format("none from {}", whose);
+    else r.actual = count == 1 ? found : fmt::format("{} (and {} more)", found, count - 1);
   }
 
   void NeverChoseDead(const Expectation& x, ExpectationResult& r) {
@@ -288,6 +287,136 @@ class Evaluator {
   std::optional<DeadChoiceOracle> oracle_;
 };
 
+
+bool Equal(const ScenarioScalar& want, const ojson& got) {
+  return std::visit(
+      [&](const auto& w) {
+        using T = std::decay_t<decltype(w)>;
+        if constexpr (std::is_same_v<T, std::nullptr_t>) return got.is_null();
+        else if constexpr (std::is_same_v<T, bool>) return got.is_boolean() && got.get<bool>() == w;
+        else if constexpr (std::is_same_v<T, double>) return got.is_number() && got.get<double>() == w;
+        else return got.is_string() && got.get_ref<const std::string&>() == w;
+      },
+      want.value);
+}
+
+// What value expectation `x` asks, e.g. "== 8", ">= 0.9 and <= 1".
+std::string ExpectedText(const Expectation& x) {
+  if (x.eq) return "== " + x.eq->text;
+  if (x.approx) return fmt::format("within {} of {}", x.tolerance->text, x.approx->text);
+  if (x.min && x.max) return fmt::format(">= {} and <= {}", x.min->text, x.max->text);
+  if (x.min) return ">= " + x.min->text;
+  return "<= " + x.max->text;
+}
+
+// Whether report value `got` meets value expectation `x`.
+bool Holds(const Expectation& x, const ojson& got) {
+  if (x.eq) return Equal(*x.eq, got);
+  if (!got.is_number()) return false;
+  const double v = got.get<double>();
+  if (x.approx) return std::fabs(v - x.approx->value) <= x.tolerance->value;
+  return (!x.min || v >= x.min->value) && (!x.max || v <= x.max->value);
+}
+
+// The median of `values` (not empty): the middle one, or the mean of the
+// two middle ones.
+double Median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
+// The result of value expectation `x` over its values under `seeds`.
+ExpectationResult ValueResult(const Expectation& x, const std::vector<const ojson*>& values,
+                              const std::vector<std::uint64_t>& seeds) {
+  ExpectationResult r;
+  r.key = x.key;
+  r.why = x.why;
+  r.subject = x.path;
+  r.expected = ExpectedText(x);
+  r.passed = true;
+  std::string failing;
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (Holds(x, *values[k])) continue;
+    if (r.passed) failing = fmt::format("{}", seeds[k]);
+    else failing += fmt::format(", {}", seeds[k]);
+    r.passed = false;
+  }
+  const bool same = std::all_of(values.begin(), values.end(),
+                                [&](const ojson* v) { return *v == *values.front(); });
+  if (same) {
+    r.actual_json = values.front()->dump();
+    r.actual = r.actual_json;
+  } else if (std::all_of(values.begin(), values.end(), [](const ojson* v) { return v->is_number(); })) {
+    std::vector<double> numbers;
+    bool integers = true;
+    for (const ojson* v : values) {
+      numbers.push_back(v->get<double>());
+      integers = integers && v->is_number_integer();
+    }
+    // Whole numbers stay whole where they can (a median of an even count
+    // may not be).
+    auto typed = [&](double x) {
+      return integers && x == std::floor(x) ? ojson(static_cast<std::int64_t>(x)) : ojson(x);
+    };
+    const auto [lo, hi] = std::minmax_element(numbers.begin(), numbers.end());
+    const ojson spread = {{"min", typed(*lo)}, {"median", typed(Median(numbers))}, {"max", typed(*hi)}};
+    r.actual_json = spread.dump();
+    r.actual = fmt::format("median {} (min {}, max {} over {} seeds)", spread["median"].dump(),
+                           spread["min"].dump(), spread["max"].dump(), values.size());
+  } else {
+    ojson list = ojson::array();
+    for (const ojson* v : values) list.push_back(*v);
+    r.actual_json = list.dump();
+    r.actual = fmt::format("{} under seeds {}", r.actual_json, fmt::join(seeds, ", "));
+  }
+  if (!r.passed && seeds.size() > 1) r.actual += fmt::format("; fails under seed {}", failing);
+  return r;
+}
+
+// The result of a property over its results under `seeds`: it holds when
+// it holds under every seed; otherwise it shows the first that fails.
+ExpectationResult PropertyResult(std::vector<ExpectationResult> results,
+                                 const std::vector<std::uint64_t>& seeds) {
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    if (results[k].passed) continue;
+    if (seeds.size() > 1) results[k].actual = fmt::format("under seed {}: {}", seeds[k], results[k].actual);
+    return results[k];
+  }
+  return results.front();
+}
+
+// One replay of a scenario: its seed, report and recorded decisions.
+struct SeededRun {
+  std::uint64_t seed = 0;
+  ojson report;
+  std::vector<DecisionRecorder> recorders;
+};
+
+// The --fail-on result for warning `name` ("warning": any) over `runs`.
+ExpectationResult FailOnResult(const std::string& name, const std::vector<SeededRun>& runs) {
+  ExpectationResult r;
+  r.key = "fail-on";
+  r.subject = fmt::format("warning {}", name);
+  r.expected = name == "warning" ? "no warning" : fmt::format("no {} warning", name);
+  std::string first;
+  std::size_t count = 0;
+  for (const SeededRun& run : runs) {
+    auto scan = [&](const std::string& whose, const ojson& warnings) {
+      for (const ojson& w : warnings)
+        if (name == "warning" || w["name"] == name)
+          if (count++ == 0)
+            first = fmt::format("{}{}: {}", runs.size() > 1 ? fmt::format("seed {}: ", run.seed) : "",
+                                whose, w["text"].get<std::string>());
+    };
+    scan("proxy", run.report["proxy"]["warnings"]);
+    for (const ojson& s : run.report["strategies"]) scan(s["label"].get<std::string>(), s["warnings"]);
+  }
+  r.passed = count == 0;
+  r.actual = count == 0 ? "none" : count == 1 ? first : fmt::format("{} (and {} more)", first, count - 1);
+  return r;
+}
+
 }  // namespace
 
 std::size_t ScenarioResult::failed() const {
@@ -296,31 +425,50 @@ std::size_t ScenarioResult::failed() const {
       [](const ExpectationResult& r) { return !r.passed; }));
 }
 
-ScenarioResult CheckScenario(const Scenario& scenario) {
+ScenarioResult CheckScenario(const Scenario& scenario, const std::vector<std::string>& fail_on) {
   const bool needs_decisions = std::any_of(
       scenario.expectations.begin(), scenario.expectations.end(),
       [](const Expectation& x) { return x.kind != ExpectationKind::kValue; });
-  std::vector<DecisionRecorder> recorders(needs_decisions ? scenario.strategies.size() : 0);
-  std::vector<DecisionSink*> sinks;
-  for (DecisionRecorder& r : recorders) sinks.push_back(&r);
-
-  SimOptions options;
-  options.proxy = scenario.proxy;
-  ReplayResult replay = Replay(
-      scenario.trace_path,
-      [&](InstanceTable& table, TraceVisitor& visitor) {
-        return scenario.ReadScenarioTrace(table, visitor);
-      },
-      scenario.strategies, sinks, options);
-  // The very JSON `lbsim --format json` prints: paths mean its keys.
-  const ojson report = ojson::parse(RenderJson(BuildReport(replay)));
+  const std::vector<std::uint64_t> seeds = scenario.Seeds();
+  std::vector<SeededRun> runs(seeds.size());
+  for (std::size_t k = 0; k < seeds.size(); ++k) {
+    SeededRun& run = runs[k];
+    run.seed = seeds[k];
+    run.recorders.resize(needs_decisions ? scenario.strategies.size() : 0);
+    std::vector<DecisionSink*> sinks;
+    for (DecisionRecorder& r : run.recorders) sinks.push_back(&r);
+    ReplayResult replay;
+    try {
+      replay = Replay(
+          scenario.trace_path,
+          [&](InstanceTable& table, TraceVisitor& visitor) {
+            return scenario.ReadScenarioTrace(table, visitor);
+          },
+          scenario.StrategiesFor(run.seed), sinks, scenario.OptionsFor(run.seed));
+    } catch (const UsageError& e) {
+      throw InputError(fmt::format("{}: {}", scenario.path, e.what()));
+    }
+    // The very JSON `lbsim --format json` prints: paths mean its keys.
+    run.report = ojson::parse(RenderJson(BuildReport(replay)));
+  }
 
   ScenarioResult result;
   result.path = scenario.path;
   result.name = scenario.name;
-  Evaluator evaluator(scenario, report, recorders);
-  for (const Expectation& x : scenario.expectations)
-    result.expectations.push_back(evaluator.Evaluate(x));
+  std::vector<Evaluator> evaluators;
+  for (const SeededRun& run : runs) evaluators.emplace_back(scenario, run.report, run.recorders);
+  for (const Expectation& x : scenario.expectations) {
+    if (x.kind == ExpectationKind::kValue) {
+      std::vector<const ojson*> values;
+      for (const Evaluator& e : evaluators) values.push_back(&e.Resolve(x));
+      result.expectations.push_back(ValueResult(x, values, seeds));
+    } else {
+      std::vector<ExpectationResult> each;
+      for (Evaluator& e : evaluators) each.push_back(e.Evaluate(x));
+      result.expectations.push_back(PropertyResult(std::move(each), seeds));
+    }
+  }
+  for (const std::string& name : fail_on) result.expectations.push_back(FailOnResult(name, runs));
   return result;
 }
 

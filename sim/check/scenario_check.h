@@ -16,6 +16,11 @@ struct ExpectationResult {
   std::string actual;    // what the run showed
   std::string why;       // the scenario's note, may be empty
   bool passed = false;
+  // For a report value: the actual value as JSON text, typed (a number,
+  // string, boolean or null; under several seeds that gave different
+  // values, {"min": .., "median": .., "max": ..} of numbers or the list
+  // of values). Empty for a property.
+  std::string actual_json;
 };
 
 // The outcomes of one scenario's expectations, in file order.
@@ -27,12 +32,15 @@ struct ScenarioResult {
   std::size_t failed() const;
 };
 
-// Replays the scenario's trace through its strategies, builds the same
-// Report a replay prints (paths address its JSON keys) and evaluates every
-// expectation. Throws InputError naming the scenario file and key for a
-// path the report does not have, a strategy label it does not have, or a
-// bad trace.
-ScenarioResult CheckScenario(const Scenario& scenario);
+// Replays the scenario's trace through its strategies, once per seed
+// (Scenario::Seeds), builds the same Report a replay prints (paths address
+// its JSON keys) and evaluates every expectation: it holds when it holds
+// under every seed. Each name of `fail_on` (a warning name, or "warning":
+// any) adds a result that fails when a run raised that warning. Throws
+// InputError naming the scenario file and key for a path the report does
+// not have, a strategy label it does not have, or a bad trace.
+ScenarioResult CheckScenario(const Scenario& scenario,
+                             const std::vector<std::string>& fail_on = {});
 
 // Totals over many scenario results.
 struct CheckSummary {
@@ -43,8 +51,8 @@ struct CheckSummary {
 CheckSummary Summarize(const std::vector<ScenarioResult>& results);
 
 // Renderings of check results; each is deterministic and ends in "\n".
-// One line per expectation, then a summary line.
-std::string RenderCheckText(const std::vector<ScenarioResult>& results);
+// One line per expectation, then a summary line; `quiet`: failed ones only.
+std::string RenderCheckText(const std::vector<ScenarioResult>& results, bool quiet = false);
 // A JSON object: every scenario with its expectations, and the summary.
 std::string RenderCheckJson(const std::vector<ScenarioResult>& results);
 // JUnit XML: one testsuite per scenario file, one testcase per expectation,

@@ -17,16 +17,18 @@ double NearestRank(std::vector<double>& v, std::uint64_t p) {
 
 }  // namespace
 
-void LatencyRecorder::Record(InstanceIndex i, double wait, double latency) {
+void LatencyRecorder::Record(InstanceIndex i, double wait, double latency, double arrival) {
   if (instances_.size() <= i) instances_.resize(i + 1);
   PerInstance& r = instances_[i];
   r.latencies.push_back(latency);
+  r.waits.push_back(wait);
+  if (keep_arrivals_) r.arrivals.push_back(arrival);
   r.wait_sum += wait;
   r.latency_sum += latency;
 }
 
-LatencySummary LatencyRecorder::Summarize(std::vector<double> v, double wait_sum,
-                                          double latency_sum) {
+LatencySummary LatencyRecorder::Summarize(std::vector<double> v, std::vector<double> w,
+                                          double wait_sum, double latency_sum) {
   LatencySummary s;
   s.served = v.size();
   if (v.empty()) return s;
@@ -37,27 +39,61 @@ LatencySummary LatencyRecorder::Summarize(std::vector<double> v, double wait_sum
   s.p50 = NearestRank(v, 50);
   s.p90 = NearestRank(v, 90);
   s.p99 = NearestRank(v, 99);
+  s.wait_max = *std::max_element(w.begin(), w.end());
+  s.wait_p50 = NearestRank(w, 50);
+  s.wait_p90 = NearestRank(w, 90);
+  s.wait_p99 = NearestRank(w, 99);
   return s;
 }
 
 LatencySummary LatencyRecorder::Of(InstanceIndex i) const {
   if (i >= instances_.size()) return {};
   const PerInstance& r = instances_[i];
-  return Summarize(r.latencies, r.wait_sum, r.latency_sum);
+  return Summarize(r.latencies, r.waits, r.wait_sum, r.latency_sum);
 }
 
 LatencySummary LatencyRecorder::Overall() const {
-  std::vector<double> all;
+  std::vector<double> all, waits;
   std::size_t n = 0;
   for (const PerInstance& r : instances_) n += r.latencies.size();
   all.reserve(n);
+  waits.reserve(n);
   double wait_sum = 0.0, latency_sum = 0.0;
   for (const PerInstance& r : instances_) {
     all.insert(all.end(), r.latencies.begin(), r.latencies.end());
+    waits.insert(waits.end(), r.waits.begin(), r.waits.end());
     wait_sum += r.wait_sum;
     latency_sum += r.latency_sum;
   }
-  return Summarize(std::move(all), wait_sum, latency_sum);
+  return Summarize(std::move(all), std::move(waits), wait_sum, latency_sum);
+}
+
+std::vector<LatencySummary> LatencyRecorder::ByWindow(
+    const std::function<std::size_t(double)>& window_of, std::size_t windows) const {
+  struct Bucket {
+    std::vector<double> latencies, waits;
+    double wait_sum = 0.0, latency_sum = 0.0;
+  };
+  std::vector<Bucket> buckets(windows);
+  // Instance by Instance, each in the order it served: sums add in the same
+  // order on every run.
+  for (const PerInstance& r : instances_) {
+    for (std::size_t k = 0; k < r.arrivals.size(); ++k) {
+      const std::size_t w = window_of(r.arrivals[k]);
+      if (w >= windows) continue;
+      Bucket& b = buckets[w];
+      b.latencies.push_back(r.latencies[k]);
+      b.waits.push_back(r.waits[k]);
+      b.wait_sum += r.waits[k];
+      b.latency_sum += r.latencies[k];
+    }
+  }
+  std::vector<LatencySummary> out;
+  out.reserve(windows);
+  for (Bucket& b : buckets)
+    out.push_back(Summarize(std::move(b.latencies), std::move(b.waits), b.wait_sum,
+                            b.latency_sum));
+  return out;
 }
 
 }  // namespace lbsim

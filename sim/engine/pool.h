@@ -44,6 +44,9 @@ class Pool {
   // Unregisters `i`: it leaves pool order.
   void Remove(InstanceIndex i);
 
+  // Instances with an entry: every index below it has ever been registered
+  // or reserved.
+  std::size_t size() const { return entries_.size(); }
   bool IsRegistered(InstanceIndex i) const {
     return i < entries_.size() && entries_[i].registered;
   }

@@ -65,6 +65,7 @@ class Replayer final : public TraceVisitor {
   }
 
   void OnEvent(const TraceEvent& e) override {
+    last_time_ = e.t.value;
     EventKey key{e.t.value, EventClass::kTrace, ++trace_seq_};
     for (auto& w : worlds_) w->RunEventsBefore(key, pool_);
 
@@ -157,6 +158,8 @@ class Replayer final : public TraceVisitor {
   }
 
   TraceHeader& header() { return header_; }
+  const Pool& pool() const { return pool_; }
+  double last_time() const { return last_time_; }
   std::vector<std::unique_ptr<World>>& worlds() { return worlds_; }
   const ProxyRun& run() const { return run_; }
   const IgnoredLoadFields& ignored() const { return ignored_; }
@@ -202,6 +205,7 @@ class Replayer final : public TraceVisitor {
   bool wants_raw_hint_ = false;
   std::uint64_t trace_seq_ = 0;
   std::uint64_t arrivals_ = 0;
+  double last_time_ = 0.0;  // of the last trace event
   bool reads_request_ids_ = false;  // some world's Decide reads its request_id
   AutoRequestIds auto_ids_;  // in step with arrivals_ when reads_request_ids_
 };
@@ -230,10 +234,16 @@ ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
   result.header = std::move(replayer.header());
   for (const auto& [id, speed] : options.speeds)
     if (!result.instances.Find(id))
-      throw UsageError(fmt::format("--speed {}={}: no Instance \"{}\" in {}", id, speed, id,
-                                   display_path));
+      throw UsageError(fmt::format("{} {}={}: no Instance \"{}\" in {}", options.speeds_origin,
+                                   id, speed, id, display_path));
   result.proxy = replayer.run();
   result.ignored = replayer.ignored();
+  result.last_event_time = replayer.last_time();
+  for (InstanceIndex i = 0; i < result.instances.size(); ++i) {
+    const bool known = i < replayer.pool().size();
+    result.weights.push_back(known ? replayer.pool().at(i).weight : 1.0);
+    result.speeds.push_back(known ? replayer.pool().at(i).speed : 1.0);
+  }
   result.requests.clear();
   for (auto& w : replayer.worlds()) {
     result.requests.push_back(w->request());

@@ -53,6 +53,12 @@ struct ReplayResult {
   std::vector<RunMetrics> metrics;  // parallel to requests
   SimOptions options;
   std::vector<WhatIfOutcome> what_if;  // parallel to requests; empty when all off
+  // By InstanceIndex, as the pool held them at the end: each Instance's
+  // weight and service speed (speeds with the --speed overrides).
+  std::vector<double> weights;
+  std::vector<double> speeds;
+  // The time of the trace's last event (0 for a trace without events).
+  double last_event_time = 0.0;
 };
 
 // Reads one trace into `table` and `visitor`, as ReadTrace does: a trace

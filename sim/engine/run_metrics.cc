@@ -77,16 +77,16 @@ void RunMetrics::CloseIntervals(InstanceIndex i) {
   s.hinted = 0;
 }
 
-void RunMetrics::RecordNoInstances(std::uint64_t) {
+void RunMetrics::RecordNoInstances(std::uint64_t seq) {
   ++decisions_;
   ++reason_counts_.back();
-  CloseRun();
+  CloseRun(seq);
 }
 
-void RunMetrics::RecordRefused(std::uint64_t) {
+void RunMetrics::RecordRefused(std::uint64_t seq) {
   ++decisions_;
   ++reason_counts_[TextReasonSlot("refused")];
-  CloseRun();
+  CloseRun(seq);
 }
 
 [[gnu::noinline]] void RunMetrics::RecordHintedDecision(std::uint64_t seq,
@@ -114,9 +114,23 @@ void RunMetrics::CollectHinted(const Hint& hint) {
   }
 }
 
+void RunMetrics::CountLongRun(const Run& run) {
+  herded_ += run.length;
+  Stretches& s = long_runs_[LongRunKey{run.instance, run.max_candidates, run.length}];
+  if (s.count++ == 0) s.first_seq = run.first_seq;
+}
+
+void RunMetrics::CountAlternation(std::uint64_t seq, std::size_t candidates) {
+  if (candidates < 4 || pair_a_ == kNoInstance || 4 * pair_switches_ < pair_length_) return;
+  const InstanceIndex low = pair_a_ < pair_b_ ? pair_a_ : pair_b_;
+  const InstanceIndex high = pair_a_ < pair_b_ ? pair_b_ : pair_a_;
+  Stretches& s = alternations_[AlternationKey{low, high, candidates, pair_length_}];
+  if (s.count++ == 0) s.first_seq = seq - pair_length_;
+}
+
 void RunMetrics::Finish() {
   for (InstanceIndex i = 0; i < states_.size(); ++i) CloseIntervals(i);
-  CloseRun();
+  CloseRun(decisions_ + 1);  // as if before one more decision
 }
 
 }  // namespace lbsim

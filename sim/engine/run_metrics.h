@@ -1,7 +1,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <span>
+#include <tuple>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +40,22 @@ class RunMetrics {
     std::uint64_t first_seq = 0;
     std::size_t max_candidates = 0;  // most candidates seen during the run
   };
+
+  // Runs of one Instance longer than their candidates (with at least two),
+  // counted by (instance, most candidates, length): the report judges each
+  // against the Instance's expected share. `first_seq` is the first
+  // decision of the first such run.
+  struct Stretches {
+    std::uint64_t count = 0;
+    std::uint64_t first_seq = 0;
+  };
+  using LongRunKey = std::tuple<InstanceIndex, std::size_t, std::uint64_t>;
+  // Stretches of consecutive picks that went only to two Instances and
+  // switched between them at least once every four picks on average,
+  // longer than twice their candidates (with at least four; those of the
+  // decision that ended the stretch), counted by (lower instance, higher
+  // instance, candidates, length).
+  using AlternationKey = std::tuple<InstanceIndex, InstanceIndex, std::size_t, std::uint64_t>;
 
   // `reasons`: the strategy's declared reason words, which must stay alive
   // while decisions are recorded; "no_instances" is added at the end. Words a strategy gives that it did not declare are
@@ -109,6 +127,9 @@ class RunMetrics {
   // Decisions inside runs longer than the number of candidates (with at
   // least two candidates): picks that herd onto one Instance.
   std::uint64_t herded_decisions() const { return herded_; }
+  // Those runs, and the alternating stretches; see Stretches.
+  const std::map<LongRunKey, Stretches>& long_runs() const { return long_runs_; }
+  const std::map<AlternationKey, Stretches>& alternations() const { return alternations_; }
 
  private:
   // Where Instance `i` stands in the candidate set, and since when.
@@ -147,12 +168,15 @@ class RunMetrics {
   CandidateState& GrowState(InstanceIndex i);  // State's slow path
   // Adds the open intervals of candidate `i` to its tally and restarts them.
   void CloseIntervals(InstanceIndex i);
-  void CloseRun() {
+  void CloseRun(std::uint64_t seq) {
+    ClosePair(seq);
     if (current_.length == 0) return;
     if (current_.length > longest_.length) longest_ = current_;
-    if (Herds(current_)) herded_ += current_.length;
+    if (Herds(current_)) CountLongRun(current_);
     current_ = Run{};
   }
+  // Counts `run`, which Herds: out of line, as it is rare.
+  void CountLongRun(const Run& run);
   // Whether `run`'s picks herded: more of them in a row than there were
   // candidates (at least two). No branch, for ExtendRun.
   static bool Herds(const Run& run) {
@@ -185,15 +209,49 @@ class RunMetrics {
   void ExtendRun(std::uint64_t seq, InstanceIndex chosen, std::size_t candidates) {
     const std::uint64_t length = current_.length;
     const std::size_t most = current_.max_candidates;
-    const bool restart = (length == 0) | (current_.instance != chosen);
+    const InstanceIndex previous = current_.instance;
+    const bool restart = (length == 0) | (previous != chosen);
     if (restart & (length > longest_.length)) longest_ = current_;  // rarely taken
-    herded_ += length & (std::uint64_t{0} - (restart & Herds(current_)));
+    if (restart & Herds(current_)) CountLongRun(current_);            // rarely taken
     const std::uint64_t keep = std::uint64_t{restart} - 1;  // all ones unless restarting
     current_.instance = chosen;
     current_.first_seq = (current_.first_seq & keep) | (seq & ~keep);
     current_.length = (length & keep) + 1;
     const std::size_t kept_most = most & keep;
     current_.max_candidates = candidates > kept_most ? candidates : kept_most;
+    ExtendPair(seq, chosen, previous, length > 0, restart, candidates);
+    last_candidates_ = candidates;
+  }
+  // Adds the pick of `chosen` to the current stretch of picks confined to
+  // two Instances (pair_a_, pair_b_), which always holds the previous pick
+  // `previous` (when `had_previous`); a third Instance closes it and starts
+  // the next with the previous and this pick. Most picks of a balancing
+  // strategy close a stretch of two, so that path is the short one.
+  void ExtendPair(std::uint64_t seq, InstanceIndex chosen, InstanceIndex previous,
+                  bool had_previous, bool switched, std::size_t candidates) {
+    if ((chosen == pair_a_) | (chosen == pair_b_)) {
+      ++pair_length_;
+      pair_switches_ += switched;
+      return;
+    }
+    if (pair_length_ > 2 * candidates) [[unlikely]] CountAlternation(seq, candidates);
+    pair_a_ = had_previous ? previous : kNoInstance;
+    pair_b_ = chosen;
+    pair_length_ = 1 + had_previous;
+    pair_switches_ = had_previous;
+  }
+  // Counts the current pair stretch, which ended before decision `seq`
+  // among `candidates` candidates, when it is one to count: longer than
+  // twice the candidates (at least four: two Instances are at most half of
+  // them), switching at least once every four picks on average. Out of
+  // line: it is rare.
+  void CountAlternation(std::uint64_t seq, std::size_t candidates);
+  // Ends the current pair stretch before decision `seq` (no Instance was
+  // chosen, or the run is over).
+  void ClosePair(std::uint64_t seq) {
+    if (pair_length_ > 2 * last_candidates_) CountAlternation(seq, last_candidates_);
+    pair_a_ = pair_b_ = kNoInstance;
+    pair_length_ = pair_switches_ = 0;
   }
   // RecordDecision when `hint` has queue values, which may give candidates
   // without a signal of their own a load. Out of line: most decisions have
@@ -213,6 +271,14 @@ class RunMetrics {
   std::uint64_t never_completed_ = 0;
   Run current_, longest_;
   std::uint64_t herded_ = 0;
+  std::map<LongRunKey, Stretches> long_runs_;
+  // The stretch of picks confined to two Instances; kNoInstance: none yet.
+  static constexpr InstanceIndex kNoInstance = ~InstanceIndex{0};
+  InstanceIndex pair_a_ = kNoInstance, pair_b_ = kNoInstance;
+  std::uint64_t pair_length_ = 0;
+  std::uint64_t pair_switches_ = 0;  // picks in it unlike the pick before
+  std::size_t last_candidates_ = 0;  // of the last decision that chose
+  std::map<AlternationKey, Stretches> alternations_;
   std::uint64_t requested_blocks_ = 0;
   std::uint64_t matched_blocks_ = 0;
   std::vector<std::uint64_t> cached_blocks_;

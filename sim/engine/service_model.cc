@@ -7,7 +7,7 @@ ServiceModel::Started ServiceModel::Begin(InstanceIndex i, double now,
   const double wait = now - w.arrival;
   const double service = w.duration / speed;
   busy_.Add(i, now, +1);
-  latencies_.Record(i, wait, wait + service);
+  latencies_.Record(i, wait, wait + service, w.arrival);
   return {now + service, w.registration};
 }
 

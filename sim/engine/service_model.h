@@ -27,7 +27,10 @@ class ServiceModel {
     std::uint64_t registration = 0;
   };
 
-  explicit ServiceModel(std::uint32_t slots) : slots_(slots) {}
+  // `keep_arrivals`: also keep each served request's arrival time, for
+  // per-window latency summaries.
+  explicit ServiceModel(std::uint32_t slots, bool keep_arrivals = false)
+      : slots_(slots), latencies_(keep_arrivals) {}
 
   // A request routed to `i` at `t`. Starts it at `t` when a slot is free
   // and returns its end; otherwise queues it and returns nullopt.

@@ -20,8 +20,10 @@ struct SimOptions {
   // rest wait FIFO; 0 turns the model off (a request completes `duration`
   // after its arrival).
   std::uint32_t slots = 0;
-  // Service speeds by Instance id, overriding the trace's `speed` keys.
+  // Service speeds by Instance id, overriding the trace's `speed` keys,
+  // and what set them, for messages ("--speed", "options.speeds").
   std::vector<std::pair<std::string, double>> speeds;
+  std::string speeds_origin = "--speed";
 
   // Stale metrics: strategies see a snapshot of each inflight counter taken
   // every `stale_interval` from the first event and published `stale_delay`

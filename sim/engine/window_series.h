@@ -42,6 +42,9 @@ class WindowSeries {
   double Start(std::size_t k) const;
   double End(std::size_t k) const { return Start(k + 1); }
   const std::vector<Window>& windows() const { return windows_; }
+  // The position in windows() of the window holding `t` (at or after the
+  // first window's start; it may lie past the last window kept).
+  std::size_t Position(double t) const { return static_cast<std::size_t>(IndexOf(t) - first_); }
 
  private:
   // The window index holding `t`, consistent with Start(): Start(k) <= t < Start(k+1).

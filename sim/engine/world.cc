@@ -17,7 +17,7 @@ World::World(const StrategyRequest& request, const SimOptions& options,
       caches_(options.cache_blocks),
       plain_(!options.any()),
       candidates_(inflight_, metrics_, index_) {
-  if (options.service()) service_ = std::make_unique<ServiceModel>(options.slots);
+  if (options.service()) service_ = std::make_unique<ServiceModel>(options.slots, options.windows());
   if (options.stale())
     view_ = std::make_unique<MetricView>(options.stale_interval, options.stale_delay,
                                          options.stale_jitter, options.seed);

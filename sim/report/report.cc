@@ -5,22 +5,6 @@
 namespace lbsim {
 namespace {
 
-std::string Percent(std::uint64_t part, std::uint64_t whole) {
-  return fmt::format("{:.1f}%", whole ? 100.0 * static_cast<double>(part) /
-                                            static_cast<double>(whole)
-                                      : 0.0);
-}
-
-// "1 decision", "2 decisions".
-std::string Decisions(std::uint64_t n) {
-  return fmt::format("{} decision{}", n, n == 1 ? "" : "s");
-}
-
-// "1 arrival", "2 arrivals".
-std::string Arrivals(std::uint64_t n) {
-  return fmt::format("{} arrival{}", n, n == 1 ? "" : "s");
-}
-
 ProxyReport BuildProxyReport(const ReplayResult& result) {
   const ProxyProfile& profile = *result.proxy.profile;
   ProxyReport p;
@@ -31,64 +15,18 @@ ProxyReport BuildProxyReport(const ReplayResult& result) {
   p.ignored_inflight = result.ignored.inflight;
   p.ignored_null_qps_1m = result.ignored.null_qps_1m;
   if (p.ignored_inflight > 0)
-    p.warnings.push_back(fmt::format(
+    p.warnings.push_back(Warning{"ignored_inflight", fmt::format(
         "{} inflight value{} of load/up events ignored: {} {} (--proxy spec or "
         "cacheroute@df8382d replay the trace's own inflight values)",
         p.ignored_inflight, p.ignored_inflight == 1 ? "" : "s", profile.name,
         profile.counts_requests() ? "counts its own requests; heartbeats do not set inflight"
-                                  : "applies no null from a heartbeat"));
+                                  : "applies no null from a heartbeat")});
   if (p.ignored_null_qps_1m > 0)
-    p.warnings.push_back(fmt::format(
+    p.warnings.push_back(Warning{"ignored_null_qps_1m", fmt::format(
         "{} qps_1m null{} of load/up events left the value as it was: a Proxy heartbeat "
         "applies only the values it carries",
-        p.ignored_null_qps_1m, p.ignored_null_qps_1m == 1 ? "" : "s"));
+        p.ignored_null_qps_1m, p.ignored_null_qps_1m == 1 ? "" : "s")});
   return p;
-}
-
-void AddWarnings(StrategyReport& s, const ProxyReport& proxy) {
-  std::uint64_t candidates = 0;  // Instances that were ever a candidate
-  for (const InstanceReport& i : s.instances)
-    if (i.candidate_decisions > 0) ++candidates;
-  for (const InstanceReport& i : s.instances) {
-    // At least as many contested decisions as candidates without one pick:
-    // a rotation would have reached it, so its unknown load kept it out.
-    if (i.unknown_while_others_known >= candidates && i.chosen_while_unknown == 0) {
-      s.warnings.push_back(fmt::format(
-          "{} was never chosen in the {} where its load was unknown and "
-          "another candidate's was known (unknown starvation)",
-          i.id, Decisions(i.unknown_while_others_known)));
-    } else if (i.candidate_decisions > 0 && i.selections == 0) {
-      s.warnings.push_back(fmt::format(
-          "{} was a candidate in {} and was never chosen", i.id,
-          Decisions(i.candidate_decisions)));
-    }
-  }
-  if (s.herded_decisions > 0 && s.longest_run_instance) {
-    s.warnings.push_back(fmt::format(
-        "{} of {} ({}) fell in runs of one Instance longer than the "
-        "number of candidates; longest: {} chosen {} times in a row from "
-        "arrival {} (herding)",
-        s.herded_decisions, Decisions(s.decisions), Percent(s.herded_decisions, s.decisions),
-        *s.longest_run_instance, s.longest_run, s.longest_run_first_seq));
-  }
-  if (s.no_instances > 0) {
-    s.warnings.push_back(fmt::format(
-        "{} found no alive Instance (no_instances)", s.no_instances == 1 ? "1 arrival" : fmt::format("{} arrivals", s.no_instances)));
-  }
-  if (s.refused > 0)
-    s.warnings.push_back(fmt::format(
-        "{} refused: the strategy raised, as the Proxy's select() does on a NaN score "
-        "or a hint integer past the double range, and the Proxy answers 503 (refused)",
-        Arrivals(s.refused)));
-  if (s.never_completed > 0)
-    s.warnings.push_back(fmt::format(
-        "{} routed without a duration: {} counts every routed request, so each stays in "
-        "its Instance's inflight for the rest of the trace",
-        Arrivals(s.never_completed), proxy.profile));
-  if (s.replays_proxy == false)
-    s.warnings.push_back(fmt::format(
-        "parameters changed from {}'s {}: this run is not the pinned Proxy", proxy.profile,
-        s.strategy));
 }
 
 }  // namespace
@@ -161,13 +99,13 @@ Report BuildReport(const ReplayResult& result) {
       s.longest_run = m.longest_run().length;
       s.longest_run_first_seq = m.longest_run().first_seq;
     }
-    s.herded_decisions = m.herded_decisions();
     if (m.requested_blocks() > 0)
       s.prefix_cache = PrefixCacheReport{
           result.options.cache_blocks, m.requested_blocks(), m.matched_blocks(),
           static_cast<double>(m.matched_blocks()) / static_cast<double>(m.requested_blocks())};
-    AddWarnings(s, report.proxy);
     if (!result.what_if.empty()) s.what_if = BuildWhatIfReport(result, r);
+    RunDetectors(s, result, r);
+    AddWarnings(s, report.proxy);
     report.strategies.push_back(std::move(s));
   }
   return report;

@@ -8,7 +8,9 @@
 #include "sim/engine/latency_recorder.h"
 #include "sim/engine/replay.h"
 #include "sim/engine/sim_options.h"
+#include "sim/report/detectors.h"
 #include "sim/report/fairness.h"
+#include "sim/report/warning.h"
 #include "strategies/params.h"
 
 namespace lbsim {
@@ -41,6 +43,10 @@ struct PrefixCacheReport {
 struct ServiceFigures {
   LatencySummary latency;  // latency.served == 0: nothing served
   std::optional<double> utilisation;  // busy slot time / (slots x span)
+  // The work routed (service time of every request) over the slot time of
+  // the trace, from its first to its last event: at or above 1, more work
+  // arrived than the slots can do. Unset for a trace without duration.
+  std::optional<double> offered_utilisation;
 };
 
 // One window of a strategy run's time series.
@@ -57,6 +63,9 @@ struct WindowReport {
   // Time-averaged outstanding requests over the part of the window inside
   // the run's span; null when none of it is.
   std::vector<std::optional<double>> mean_inflight;
+  // With the service model: latency and queue wait of the requests that
+  // arrived in the window.
+  std::optional<LatencySummary> service;
 };
 
 // What the what-if parts measured for one strategy run.
@@ -81,7 +90,7 @@ struct ProxyReport {
   // Load fields of `up`/`load` events its heartbeats do not apply.
   std::uint64_t ignored_inflight = 0;
   std::uint64_t ignored_null_qps_1m = 0;
-  std::vector<std::string> warnings;  // about the trace under this Proxy
+  std::vector<Warning> warnings;  // about the trace under this Proxy
 };
 
 // Everything reported about one strategy run.
@@ -109,10 +118,15 @@ struct StrategyReport {
   std::optional<std::string> longest_run_instance;
   std::uint64_t longest_run = 0;
   std::uint64_t longest_run_first_seq = 0;
+  // Decisions inside runs of one Instance that herd (see DetectorReport).
   std::uint64_t herded_decisions = 0;
   // Present when the trace's arrivals carried prefix_blocks.
   std::optional<PrefixCacheReport> prefix_cache;
-  std::vector<std::string> warnings;  // plain-language hazards
+  // Parallel to instances: the share of picks each Instance's weight (or,
+  // under the service model, speed) justifies (ExpectedShares::OfRun).
+  std::vector<double> expected_share;
+  DetectorReport detectors;
+  std::vector<Warning> warnings;  // plain-language hazards, named
   std::optional<WhatIfReport> what_if;  // when a what-if option is on
 };
 
@@ -139,7 +153,8 @@ WhatIfReport BuildWhatIfReport(const ReplayResult& result, std::size_t r);
 std::string RenderJson(const Report& report);
 // The report as a human table with the strategies side by side.
 std::string RenderTable(const Report& report);
-// One CSV row per strategy x Instance, with a header row.
+// One CSV row per strategy x Instance, then one for the strategy's whole
+// run (its instance field empty), with a header row.
 std::string RenderCsv(const Report& report);
 // The windows of every strategy run: one CSV row per strategy x window x
 // Instance, with a header row.

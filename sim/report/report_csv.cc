@@ -22,6 +22,22 @@ std::string WhatIfCells(const WhatIfReport& w, std::size_t i) {
                            l.max, l.mean_wait, Cell(f.utilisation));
 }
 
+// The what-if columns of the whole run's row: the outstanding requests
+// summed over Instances (no peak: the peaks of Instances do not add up),
+// and the run's service figures.
+std::string RunWhatIfCells(const WhatIfReport& w) {
+  std::optional<double> total;
+  for (const std::optional<double>& m : w.inflight_mean)
+    if (m) total = total.value_or(0.0) + *m;
+  std::string out = fmt::format(",{},", Cell(total));
+  if (!w.service) return out;
+  const ServiceFigures& f = *w.service;
+  const LatencySummary& l = f.latency;
+  if (l.served == 0) return out + fmt::format(",0,,,,,,{}", Cell(f.utilisation));
+  return out + fmt::format(",{},{},{},{},{},{},{}", l.served, l.p50, l.p90, l.p99, l.max,
+                           l.mean_wait, Cell(f.utilisation));
+}
+
 }  // namespace
 
 std::string RenderCsv(const Report& report) {
@@ -47,6 +63,16 @@ std::string RenderCsv(const Report& report) {
       if (s.what_if) out += WhatIfCells(*s.what_if, k);
       out += "\n";
     }
+    // The whole run: an empty instance; its decisions that chose, those
+    // with candidates, its fallback and tie decisions.
+    const std::uint64_t chose = s.decisions - s.no_instances - s.refused;
+    out += fmt::format("{},{},{},{},{},,{},{},{},{},{},,", CsvField(s.strategy),
+                       CsvField(s.label), CsvField(s.requested_as),
+                       CsvField(report.proxy.profile), CsvField(report.proxy.python), chose,
+                       chose ? 1 : 0, s.decisions - s.no_instances, s.fallback_decisions,
+                       s.tie_decisions);
+    if (s.what_if) out += RunWhatIfCells(*s.what_if);
+    out += "\n";
   }
   return out;
 }

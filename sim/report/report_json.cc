@@ -29,16 +29,58 @@ ojson PerInstance(const StrategyReport& s,
   return out;
 }
 
-ojson LatencyJson(const ServiceFigures& f) {
-  if (f.latency.served == 0)
-    return {{"served", 0}, {"latency", nullptr}, {"mean_queue_wait", nullptr},
-            {"utilisation", Optional(f.utilisation)}};
-  const LatencySummary& l = f.latency;
+// served, latency, mean_queue_wait and wait of `l`.
+ojson SummaryJson(const LatencySummary& l) {
+  if (l.served == 0)
+    return {{"served", 0}, {"latency", nullptr}, {"mean_queue_wait", nullptr}, {"wait", nullptr}};
   return {{"served", l.served},
           {"latency", {{"p50", l.p50}, {"p90", l.p90}, {"p99", l.p99}, {"max", l.max},
                        {"mean", l.mean}}},
           {"mean_queue_wait", l.mean_wait},
-          {"utilisation", Optional(f.utilisation)}};
+          {"wait", {{"p50", l.wait_p50}, {"p90", l.wait_p90}, {"p99", l.wait_p99},
+                    {"max", l.wait_max}, {"mean", l.mean_wait}}}};
+}
+
+ojson LatencyJson(const ServiceFigures& f) {
+  ojson j = SummaryJson(f.latency);
+  j["utilisation"] = Optional(f.utilisation);
+  j["offered_utilisation"] = Optional(f.offered_utilisation);
+  return j;
+}
+
+ojson WarningsJson(const std::vector<Warning>& warnings) {
+  ojson out = ojson::array();
+  for (const Warning& w : warnings) out.push_back({{"name", w.name}, {"text", w.text}});
+  return out;
+}
+
+ojson StretchJson(const std::optional<DetectorReport::Stretch>& s) {
+  if (!s) return nullptr;
+  return {{"instances", s->instances}, {"length", s->length}, {"first_seq", s->first_seq}};
+}
+
+ojson DetectorsJson(const StrategyReport& s) {
+  const DetectorReport& d = s.detectors;
+  ojson concentrated = ojson::object();
+  for (const DetectorReport::Concentrated& c : d.concentrated)
+    AddNewKey(concentrated, c.instance, {{"share", c.share}, {"expected_share", c.expected_share}});
+  ojson overload = ojson(nullptr);
+  if (d.service)
+    overload = {{"fired", d.OverloadFires()},
+                {"offered_utilisation", Optional(d.offered_utilisation)},
+                {"instances", d.overloaded},
+                {"growing_windows", d.growing_windows}};
+  return {{"unknown_starvation", {{"fired", !d.starved.empty()}, {"instances", d.starved}}},
+          {"concentration", {{"fired", d.ConcentrationFires()}, {"instances", concentrated}}},
+          {"herding", {{"fired", d.HerdingFires()},
+                       {"run_decisions", d.run_decisions},
+                       {"alternation_decisions", d.alternation_decisions},
+                       {"longest_run", StretchJson(d.longest_herding_run)},
+                       {"longest_alternation", StretchJson(d.longest_alternation)}}},
+          {"overload", overload},
+          {"fallback_burst", {{"fired", d.FallbackBurstFires()},
+                              {"windows", d.burst_windows},
+                              {"highest_rate", Optional(d.highest_burst_rate)}}}};
 }
 
 // Per-Instance values keyed by Instance id, in report order.
@@ -78,6 +120,10 @@ ojson WhatIfJson(const StrategyReport& s, const WhatIfReport& w) {
                          {"selections", ById(s, win.selections, same)},
                          {"share", ById(s, win.share, same)},
                          {"mean_inflight", ById(s, win.mean_inflight, optional)}});
+    if (w.service)
+      for (std::size_t k = 0; k < w.windows.size(); ++k)
+        windows[k]["service"] = w.windows[k].service ? SummaryJson(*w.windows[k].service)
+                                                     : ojson(nullptr);
     j["windows"] = windows;
   }
   return j;
@@ -141,13 +187,18 @@ ojson StrategyJson(const StrategyReport& s) {
            {"first_seq", s.longest_run_first_seq}};
   j["longest_run"] = run;
   j["herded_decisions"] = s.herded_decisions;
+  ojson expected = ojson::object();
+  for (std::size_t i = 0; i < s.instances.size() && i < s.expected_share.size(); ++i)
+    AddNewKey(expected, s.instances[i].id, s.expected_share[i]);
+  j["expected_share"] = expected;
   if (s.prefix_cache)
     j["prefix_cache"] = {{"capacity_blocks", s.prefix_cache->capacity_blocks},
                          {"requested_blocks", s.prefix_cache->requested_blocks},
                          {"matched_blocks", s.prefix_cache->matched_blocks},
                          {"hit_rate", s.prefix_cache->hit_rate},
                          {"cached_blocks", PerInstance(s, &InstanceReport::cached_blocks)}};
-  j["warnings"] = s.warnings;
+  j["warnings"] = WarningsJson(s.warnings);
+  j["detectors"] = DetectorsJson(s);
   if (s.what_if) j["what_if"] = WhatIfJson(s, *s.what_if);
   return j;
 }
@@ -175,7 +226,7 @@ std::string RenderJson(const Report& report) {
                 {"pinned", report.proxy.pinned},
                 {"ignored", {{"inflight", report.proxy.ignored_inflight},
                              {"null_qps_1m", report.proxy.ignored_null_qps_1m}}},
-                {"warnings", report.proxy.warnings}};
+                {"warnings", WarningsJson(report.proxy.warnings)}};
   return j.dump(2) + "\n";
 }
 

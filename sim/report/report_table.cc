@@ -61,8 +61,12 @@ void WhatIfRows(TextTable& t, const Report& report, Row row) {
     latency("  latency p99", &LatencySummary::p99);
     latency("  latency max", &LatencySummary::max);
     latency("  mean queue wait", &LatencySummary::mean_wait);
+    latency("  queue wait p99", &LatencySummary::wait_p99);
     row("  utilisation", [&](const StrategyReport& s) {
       return Fixed(what_if(s).service->utilisation);
+    });
+    row("  offered utilisation", [&](const StrategyReport& s) {
+      return Fixed(what_if(s).service->offered_utilisation);
     });
     t.Blank();
     t.Section("p99 latency by Instance");
@@ -114,7 +118,7 @@ Report PrintableCopy(const Report& report) {
     s.label = Printable(s.label);
     s.requested_as = Printable(s.requested_as);
     if (s.longest_run_instance) s.longest_run_instance = Printable(*s.longest_run_instance);
-    for (std::string& w : s.warnings) w = Printable(w);
+    for (Warning& w : s.warnings) w.text = Printable(w.text);
   }
   return out;
 }
@@ -268,10 +272,10 @@ std::string RenderTable(const Report& raw) {
   if (!params.empty()) out += "\nparameters\n" + params;
 
   std::string warnings;
-  for (const std::string& w : report.proxy.warnings) warnings += fmt::format("  proxy: {}\n", w);
+  for (const Warning& w : report.proxy.warnings) warnings += fmt::format("  proxy: {}\n", w.text);
   for (const StrategyReport& s : runs)
-    for (const std::string& w : s.warnings)
-      warnings += fmt::format("  {}: {}\n", s.label, w);
+    for (const Warning& w : s.warnings)
+      warnings += fmt::format("  {}: {}\n", s.label, w.text);
   out += warnings.empty() ? "\nwarnings: none\n" : "\nwarnings\n" + warnings;
   return out;
 }

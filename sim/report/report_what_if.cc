@@ -13,8 +13,11 @@ std::optional<double> Ratio(double part, double whole) {
   return part / whole;
 }
 
-ServiceFigures Figures(LatencySummary latency, double busy_area, double capacity) {
-  return ServiceFigures{latency, Ratio(busy_area, capacity)};
+// `capacity`: slot time over the run's span; `offered_capacity`: over the
+// trace's span (first to last event).
+ServiceFigures Figures(LatencySummary latency, double busy_area, double capacity,
+                       double offered_capacity) {
+  return ServiceFigures{latency, Ratio(busy_area, capacity), Ratio(busy_area, offered_capacity)};
 }
 
 WindowReport Window(const WindowSeries& series, std::size_t k, std::size_t instances,
@@ -55,22 +58,31 @@ WhatIfReport BuildWhatIfReport(const ReplayResult& result, std::size_t r) {
     out.inflight_peak.push_back(timeline.outstanding().Peak(i));
   }
 
-  if (const ServiceModel* service = outcome.service.get()) {
-    const double slot_span = static_cast<double>(service->slots()) * span;
+  const ServiceModel* service = outcome.service.get();
+  if (service) {
+    const double slots = static_cast<double>(service->slots());
+    const double slot_span = slots * span;
+    const double offered_span = slots * (result.last_event_time - out.span_start);
     double busy_total = 0.0;
     for (InstanceIndex i = 0; i < instances; ++i) {
       const double busy = service->busy().Area(i);
       busy_total += busy;
       out.instance_service.push_back(
-          Figures(service->latencies().Of(i), busy, slot_span));
+          Figures(service->latencies().Of(i), busy, slot_span, offered_span));
     }
-    out.service = Figures(service->latencies().Overall(), busy_total,
-                          slot_span * static_cast<double>(instances));
+    const double n = static_cast<double>(instances);
+    out.service = Figures(service->latencies().Overall(), busy_total, slot_span * n,
+                          offered_span * n);
   }
 
   if (const WindowSeries* series = timeline.windows()) {
     for (std::size_t k = 0; k < series->windows().size(); ++k)
       out.windows.push_back(Window(*series, k, instances, out.span_start, out.span_end));
+    if (service) {
+      const std::vector<LatencySummary> by_window = service->latencies().ByWindow(
+          [series](double t) { return series->Position(t); }, out.windows.size());
+      for (std::size_t k = 0; k < out.windows.size(); ++k) out.windows[k].service = by_window[k];
+    }
   }
   return out;
 }

@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <atomic>
 #include <charconv>
+#include <cmath>
 #include <exception>
 #include <thread>
 
 #include <fmt/format.h>
 
 #include "base/errors.h"
+#include "base/number_text.h"
 #include "sim/engine/replay.h"
 #include "sim/report/report.h"
 
@@ -33,7 +35,7 @@ void RunCellGroup(const SweepGrid& grid, const std::vector<SweepCell>& all,
   std::vector<StrategyRequest> requests;
   for (std::size_t c : cells) requests.push_back(all[c].request);
   const std::string& trace = grid.traces[all[cells.front()].trace];
-  SimOptions options;
+  SimOptions options = all[cells.front()].options;
   options.proxy = grid.proxy;
   const ReplayResult replay = Replay(trace, grid.encoding, requests, {}, options);
   Report report = BuildReport(replay);
@@ -58,8 +60,14 @@ void RunCellGroup(const SweepGrid& grid, const std::vector<SweepCell>& all,
     row.unknown_excluded = s.unknown_excluded;
     row.fairness = s.fairness;
     row.herded_decisions = s.herded_decisions;
+    row.alternating_decisions = s.detectors.alternation_decisions;
     row.longest_run = s.longest_run;
     row.prefix_cache = s.prefix_cache;
+    row.sim_values = cell.sim_values;
+    if (s.what_if && s.what_if->service) row.service = s.what_if->service;
+    for (const Warning& w : s.warnings)
+      if (std::find(row.warnings.begin(), row.warnings.end(), w.name) == row.warnings.end())
+        row.warnings.push_back(w.name);
   }
 }
 
@@ -67,7 +75,8 @@ void RunCellGroup(const SweepGrid& grid, const std::vector<SweepCell>& all,
 
 SweepAxis SweepAxis::Parse(std::string_view text) {
   std::size_t eq = text.find('=');
-  std::size_t dot = text.substr(0, eq).rfind('.');
+  // "sim.KEY": the key may hold dots (speed.ID).
+  std::size_t dot = text.substr(0, 4) == "sim." ? 3 : text.substr(0, eq).rfind('.');
   if (eq == std::string_view::npos || dot == std::string_view::npos || dot == 0 ||
       dot + 1 == eq || eq + 1 == text.size())
     throw UsageError(fmt::format(
@@ -88,16 +97,95 @@ SweepAxis SweepAxis::Parse(std::string_view text) {
   return axis;
 }
 
+void SetSimOption(SimOptions& o, std::string_view key, std::string_view value,
+                  std::string_view where) {
+  double x = 0.0;
+  const bool number = ParseFiniteNumber(value, x);
+  auto bad = [&](std::string_view expected) {
+    throw UsageError(fmt::format("{}: expected {}, got '{}'", where, expected, value));
+  };
+  auto whole = [&](double lo, double hi) {
+    if (!number || x != std::floor(x) || x < lo || x > hi) return false;
+    return true;
+  };
+  if (key == "slots") {
+    if (!whole(1, 1u << 30)) bad("an integer from 1 to 2^30 (slots per Instance)");
+    o.slots = static_cast<std::uint32_t>(x);
+  } else if (key == "stale_interval" || key == "stale_delay" || key == "stale_jitter" ||
+             key == "window") {
+    if (!number || x < 0.0) bad("a number >= 0 (0: off)");
+    (key == "stale_interval" ? o.stale_interval
+     : key == "stale_delay"  ? o.stale_delay
+     : key == "stale_jitter" ? o.stale_jitter
+                             : o.window) = x;
+  } else if (key == "seed") {
+    if (!whole(0, 9007199254740992.0)) bad("an integer from 0 to 2^53");
+    o.seed = static_cast<std::uint64_t>(x);
+  } else if (key == "cache_blocks") {
+    if (!whole(1, 9007199254740992.0)) bad("an integer from 1 to 2^53 (KV-cache blocks)");
+    o.cache_blocks = static_cast<std::size_t>(x);
+  } else if (key.substr(0, 6) == "speed." && key.size() > 6) {
+    if (!number || !(x > 0.0)) bad("a number > 0 (a service speed)");
+    const std::string id(key.substr(6));
+    auto it = std::find_if(o.speeds.begin(), o.speeds.end(),
+                           [&](const auto& s) { return s.first == id; });
+    if (it != o.speeds.end()) it->second = x;
+    else o.speeds.emplace_back(id, x);
+  } else {
+    throw UsageError(fmt::format(
+        "{}: unknown what-if option '{}'; expected slots, stale_interval, stale_delay, "
+        "stale_jitter, window, seed, cache_blocks or speed.ID",
+        where, key));
+  }
+}
+
 std::vector<SweepCell> ExpandSweep(const SweepGrid& grid, const StrategyRegistry& registry) {
   if (grid.traces.empty()) throw UsageError("sweep: no trace given");
   std::vector<std::string> specs = grid.strategies;
   if (specs.empty()) specs.emplace_back(registry.Default().name);
+
+  // The combinations of the what-if axes' values (the first varies slowest),
+  // each checked as a replay's options are.
+  std::vector<const SweepAxis*> sim_axes;
+  for (const SweepAxis& axis : grid.axes)
+    if (axis.IsSim()) sim_axes.push_back(&axis);
+  std::vector<std::pair<SimOptions, std::vector<std::pair<std::string, std::string>>>> combos;
+  {
+    std::vector<std::size_t> at(sim_axes.size(), 0);
+    for (bool more = true; more;) {
+      SimOptions o = grid.sim;
+      std::vector<std::pair<std::string, std::string>> values;
+      std::string where;
+      for (std::size_t a = 0; a < sim_axes.size(); ++a) {
+        const std::string& value = sim_axes[a]->values[at[a]];
+        SetSimOption(o, sim_axes[a]->key, value, fmt::format("--vary {}", sim_axes[a]->Name()));
+        values.emplace_back(sim_axes[a]->key, value);
+        where += fmt::format("{}{}={}", where.empty() ? "" : " ", sim_axes[a]->Name(), value);
+      }
+      try {
+        CheckSimOptions(o);
+      } catch (const UsageError& e) {
+        throw UsageError(where.empty() ? std::string(e.what())
+                                       : fmt::format("--vary {}: {}", where, e.what()));
+      }
+      combos.emplace_back(std::move(o), std::move(values));
+      more = false;
+      for (std::size_t a = sim_axes.size(); a-- > 0;) {
+        if (++at[a] < sim_axes[a]->values.size()) {
+          more = true;
+          break;
+        }
+        at[a] = 0;
+      }
+    }
+  }
 
   // Which strategies each axis and the seeds apply to.
   std::vector<const StrategyInfo*> infos;
   for (const std::string& spec : specs)
     infos.push_back(&registry.Require(spec.substr(0, spec.find(':'))));
   for (const SweepAxis& axis : grid.axes) {
+    if (axis.IsSim()) continue;
     const StrategyInfo& target = registry.Require(axis.strategy);
     if (std::find(infos.begin(), infos.end(), &target) == infos.end())
       throw UsageError(fmt::format("--vary {}: strategy {} is not among the strategies of the sweep",
@@ -113,10 +201,11 @@ std::vector<SweepCell> ExpandSweep(const SweepGrid& grid, const StrategyRegistry
 
   std::vector<SweepCell> cells;
   for (std::size_t t = 0; t < grid.traces.size(); ++t) {
+    for (std::size_t combo = 0; combo < combos.size(); ++combo) {
     for (std::size_t s = 0; s < specs.size(); ++s) {
       std::vector<const SweepAxis*> mine;
       for (const SweepAxis& axis : grid.axes)
-        if (&registry.Require(axis.strategy) == infos[s]) mine.push_back(&axis);
+        if (!axis.IsSim() && &registry.Require(axis.strategy) == infos[s]) mine.push_back(&axis);
       std::vector<std::optional<std::uint64_t>> seeds = {std::nullopt};
       if (Declares(*infos[s], "seed") && !grid.seeds.empty())
         seeds.assign(grid.seeds.begin(), grid.seeds.end());
@@ -130,9 +219,14 @@ std::vector<SweepCell> ExpandSweep(const SweepGrid& grid, const StrategyRegistry
           SweepCell cell;
           cell.index = cells.size();
           cell.trace = t;
+          cell.sim = combo;
+          cell.options = combos[combo].first;
+          cell.sim_values = combos[combo].second;
           cell.spec = seed ? fmt::format("{}:seed={}", base, *seed) : base;
           cell.seed = seed;
-          cell.request = ParseStrategyRequest(registry, cell.spec, grid.settings);
+          cell.request = ParseStrategyRequest(
+              registry, cell.spec, grid.settings,
+              {{"cache_blocks", fmt::format("{}", cell.options.cache_blocks)}});
           cells.push_back(std::move(cell));
         }
         more = false;
@@ -144,6 +238,7 @@ std::vector<SweepCell> ExpandSweep(const SweepGrid& grid, const StrategyRegistry
           at[a] = 0;
         }
       }
+    }
     }
   }
   std::vector<StrategyRequest> requests;
@@ -190,16 +285,20 @@ SweepResult RunSweep(const SweepGrid& grid, const StrategyRegistry& registry,
   result.rows.resize(last - first);
   if (first == last) return result;
 
-  // Cell groups: the cells of one trace, split so that every thread has work.
+  // Cell groups: the cells of one trace and what-if combination (one
+  // replay's options), split so that every thread has work.
+  auto same_run = [&](const SweepCell& a, const SweepCell& b) {
+    return a.trace == b.trace && a.sim == b.sim;
+  };
   std::size_t traces = 1;
   for (std::size_t c = first + 1; c < last; ++c)
-    if (cells[c].trace != cells[c - 1].trace) ++traces;
+    if (!same_run(cells[c], cells[c - 1])) ++traces;
   jobs = std::max(1u, jobs);
   const std::size_t parts = std::max<std::size_t>(1, (jobs + traces - 1) / traces);
   std::vector<std::vector<std::size_t>> groups;
   for (std::size_t c = first; c < last;) {
     std::size_t end = c;
-    while (end < last && cells[end].trace == cells[c].trace) ++end;
+    while (end < last && same_run(cells[end], cells[c])) ++end;
     const std::size_t n = end - c;
     const std::size_t split = std::min(parts, n);
     for (std::size_t p = 0; p < split; ++p) {

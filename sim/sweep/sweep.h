@@ -15,9 +15,10 @@
 namespace lbsim {
 
 // One varied parameter: "NAME.KEY=V1,V2,..." gives every run of strategy
-// NAME each of the values in turn.
+// NAME each of the values in turn; "sim.KEY=V1,V2,..." does the same for a
+// what-if option of every strategy's run (see SetSimOption).
 struct SweepAxis {
-  std::string strategy;  // as written
+  std::string strategy;  // as written; "sim" for a what-if option
   std::string key;
   std::vector<std::string> values;
 
@@ -25,7 +26,16 @@ struct SweepAxis {
   static SweepAxis Parse(std::string_view text);
   // "NAME.KEY" as written.
   std::string Name() const { return strategy + "." + key; }
+  bool IsSim() const { return strategy == "sim"; }
 };
+
+// Sets what-if option `key` of `options` to `value` as the replay's flags
+// would: slots (--slots), stale_interval, stale_delay, stale_jitter (0:
+// off), window (0: off), seed (of the jitter), cache_blocks, or speed.ID
+// (--speed ID=VALUE).
+// `where` names the setting in errors; throws UsageError.
+void SetSimOption(SimOptions& options, std::string_view key, std::string_view value,
+                  std::string_view where);
 
 // What a sweep runs: every combination (a cell) of trace x strategy x
 // values of the varied parameters x seed.
@@ -33,7 +43,9 @@ struct SweepGrid {
   std::vector<std::string> traces;
   std::vector<std::string> strategies;  // specs as on the command line
   std::vector<std::string> settings;    // NAME.KEY=VALUE for every run of NAME
-  std::vector<SweepAxis> axes;          // applied to the strategies they name
+  std::vector<SweepAxis> axes;          // applied to the strategies they name, or "sim"
+  // The what-if options of every cell, before the "sim" axes apply.
+  SimOptions sim;
   std::vector<std::uint64_t> seeds;     // for strategies that take a `seed`
   TraceEncoding encoding = TraceEncoding::kAuto;
   // The Proxy every cell replays; by default each trace's header profile,
@@ -45,15 +57,19 @@ struct SweepGrid {
 struct SweepCell {
   std::size_t index = 0;  // position in the grid's cell order
   std::size_t trace = 0;  // into SweepGrid::traces
+  std::size_t sim = 0;    // which combination of the "sim" axes' values
   std::string spec;       // the strategy spec it runs, e.g. "ll:qps_1m=0"
   std::optional<std::uint64_t> seed;
   StrategyRequest request;
+  SimOptions options;     // the what-if options of its replay
+  std::vector<std::pair<std::string, std::string>> sim_values;  // ("slots", "4") per sim axis
 };
 
-// The cells of `grid` in their fixed order: by trace, then strategy, then
-// the varied values (the first axis varies slowest), then seed. An axis or
-// the seeds apply only to strategies that declare the parameter; each must
-// apply to some strategy. Throws UsageError for a bad grid.
+// The cells of `grid` in their fixed order: by trace, then the values of
+// the "sim" axes (the first slowest), then strategy, then its varied values
+// (the first axis varies slowest), then seed. A strategy axis or the seeds
+// apply only to strategies that declare the parameter; each must apply to
+// some strategy. Throws UsageError for a bad grid.
 std::vector<SweepCell> ExpandSweep(const SweepGrid& grid, const StrategyRegistry& registry);
 
 // Which slice of a sweep a process runs: shard `index` (1-based) of `count`.
@@ -86,9 +102,13 @@ struct SweepRow {
   std::uint64_t unknown_excluded = 0;
   Fairness fairness;
   std::uint64_t herded_decisions = 0;
+  std::uint64_t alternating_decisions = 0;
   std::uint64_t longest_run = 0;
   // Present when the trace's arrivals carried prefix_blocks.
   std::optional<PrefixCacheReport> prefix_cache;
+  std::vector<std::pair<std::string, std::string>> sim_values;  // as in SweepCell
+  std::optional<ServiceFigures> service;  // with the service model
+  std::vector<std::string> warnings;      // the names of its warnings, in report order
 };
 
 // What a sweep (or a slice of one) produced.
@@ -107,6 +127,10 @@ struct SweepResult {
 // InputError (the error of the earliest failing cell group).
 SweepResult RunSweep(const SweepGrid& grid, const StrategyRegistry& registry,
                      std::optional<SweepShard> shard, unsigned jobs);
+
+// What identifies a sweep (its grid) as 16 hexadecimal digits; every
+// slice of it carries the same.
+std::string SweepId(const SweepGrid& grid);
 
 // A sweep result as CSV: a header row, then one row per cell.
 std::string RenderSweepCsv(const SweepResult& result);

@@ -41,6 +41,7 @@ bool ParseIndex(const std::string& text, std::size_t& out) {
 std::string MergeCsv(const std::vector<Slice>& slices) {
   std::string header;
   std::size_t cells = 0;
+  std::string sweep;  // the sweep id of the first row
   std::map<std::size_t, std::string> rows;  // cell -> record text
   for (const auto& [name, content] : slices) {
     std::vector<CsvRecord> records;
@@ -60,6 +61,15 @@ std::string MergeCsv(const std::vector<Slice>& slices) {
       if (of != cells)
         Bad(name, fmt::format("row {}: a sweep of {} cells, not {}: not the same sweep", r + 1,
                               of, cells));
+      // The sweep id (third column): slices of another grid with the same
+      // columns and cell count are not this sweep.
+      if (record.fields.size() > 2 && records[0].fields.size() > 2 &&
+          records[0].fields[2] == "sweep") {
+        if (sweep.empty()) sweep = record.fields[2];
+        else if (record.fields[2] != sweep)
+          Bad(name, fmt::format("row {}: sweep {}, not {}: not the same sweep", r + 1,
+                                record.fields[2], sweep));
+      }
       if (!rows.emplace(cell, std::string(record.text)).second)
         Bad(name, fmt::format("cell {} appears in more than one slice", cell));
     }
@@ -73,6 +83,7 @@ std::string MergeCsv(const std::vector<Slice>& slices) {
 
 std::string MergeJson(const std::vector<Slice>& slices) {
   ojson grid;
+  ojson sweep;
   std::size_t cells = 0;
   std::map<std::size_t, ojson> rows;
   for (const auto& [name, content] : slices) {
@@ -83,8 +94,10 @@ std::string MergeJson(const std::vector<Slice>& slices) {
       Bad(name, "not a sweep JSON document (expected \"lbsim_sweep\": 1 with grid, cells and results)");
     if (grid.is_null()) {
       grid = doc["grid"];
+      sweep = doc.value("sweep", ojson(nullptr));
       cells = doc["cells"].get<std::size_t>();
-    } else if (doc["grid"] != grid || doc["cells"].get<std::size_t>() != cells) {
+    } else if (doc["grid"] != grid || doc["cells"].get<std::size_t>() != cells ||
+               doc.value("sweep", ojson(nullptr)) != sweep) {
       Bad(name, "its grid differs from the first slice's: not the same sweep");
     }
     for (ojson& row : doc["results"]) {
@@ -99,6 +112,7 @@ std::string MergeJson(const std::vector<Slice>& slices) {
   CheckComplete(rows, cells);
   ojson out;
   out["lbsim_sweep"] = 1;
+  out["sweep"] = sweep;
   out["grid"] = grid;
   out["cells"] = cells;
   ojson results = ojson::array();

@@ -22,6 +22,17 @@ std::uint64_t ReasonCount(const SweepRow& row, std::string_view word) {
   return 0;
 }
 
+ojson SummaryJson(const LatencySummary& l) {
+  if (l.served == 0) return nullptr;
+  return {{"p50", l.p50}, {"p90", l.p90}, {"p99", l.p99}, {"max", l.max}, {"mean", l.mean}};
+}
+
+ojson WaitJson(const LatencySummary& l) {
+  if (l.served == 0) return nullptr;
+  return {{"p50", l.wait_p50}, {"p90", l.wait_p90}, {"p99", l.wait_p99}, {"max", l.wait_max},
+          {"mean", l.mean_wait}};
+}
+
 ojson RowJson(const SweepRow& row) {
   ojson j;
   j["cell"] = row.cell;
@@ -48,14 +59,37 @@ ojson RowJson(const SweepRow& row) {
   j["reasons"] = reasons;
   j["unknown_excluded"] = row.unknown_excluded;
   j["fairness"] = FairnessJson(row.fairness);
+  ojson sim = ojson::object();
+  for (const auto& [key, value] : row.sim_values) sim[key] = value;
+  j["sim"] = sim;
   j["herded_decisions"] = row.herded_decisions;
+  j["alternating_decisions"] = row.alternating_decisions;
   j["longest_run"] = row.longest_run;
   j["prefix_cache"] = ojson(nullptr);
   if (row.prefix_cache)
     j["prefix_cache"] = {{"requested_blocks", row.prefix_cache->requested_blocks},
                          {"matched_blocks", row.prefix_cache->matched_blocks},
                          {"hit_rate", row.prefix_cache->hit_rate}};
+  j["service"] = ojson(nullptr);
+  if (row.service)
+    j["service"] = {{"served", row.service->latency.served},
+                    {"latency", SummaryJson(row.service->latency)},
+                    {"wait", WaitJson(row.service->latency)},
+                    {"utilisation", row.service->utilisation ? ojson(*row.service->utilisation) : ojson(nullptr)},
+                    {"offered_utilisation", row.service->offered_utilisation
+                                                ? ojson(*row.service->offered_utilisation)
+                                                : ojson(nullptr)}};
+  j["warnings"] = row.warnings;
   return j;
+}
+
+ojson SimJson(const SimOptions& o) {
+  ojson speeds = ojson::object();
+  for (const auto& [id, speed] : o.speeds) speeds[id] = speed;
+  return {{"slots", o.slots},         {"speeds", speeds},
+          {"stale_interval", o.stale_interval}, {"stale_delay", o.stale_delay},
+          {"stale_jitter", o.stale_jitter},     {"seed", o.seed},
+          {"window", o.window},       {"cache_blocks", o.cache_blocks}};
 }
 
 // What defines the cells; slices of one sweep carry the same.
@@ -67,15 +101,27 @@ ojson GridJson(const SweepGrid& grid) {
           {"settings", grid.settings},
           {"vary", vary},
           {"seeds", grid.seeds},
+          {"sim", SimJson(grid.sim)},
           {"proxy", grid.proxy.profile ? ojson(grid.proxy.profile->name) : ojson(nullptr)},
           {"python", PythonVersionName(grid.proxy.python)}};
 }
 
 }  // namespace
 
+std::string SweepId(const SweepGrid& grid) {
+  // FNV-1a, 64 bits, of the grid as JSON: stable across runs and machines.
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : GridJson(grid).dump()) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return fmt::format("{:016x}", h);
+}
+
 std::string RenderSweepJson(const SweepResult& result) {
   ojson j;
   j["lbsim_sweep"] = 1;
+  j["sweep"] = SweepId(result.grid);
   j["grid"] = GridJson(result.grid);
   j["cells"] = result.cells;
   if (result.shard) j["shard"] = {{"index", result.shard->index}, {"count", result.shard->count}};
@@ -94,21 +140,34 @@ std::string ParamText(const SweepRow& row, std::string_view key) {
 
 std::string RenderSweepCsv(const SweepResult& result) {
   // One column per varied parameter (the JSON has every value in force).
-  std::vector<std::string> varied;
-  for (const SweepAxis& axis : result.grid.axes)
-    if (std::find(varied.begin(), varied.end(), axis.key) == varied.end()) varied.push_back(axis.key);
-  std::string out = "cell,cells,trace,strategy,spec,seed,proxy,python";
+  std::vector<std::string> varied, sim_varied;
+  for (const SweepAxis& axis : result.grid.axes) {
+    std::vector<std::string>& list = axis.IsSim() ? sim_varied : varied;
+    if (std::find(list.begin(), list.end(), axis.key) == list.end()) list.push_back(axis.key);
+  }
+  const std::string id = SweepId(result.grid);
+  std::string out = "cell,cells,sweep,trace,strategy,spec,seed,proxy,python";
+  for (const std::string& key : sim_varied) out += fmt::format(",sim_{}", key);
   for (const std::string& key : varied) out += fmt::format(",param_{}", key);
   out += ",events,arrivals,decisions,no_instances";
   for (const std::string& word : result.reason_words) out += fmt::format(",reason_{}", word);
   out += ",unknown_excluded,jain,jain_eligible,cv,max_min_ratio,max_mean_ratio,gini,"
-         "herded_decisions,longest_run,prefix_requested_blocks,prefix_matched_blocks,"
-         "prefix_hit_rate\n";
+         "herded_decisions,alternating_decisions,longest_run,prefix_requested_blocks,"
+         "prefix_matched_blocks,prefix_hit_rate,served,latency_p50,latency_p90,latency_p99,"
+         "latency_max,latency_mean,wait_p50,wait_p90,wait_p99,wait_max,mean_queue_wait,"
+         "utilisation,offered_utilisation,warnings\n";
   for (const SweepRow& row : result.rows) {
-    out += fmt::format("{},{},{},{},{},{},{},{}", row.cell, result.cells, CsvField(row.trace),
-                       row.strategy, CsvField(row.spec),
+    out += fmt::format("{},{},{},{},{},{},{},{},{}", row.cell, result.cells, id,
+                       CsvField(row.trace), row.strategy, CsvField(row.spec),
                        row.seed ? fmt::format("{}", *row.seed) : "", CsvField(row.proxy),
                        CsvField(row.python));
+    for (const std::string& key : sim_varied) {
+      std::string value;
+      for (const auto& [k, v] : row.sim_values)
+        if (k == key) value = v;
+      out += ',';
+      out += CsvField(value);
+    }
     for (const std::string& key : varied) {
       out += ',';
       out += CsvField(ParamText(row, key));
@@ -117,15 +176,30 @@ std::string RenderSweepCsv(const SweepResult& result) {
     for (const std::string& word : result.reason_words)
       out += fmt::format(",{}", ReasonCount(row, word));
     const Fairness& f = row.fairness;
-    out += fmt::format(",{},{},{},{},{},{},{},{},{}", row.unknown_excluded, Number(f.jain),
+    out += fmt::format(",{},{},{},{},{},{},{},{},{},{}", row.unknown_excluded, Number(f.jain),
                        Number(f.jain_eligible), Number(f.cv), Number(f.max_min_ratio),
                        Number(f.max_mean_ratio), Number(f.gini), row.herded_decisions,
-                       row.longest_run);
+                       row.alternating_decisions, row.longest_run);
     if (row.prefix_cache)
-      out += fmt::format(",{},{},{}\n", row.prefix_cache->requested_blocks,
+      out += fmt::format(",{},{},{}", row.prefix_cache->requested_blocks,
                          row.prefix_cache->matched_blocks, Number(row.prefix_cache->hit_rate));
     else
-      out += ",,,\n";
+      out += ",,,";
+    if (row.service && row.service->latency.served > 0) {
+      const LatencySummary& l = row.service->latency;
+      out += fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{},{}", l.served, l.p50, l.p90,
+                         l.p99, l.max, l.mean, l.wait_p50, l.wait_p90, l.wait_p99, l.wait_max,
+                         l.mean_wait, Number(row.service->utilisation),
+                         Number(row.service->offered_utilisation));
+    } else if (row.service) {
+      out += fmt::format(",0,,,,,,,,,,,{},{}", Number(row.service->utilisation),
+                         Number(row.service->offered_utilisation));
+    } else {
+      out += ",,,,,,,,,,,,,";
+    }
+    std::string warnings;
+    for (const std::string& w : row.warnings) warnings += (warnings.empty() ? "" : ";") + w;
+    out += "," + CsvField(warnings) + "\n";
   }
   return out;
 }

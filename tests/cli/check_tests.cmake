@@ -44,7 +44,7 @@ lbsim_cli_test(NAME "check junit library"
   EXIT 0 STDOUT_MATCH " 0 failed\n$")
 set_tests_properties("cli: check junit library" PROPERTIES FIXTURES_SETUP scenarios_junit)
 file(GLOB library_scenarios RELATIVE ${PROJECT_SOURCE_DIR} CONFIGURE_DEPENDS
-     ${PROJECT_SOURCE_DIR}/scenarios/*.json)
+     ${PROJECT_SOURCE_DIR}/scenarios/*.json ${PROJECT_SOURCE_DIR}/scenarios/detectors/*.json)
 add_test(NAME "cli: check junit library parses"
   COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/../check/junit_check.py
           ${OUT}/scenarios.junit.xml 0 ${library_scenarios}
@@ -112,14 +112,14 @@ lbsim_cli_test(NAME "diff share beyond tolerance"
   EXIT 1 STDOUT_GOLDEN ${GOLDEN}/diff_share_nudged.txt)
 lbsim_cli_test(NAME "diff share within tolerance"
   ARGS diff --share-tol 0.03 ${DIFF_DATA}/queue_hints.ll.json ${DIFF_DATA}/queue_hints.ll.share_nudged.json
-  EXIT 0 STDOUT_MATCH "\nlbsim diff: 0 of 13 figures beyond tolerance; no change flagged\n$")
+  EXIT 0 STDOUT_MATCH "\nlbsim diff: 0 of 38 figures beyond tolerance; no change flagged\n$")
 lbsim_cli_test(NAME "diff identical"
   ARGS diff ${DIFF_DATA}/queue_hints.ll.json ${DIFF_DATA}/queue_hints.ll.json
-  EXIT 0 STDOUT_MATCH "0 of 13 figures beyond tolerance")
+  EXIT 0 STDOUT_MATCH "0 of 38 figures beyond tolerance")
 lbsim_cli_test(NAME "diff different traces"
   ARGS diff ${GOLDEN}/ties.report.json ${DIFF_DATA}/queue_hints.ll.json
   EXIT 2 STDERR_LINES 1
-  STDERR_MATCH "queue_hints\\.ll\\.json: trace\\.name: queue-hints, but .*ties\\.report\\.json has ties; lbsim diff compares two reports of the same trace")
+  STDERR_MATCH "queue_hints\\.ll\\.json: trace: {\"name\":\"queue-hints\",[^\n]*, but .*ties\\.report\\.json has {\"name\":\"ties\",[^\n]*; lbsim diff compares reports made under the same trace \\(--allow-different trace compares them anyway\\)\n$")
 lbsim_cli_test(NAME "diff not a report"
   ARGS diff scenarios/aliases.json ${DIFF_DATA}/queue_hints.ll.json
   EXIT 2 STDERR_LINES 1 STDERR_MATCH "scenarios/aliases\\.json: lbsim_report: expected 1")

@@ -17,6 +17,11 @@ set(WHATIF ${CLI_DIR}/whatif)
 #   area 9, mean 9/7, peak 2; inst-b: 1, 2, 1, 0, 1 on [0,1,2,4,5,7): area 7.
 #   Windows of 2 s: [0,2) 4 decisions, mean inflight a = b = (1 + 2) / 2;
 #   [2,4) a 2, b 1; [4,6) a 1, b 0.5; [6,8) covers only [6,7]: a 0, b 1.
+#   Queue waits sorted 0 0 0 1 1 2: p50 0, p90 = p99 = max 2; inst-a
+#   (0 1 2): p50 1. Per window, by arrival: [0,2) r1-r4, latencies 2 2 3 3
+#   (p50 2, p90 rank 4 = 3), waits 0 0 1 1; [2,4) r5: 4, wait 2; [4,6) r6: 2,
+#   wait 0; [6,8) none. Offered utilisation: 6 s of work per Instance over
+#   1 slot x the trace's 5 s = 1.2, and requests waited: overload.
 lbsim_cli_test(NAME "whatif service k1 json"
   ARGS -s rr,ll --slots 1 --window 2 --format json tests/cli/whatif/two_instances_k1.json
   EXIT 0 STDOUT_GOLDEN ${GOLDEN}/whatif_k1.report.json)

@@ -238,8 +238,9 @@ TEST_CASE("report JSON: the same replay renders byte-identical text") {
 
 // Whether `s` carries an unknown-starvation warning naming `id`.
 bool WarnsStarvation(const StrategyReport& s, std::string_view id) {
-  for (const std::string& w : s.warnings)
-    if (w.starts_with(std::string(id) + " ") && w.find("unknown starvation") != std::string::npos)
+  for (const Warning& w : s.warnings)
+    if (w.name == "unknown_starvation" && w.text.starts_with(std::string(id) + " ") &&
+        w.text.find("unknown starvation") != std::string::npos)
       return true;
   return false;
 }

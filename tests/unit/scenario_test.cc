@@ -57,6 +57,32 @@ TEST_CASE("a minimal scenario runs the default strategy on an inline trace") {
   CHECK(std::get<double>(s.expectations[0].eq->value) == 1.0);
 }
 
+TEST_CASE("options: every what-if option, the seed or seeds, cache_blocks") {
+  Scenario s = ParseScenario(Doc(ojson::parse(R"({
+    "strategies": ["rr", "rand"],
+    "options": {"slots": 4, "speeds": {"inst-a": 2.5}, "stale_interval": 2, "stale_delay": 0.5,
+                "stale_jitter": 0.25, "window": 10, "seeds": [7, 3], "cache_blocks": 64}})")),
+                             "s.json");
+  CHECK(s.sim.slots == 4);
+  REQUIRE(s.sim.speeds.size() == 1);
+  CHECK(s.sim.speeds[0] == std::pair<std::string, double>{"inst-a", 2.5});
+  CHECK(s.sim.stale_interval == 2.0);
+  CHECK(s.sim.stale_delay == 0.5);
+  CHECK(s.sim.stale_jitter == 0.25);
+  CHECK(s.sim.window == 10.0);
+  CHECK(s.sim.cache_blocks == 64);
+  CHECK(s.Seeds() == std::vector<std::uint64_t>{7, 3});
+  // The first seed seeds the parsed strategies; each seed its own run.
+  CHECK(s.strategies[1].params.Number("seed") == 7);
+  CHECK(s.StrategiesFor(3)[1].params.Number("seed") == 3);
+  CHECK(s.OptionsFor(3).seed == 3);
+  CHECK(s.OptionsFor(3).slots == 4);
+  // Without seeds: one run under options.seed (default 1).
+  Scenario one = ParseScenario(Doc(ojson::parse(R"({"options": {"seed": 9}})")), "s.json");
+  CHECK(one.Seeds() == std::vector<std::uint64_t>{9});
+  CHECK(ParseScenario(Doc(), "s.json").Seeds() == std::vector<std::uint64_t>{1});
+}
+
 TEST_CASE("strategies: a spec string or an object with params, plus options.set") {
   Scenario s = ParseScenario(
       Doc(ojson::parse(R"({
@@ -136,7 +162,22 @@ TEST_CASE("malformed scenarios name the file and the offending key") {
       {ojson{{"trace", "CMakeLists.txt"}}, "s.json: trace: cannot tell the encoding of \"CMakeLists.txt\" from its name (expected .json, .ndjson or .jsonl); set options.trace_format to \"document\" or \"lines\""},
       {ojson{{"options", {{"trace_format", "lines"}}}}, "s.json: options.trace_format: applies only to a trace file, not to an inline trace"},
       {ojson{{"options", {{"trace_format", "xml"}}}}, "s.json: options.trace_format: expected \"auto\", \"document\" or \"lines\", got \"xml\""},
-      {ojson{{"options", {{"seed", 1}}}}, "s.json: options.seed: unknown key; expected one of: trace_format, set"},
+      {ojson{{"options", {{"sede", 1}}}}, "s.json: options.sede: unknown key; expected one of: trace_format, set, proxy, python, slots, speeds, stale_interval, stale_delay, stale_jitter, window, seed, seeds, cache_blocks"},
+      {ojson{{"options", {{"seed", 1.5}}}}, "s.json: options.seed: expected an integer from 0 to 2^53, got 1.5"},
+      {ojson{{"options", {{"seed", -1}}}}, "s.json: options.seed: expected an integer from 0 to 2^53, got -1"},
+      {ojson{{"options", {{"slots", 0}}}}, "s.json: options.slots: expected an integer from 1 to 2^30 (slots per Instance), got 0"},
+      {ojson{{"options", {{"slots", "4"}}}}, "s.json: options.slots: expected an integer from 1 to 2^30 (slots per Instance), got \"4\""},
+      {ojson{{"options", {{"speeds", {{"inst-a", 2}}}}}}, "s.json: options.speeds: needs options.slots (speeds matter only to the service model)"},
+      {ojson{{"options", {{"slots", 1}, {"speeds", {{"inst-a", 0}}}}}}, "s.json: options.speeds.inst-a: expected a number > 0 (a service speed), got 0"},
+      {ojson{{"options", {{"slots", 1}, {"speeds", ojson::array()}}}}, "s.json: options.speeds: expected an object of \"INSTANCE\": SPEED (numbers > 0), got []"},
+      {ojson{{"options", {{"stale_delay", 1}}}}, "s.json: options.stale_delay: needs options.stale_interval (stale metrics)"},
+      {ojson{{"options", {{"stale_interval", 0}}}}, "s.json: options.stale_interval: expected a number > 0 (in the trace's time unit), got 0"},
+      {ojson{{"options", {{"stale_interval", 1}, {"stale_jitter", -1}}}}, "s.json: options.stale_jitter: expected a number >= 0 (in the trace's time unit), got -1"},
+      {ojson{{"options", {{"window", "10"}}}}, "s.json: options.window: expected a finite number, got \"10\""},
+      {ojson{{"options", {{"seeds", {1}}}}}, "s.json: options.seeds: expected an array of at least two seeds (integers from 0 to 2^53), got [1]"},
+      {ojson{{"options", {{"seeds", {1, 2, 1}}}}}, "s.json: options.seeds[2]: seed 1 is already in the list"},
+      {ojson{{"options", {{"seed", 1}, {"seeds", {1, 2}}}}}, "s.json: options.seeds: give either options.seed or options.seeds, not both"},
+      {ojson{{"options", {{"cache_blocks", 0}}}}, "s.json: options.cache_blocks: expected an integer from 1 to 2^53 (KV-cache blocks per Instance), got 0"},
       {ojson{{"options", {{"set", {{"qps_1m", 0}}}}}}, "s.json: options.set.qps_1m: expected a key STRATEGY.PARAMETER, e.g. \"least_load.qps_1m\""},
       {ojson{{"options", {{"set", {{"ll.qps_1m", true}}}}}}, "s.json: options.set.ll.qps_1m: expected a number or a string, got true"},
       {ojson{{"options", {{"set", {{"ll.qps_1m", 0}}}}}}, "s.json: options.set.ll.qps_1m: strategy least_load is not among the strategies of this scenario"},
@@ -168,7 +209,11 @@ TEST_CASE("malformed scenarios name the file and the offending key") {
       {Expect(R"({"property": "same_decisions", "strategies": ["rr", "rr"]})"), "s.json: expect[0].strategies: expected two different strategy labels"},
       {Expect(R"({"property": "choices", "strategy": "rr", "eq": ["inst-a", 2]})"), "s.json: expect[0].eq[1]: expected a non-empty string, got 2"},
       {Expect(R"({"property": "choices", "strategy": "rr"})"), "s.json: expect[0].eq: expected an array with the Instance chosen at each arrival (null: no_instances), but it is missing"},
-      {Expect(R"({"property": "fair", "strategy": "rr"})"), "s.json: expect[0].property: expected never_chose_dead, every_alive_chosen, same_decisions or choices, got \"fair\""},
+      {Expect(R"({"property": "fair", "strategy": "rr"})"), "s.json: expect[0].property: expected never_chose_dead, every_alive_chosen, same_decisions, choices or warning, got \"fair\""},
+      {Expect(R"({"property": "warning", "strategy": "rr"})"), "s.json: expect[0].name: expected a warning name: any, unknown_starvation, never_chosen, concentration, herding, overload, fallback_burst, no_instances, refused, never_completed, parameters_changed, ignored_inflight, ignored_null_qps_1m, but it is missing"},
+      {Expect(R"({"property": "warning", "name": "herd"})"), "s.json: expect[0].name: expected a warning name: any, unknown_starvation"},
+      {Expect(R"({"property": "warning", "name": "herding", "present": "yes"})"), "s.json: expect[0].present: expected true or false, got \"yes\""},
+      {Expect(R"({"property": "warning", "name": "herding", "min": 1})"), "s.json: expect[0].min: unknown key; expected one of: property, strategy, name, present, why"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.patch.dump());
