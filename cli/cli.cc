@@ -17,6 +17,7 @@
 #include "cli/gen_command.h"
 #include "cli/check_command.h"
 #include "cli/diff_command.h"
+#include "cli/engine_options.h"
 #include "cli/import_command.h"
 #include "cli/merge_command.h"
 #include "cli/replay_command.h"
@@ -47,6 +48,7 @@ Examples:
   lbsim strategies
   lbsim gen --instances 4 --rate 20 --arrivals 1000 --durations exponential:0.5 > t.ndjson
   lbsim -s rr,ll --slots 8 --stale-interval 2 --window 10 t.ndjson
+  lbsim -s rr,ll,kv --engine llama-3.1-8b-h100 --signal-interval 0.5 tokens.ndjson
   lbsim check scenarios/ --junit lbsim-check.xml
   lbsim diff today.json candidate.json --share-tol 0.05
   lbsim import --from mooncake --instances 8 mooncake_trace.jsonl -o trace.ndjson
@@ -209,6 +211,12 @@ int RunCli(int argc, char** argv) {
                  "(\"-\": standard output, given --output FILE); needs --window")
       ->type_name("FILE")
       ->group(what_if);
+  replay.engine.AddTo(app, what_if);
+  app.add_option("--engine-log", replay.engine_log,
+                 "Write every engine step and served request as JSON Lines to FILE "
+                 "(\"-\": standard output, given --output FILE); needs --engine")
+      ->type_name("FILE")
+      ->group(what_if);
   app.add_flag("--list-strategies", list_strategies,
                "List the registered strategies and their parameters");
   bool quiet = false;
@@ -222,6 +230,12 @@ int RunCli(int argc, char** argv) {
   strategies_proxy.AddTo(*strategies_cmd);
   CLI::App* proxies_cmd = app.add_subcommand(
       "proxies", "List the Proxy versions lbsim replays, what each changed, and its defaults");
+  std::string engine_name;
+  CLI::App* engines_cmd = app.add_subcommand(
+      "engines", "List the built-in LLM engine configurations (--engine), or print one as a "
+                 "configuration file");
+  engines_cmd->add_option("name", engine_name, "A built-in engine to print as JSON")
+      ->type_name("NAME");
 
   GenCommand gen;
   CLI::App* gen_cmd = app.add_subcommand(
@@ -371,6 +385,7 @@ exit status 2 and no output file, unless --skip-bad.)");
       ->check(CLI::IsMember({"auto", "document", "lines"}))
       ->default_str("auto");
   sweep.proxy.AddTo(*sweep_cmd);
+  sweep.engine.AddTo(*sweep_cmd, "What-if simulation");
 
   MergeCommand merge;
   CLI::App* merge_cmd = app.add_subcommand(
@@ -390,6 +405,7 @@ exit status 2 and no output file, unless --skip-bad.)");
   std::vector<std::string> unwritten;  // output files a failure leaves unwritten
   try {
     if (proxies_cmd->parsed()) return RunListProxies();
+    if (engines_cmd->parsed()) return RunListEngines(engine_name);
     if (strategies_cmd->parsed())
       return RunListStrategies(strategies_proxy.Choice().Resolve(nullptr));
     if (list_strategies) return RunListStrategies(replay.proxy.Choice().Resolve(nullptr));

@@ -43,6 +43,20 @@ void AppendFile(std::FILE* from, std::FILE* to, std::string_view path) {
 }
 
 
+// Writes engine log lines to a stdio stream; a write error shows when the
+// stream's file is finished.
+class EngineLogWriter final : public EngineLog {
+ public:
+  explicit EngineLogWriter(std::FILE* out) : out_(out) {}
+  void Line(std::string_view json) override {
+    std::fwrite(json.data(), 1, json.size(), out_);
+    std::fputc('\n', out_);
+  }
+
+ private:
+  std::FILE* out_;
+};
+
 }  // namespace
 
 int RunReplay(const ReplayCommand& command) {
@@ -82,13 +96,17 @@ int RunReplay(const ReplayCommand& command) {
   if (sim.proxy.profile)
     for (const StrategyRequest& r : requests) BindToProxy(r, sim.proxy.Resolve(nullptr));
   for (const std::string& s : command.speeds) sim.speeds.push_back(ParseSpeedAssignment(s, "--speed"));
+  sim.engine = command.engine.Resolve();
   CheckSimOptions(sim);
   if (!command.window_csv.empty() && !sim.windows())
     throw UsageError("--window-csv needs --window WIDTH");
+  if (!command.engine_log.empty() && !sim.engine_model())
+    throw UsageError("--engine-log needs the engine model (--engine)");
 
   RefuseOverwrite(command.output, command.trace, "--output");
   RefuseOverwrite(command.decisions, command.trace, "--decisions");
   RefuseOverwrite(command.window_csv, command.trace, "--window-csv");
+  RefuseOverwrite(command.engine_log, command.trace, "--engine-log");
   // "-" is standard output, which holds one output: the report unless
   // --output names a file.
   auto refuse_beside_report = [&](std::string_view flag, const std::string& path) {
@@ -98,8 +116,20 @@ int RunReplay(const ReplayCommand& command) {
   };
   refuse_beside_report("--decisions", command.decisions);
   refuse_beside_report("--window-csv", command.window_csv);
-  if (command.decisions == "-" && command.window_csv == "-")
-    throw UsageError("--decisions - and --window-csv -: only one of them can go to standard output");
+  refuse_beside_report("--engine-log", command.engine_log);
+  {
+    std::vector<std::string> dashes;
+    for (const auto& [flag, path] : {std::pair{"--decisions", &command.decisions},
+                                     std::pair{"--window-csv", &command.window_csv},
+                                     std::pair{"--engine-log", &command.engine_log}})
+      if (*path == "-") dashes.push_back(fmt::format("{} -", flag));
+    if (dashes.size() > 1) {
+      std::string named;
+      for (std::size_t i = 0; i < dashes.size(); ++i)
+        named += (i == 0 ? "" : i + 1 == dashes.size() ? " and " : ", ") + dashes[i];
+      throw UsageError(named + ": only one of them can go to standard output");
+    }
+  }
   if (!command.decisions.empty() && !command.output.empty() &&
       (command.decisions == command.output || SameFile(command.decisions, command.output)))
     throw UsageError("--decisions and --output name the same file");
@@ -107,6 +137,10 @@ int RunReplay(const ReplayCommand& command) {
     if (!command.window_csv.empty() && !other->empty() &&
         (command.window_csv == *other || SameFile(command.window_csv, *other)))
       throw UsageError("--window-csv names the same file as --output or --decisions");
+  for (const std::string* other : {&command.output, &command.decisions, &command.window_csv})
+    if (!command.engine_log.empty() && !other->empty() &&
+        (command.engine_log == *other || SameFile(command.engine_log, *other)))
+      throw UsageError("--engine-log names the same file as --output, --decisions or --window-csv");
 
   // Outputs are prepared before reading and committed only after success.
   std::optional<OutputFile> decisions_file;
@@ -123,6 +157,22 @@ int RunReplay(const ReplayCommand& command) {
       }
       writers.push_back(std::make_unique<DecisionLogWriter>(out));
       logs.push_back(writers.back().get());
+    }
+  }
+  std::optional<OutputFile> engine_log_file;
+  std::vector<ScratchFile> engine_scratch;  // engine logs of strategies 2..N
+  std::vector<std::unique_ptr<EngineLogWriter>> engine_writers;
+  std::vector<EngineLog*> engine_logs;
+  if (!command.engine_log.empty()) {
+    engine_log_file.emplace(command.engine_log);
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      std::FILE* out = engine_log_file->stream();
+      if (i > 0) {
+        engine_scratch.emplace_back(ScratchFileNear(command.engine_log));
+        out = engine_scratch.back().get();
+      }
+      engine_writers.push_back(std::make_unique<EngineLogWriter>(out));
+      engine_logs.push_back(engine_writers.back().get());
     }
   }
   std::optional<OutputFile> report_file;
@@ -143,7 +193,7 @@ int RunReplay(const ReplayCommand& command) {
         return read_ahead ? ReadTraceAhead(command.trace, encoding, table, visitor, shown)
                           : ReadTrace(command.trace, encoding, table, visitor, shown);
       },
-      requests, logs, sim);
+      requests, logs, sim, engine_logs);
   if (progress) progress->Finish();
 
   Report report = BuildReport(result);
@@ -161,12 +211,18 @@ int RunReplay(const ReplayCommand& command) {
                 command.window_csv + ": cannot write output");
     window_file->Finish();
   }
+  if (engine_log_file) {
+    for (ScratchFile& f : engine_scratch)
+      AppendFile(f.get(), engine_log_file->stream(), engine_log_file->Name());
+    engine_log_file->Finish();
+  }
   if (report_file) {
     WriteText(text, report_file->stream(), command.output + ": cannot write output");
     report_file->Finish();
   }
   if (decisions_file) decisions_file->Commit();
   if (window_file) window_file->Commit();
+  if (engine_log_file) engine_log_file->Commit();
   if (report_file) report_file->Commit();
   else WriteText(text, stdout, "standard output: cannot write the report");
   return 0;
@@ -178,6 +234,7 @@ std::vector<std::string> NamedOutputFiles(const ReplayCommand& command) {
     named.push_back("--output " + command.output);
   if (!command.decisions.empty()) named.push_back("--decisions " + command.decisions);
   if (!command.window_csv.empty()) named.push_back("--window-csv " + command.window_csv);
+  if (!command.engine_log.empty()) named.push_back("--engine-log " + command.engine_log);
   return named;
 }
 

@@ -18,6 +18,10 @@ int RunSweepCommand(const SweepCommand& command) {
   grid.seeds = command.seeds;
   grid.encoding = ParseTraceEncoding(command.trace_format);
   grid.proxy = command.proxy.Choice();
+  grid.engine = command.engine.Resolve();
+  SimOptions check;
+  check.engine = grid.engine;
+  CheckSimOptions(check);
   std::optional<SweepShard> shard;
   if (!command.shard.empty()) shard = SweepShard::Parse(command.shard);
   for (const std::string& trace : command.traces) RefuseOverwrite(command.output, trace, "--output");

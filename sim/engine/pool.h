@@ -44,6 +44,9 @@ class Pool {
   // Unregisters `i`: it leaves pool order.
   void Remove(InstanceIndex i);
 
+  // One more than the highest Instance index the pool has seen.
+  std::size_t size() const { return entries_.size(); }
+
   bool IsRegistered(InstanceIndex i) const {
     return i < entries_.size() && entries_[i].registered;
   }

@@ -72,6 +72,9 @@ WhatIfReport BuildWhatIfReport(const ReplayResult& result, std::size_t r) {
     for (std::size_t k = 0; k < series->windows().size(); ++k)
       out.windows.push_back(Window(*series, k, instances, out.span_start, out.span_end));
   }
+  if (outcome.engine)
+    AddEngineFigures(*outcome.engine, instances, result.header.time_unit,
+                     result.options.engine.config->kv_blocks, out);
   return out;
 }
 

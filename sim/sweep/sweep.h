@@ -39,6 +39,8 @@ struct SweepGrid {
   // The Proxy every cell replays; by default each trace's header profile,
   // else latest.
   ProxyChoice proxy;
+  // The LLM engine model every cell runs with; off by default.
+  EngineModelOptions engine;
 };
 
 // One cell of the grid.
@@ -89,6 +91,8 @@ struct SweepRow {
   std::uint64_t longest_run = 0;
   // Present when the trace's arrivals carried prefix_blocks.
   std::optional<PrefixCacheReport> prefix_cache;
+  // Present with the engine model.
+  std::optional<EngineFigures> engine;
 };
 
 // What a sweep (or a slice of one) produced.

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "sim/io/csv.h"
+#include "sim/report/engine_json.h"
 #include "sim/report/fairness_json.h"
 #include "sim/sweep/sweep.h"
 
@@ -55,6 +56,7 @@ ojson RowJson(const SweepRow& row) {
     j["prefix_cache"] = {{"requested_blocks", row.prefix_cache->requested_blocks},
                          {"matched_blocks", row.prefix_cache->matched_blocks},
                          {"hit_rate", row.prefix_cache->hit_rate}};
+  if (row.engine) j["engine"] = EngineFiguresJson(*row.engine);
   return j;
 }
 
@@ -62,13 +64,22 @@ ojson RowJson(const SweepRow& row) {
 ojson GridJson(const SweepGrid& grid) {
   ojson vary = ojson::object();
   for (const SweepAxis& axis : grid.axes) vary[axis.Name()] = axis.values;
-  return {{"traces", grid.traces},
-          {"strategies", grid.strategies},
-          {"settings", grid.settings},
-          {"vary", vary},
-          {"seeds", grid.seeds},
-          {"proxy", grid.proxy.profile ? ojson(grid.proxy.profile->name) : ojson(nullptr)},
-          {"python", PythonVersionName(grid.proxy.python)}};
+  ojson j = {{"traces", grid.traces},
+             {"strategies", grid.strategies},
+             {"settings", grid.settings},
+             {"vary", vary},
+             {"seeds", grid.seeds},
+             {"proxy", grid.proxy.profile ? ojson(grid.proxy.profile->name) : ojson(nullptr)},
+             {"python", PythonVersionName(grid.proxy.python)}};
+  // The engine model's keys only when it is on: other sweeps stay as they were.
+  if (grid.engine.on()) {
+    j["engine"] = EngineConfigReportJson(*grid.engine.config);
+    j["signals"] = grid.engine.signals() ? ojson{{"interval", grid.engine.signal_interval},
+                                                 {"delay", grid.engine.signal_delay},
+                                                 {"jitter", grid.engine.signal_jitter}}
+                                         : ojson(nullptr);
+  }
+  return j;
 }
 
 }  // namespace
@@ -83,6 +94,25 @@ std::string RenderSweepJson(const SweepResult& result) {
   for (const SweepRow& row : result.rows) rows.push_back(RowJson(row));
   j["results"] = rows;
   return j.dump(2) + "\n";
+}
+
+// A distribution's figure, empty when it holds nothing.
+std::string Figure(const DistributionSummary& d, double DistributionSummary::*field) {
+  return d.count ? fmt::format("{}", d.*field) : "";
+}
+
+// The engine columns of a row (each starting with a comma; empty without
+// engine figures).
+std::string EngineCells(const SweepRow& row) {
+  if (!row.engine) return ",,,,,,,,,,,,,";
+  const EngineFigures& e = *row.engine;
+  using D = DistributionSummary;
+  return fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{},{}", e.counters.served,
+                     Figure(e.ttft, &D::p50), Figure(e.ttft, &D::p99), Figure(e.tpot, &D::p50),
+                     Figure(e.tpot, &D::p99), Figure(e.e2e, &D::p50), Figure(e.e2e, &D::p99),
+                     Figure(e.queue_delay, &D::mean), Number(e.prefix_hit_rate),
+                     e.counters.preemptions, Number(e.output_tokens_per_s),
+                     Number(e.kv_utilisation_mean), Number(e.batch_mean));
 }
 
 // The value of parameter `key` in `row`, empty when its strategy has none.
@@ -103,7 +133,12 @@ std::string RenderSweepCsv(const SweepResult& result) {
   for (const std::string& word : result.reason_words) out += fmt::format(",reason_{}", word);
   out += ",unknown_excluded,jain,jain_eligible,cv,max_min_ratio,max_mean_ratio,gini,"
          "herded_decisions,longest_run,prefix_requested_blocks,prefix_matched_blocks,"
-         "prefix_hit_rate\n";
+         "prefix_hit_rate";
+  const bool engine = result.grid.engine.on();
+  if (engine)
+    out += ",engine_served,ttft_p50,ttft_p99,tpot_p50,tpot_p99,e2e_p50,e2e_p99,queue_delay_mean,"
+           "prefix_hit_token_rate,preemptions,output_tokens_per_s,kv_utilisation_mean,batch_mean";
+  out += "\n";
   for (const SweepRow& row : result.rows) {
     out += fmt::format("{},{},{},{},{},{},{},{}", row.cell, result.cells, CsvField(row.trace),
                        row.strategy, CsvField(row.spec),
@@ -122,10 +157,12 @@ std::string RenderSweepCsv(const SweepResult& result) {
                        Number(f.max_mean_ratio), Number(f.gini), row.herded_decisions,
                        row.longest_run);
     if (row.prefix_cache)
-      out += fmt::format(",{},{},{}\n", row.prefix_cache->requested_blocks,
+      out += fmt::format(",{},{},{}", row.prefix_cache->requested_blocks,
                          row.prefix_cache->matched_blocks, Number(row.prefix_cache->hit_rate));
     else
-      out += ",,,\n";
+      out += ",,,";
+    if (engine) out += EngineCells(row);
+    out += "\n";
   }
   return out;
 }
