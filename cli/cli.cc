@@ -297,6 +297,12 @@ int RunCli(int argc, char** argv) {
       ->check(NonNegative(true))
       ->type_name("NUMBER")
       ->capture_default_str();
+  diff_cmd->add_option("--engine-tol", diff.tolerances.engine,
+                       "Flag an engine figure (TTFT, TPOT, E2E, queueing delay, output tokens/s) "
+                       "that moves by more than this fraction of its base value")
+      ->check(NonNegative(true))
+      ->type_name("NUMBER")
+      ->capture_default_str();
   diff_cmd->add_option("--pair", diff.pairs,
                        "Compare strategy BASE_LABEL of BASE with NEW_LABEL of NEW (repeatable); "
                        "default: strategies with the same label")

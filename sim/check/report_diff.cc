@@ -26,6 +26,8 @@ struct ReportFigures {
     std::vector<std::pair<std::string, double>> share;
     std::vector<std::pair<std::string, std::optional<double>>> fairness;
     std::vector<std::pair<std::string, double>> reasons;
+    // With the engine model: its headline figures (null: no such requests).
+    std::vector<std::pair<std::string, std::optional<double>>> engine;
   };
   std::string trace_name;
   std::uint64_t events = 0, arrivals = 0;
@@ -125,7 +127,35 @@ class ReportReader {
     f.share = Numbers<double>(s, "share", where + ".share", false);
     f.fairness = Numbers<std::optional<double>>(s, "fairness", where + ".fairness", true);
     f.reasons = Numbers<double>(s, "reasons", where + ".reasons", false);
+    EngineFigures(s, where, f);
     return f;
+  }
+
+  // The engine model's headline figures, when the report has them
+  // (what_if.engine): latencies and throughput, each a number or null.
+  void EngineFigures(const ojson& s, const std::string& where, ReportFigures::Strategy& f) const {
+    auto what_if = s.find("what_if");
+    if (what_if == s.end() || !what_if->is_object()) return;
+    auto engine = what_if->find("engine");
+    if (engine == what_if->end() || !engine->is_object()) return;
+    static constexpr std::pair<std::string_view, std::string_view> kFigures[] = {
+        {"ttft", "p50"}, {"ttft", "p99"}, {"tpot", "p50"}, {"e2e", "p50"}, {"e2e", "p99"},
+        {"queue_delay", "mean"}, {"throughput", "output_tokens_per_s"}};
+    for (const auto& [group, figure] : kFigures) {
+      const std::string name = fmt::format("{}.{}", group, figure);
+      const std::string at = fmt::format("{}.what_if.engine.{}", where, name);
+      auto g = engine->find(group);
+      if (g == engine->end()) Fail(at, "missing (expected a report from lbsim --format json)");
+      std::optional<double> value;
+      if (g->is_object()) {
+        auto v = g->find(figure);
+        if (v == g->end() || !(v->is_number() || v->is_null())) Fail(at, "expected a number or null");
+        if (v->is_number()) value = v->get<double>();
+      } else if (!g->is_null()) {
+        Fail(at, "expected an object or null");
+      }
+      f.engine.emplace_back(name, value);
+    }
   }
 
   std::string path_;
@@ -205,6 +235,19 @@ StrategyDiff Compare(const ReportFigures::Strategy* b, const ReportFigures::Stra
     DiffRow row{DiffRow::Kind::kReason, word, Lookup(b->reasons, word).value_or(0.0),
                 Lookup(n->reasons, word).value_or(0.0)};
     row.flagged = std::fabs(*row.next - *row.base) / decisions > tol.reasons;
+    d.rows.push_back(std::move(row));
+  }
+  // Engine figures, when either report has them: flagged beyond a relative
+  // change (or when one side has a figure the other lacks).
+  for (const std::string& key : Names(b->engine, n->engine)) {
+    auto value = [&](const auto& list) {
+      for (const auto& [k, v] : list)
+        if (k == key) return v;
+      return std::optional<double>();
+    };
+    DiffRow row{DiffRow::Kind::kEngine, key, value(b->engine), value(n->engine)};
+    row.flagged = row.base.has_value() != row.next.has_value() ||
+                  (row.base && std::fabs(*row.next - *row.base) > tol.engine * std::fabs(*row.base));
     d.rows.push_back(std::move(row));
   }
   return d;
@@ -292,8 +335,16 @@ std::string RenderDiffText(const ReportDiff& diff) {
                      diff.arrivals, diff.instances);
   out += fmt::format(
       "flagged   share change > {}, fairness change > {}, reason count change > {} of "
-      "decisions\n\n",
-      tol.share, tol.fairness, tol.reasons);
+      "decisions{}\n\n",
+      tol.share, tol.fairness, tol.reasons,
+      std::any_of(diff.strategies.begin(), diff.strategies.end(),
+                  [](const StrategyDiff& s) {
+                    return std::any_of(s.rows.begin(), s.rows.end(), [](const DiffRow& r) {
+                      return r.kind == DiffRow::Kind::kEngine;
+                    });
+                  })
+          ? fmt::format(", engine figure change > {} of its base", tol.engine)
+          : "");
 
   TextTable t;
   t.Row({"", "base", "new", "change", ""});
@@ -309,6 +360,7 @@ std::string RenderDiffText(const ReportDiff& diff) {
     for (const DiffRow& row : s.rows) {
       std::string title = row.kind == DiffRow::Kind::kShare      ? "  share "
                           : row.kind == DiffRow::Kind::kFairness ? "  fairness "
+                          : row.kind == DiffRow::Kind::kEngine   ? "  engine "
                                                                  : "  reasons ";
       t.Row({title + row.name, Value(row, row.base), Value(row, row.next), Change(row),
              row.flagged ? "FLAGGED" : ""});

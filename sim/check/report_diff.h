@@ -14,13 +14,14 @@ struct DiffTolerances {
   double share = 0.02;     // an Instance's share of decisions (absolute)
   double fairness = 0.02;  // each fairness value (absolute)
   double reasons = 0.02;   // a reason count, as a fraction of the decisions
+  double engine = 0.05;    // an engine figure (latency, throughput), relative
 };
 
 // One figure of one strategy in both reports.
 struct DiffRow {
-  enum class Kind { kShare, kFairness, kReason };
+  enum class Kind { kShare, kFairness, kReason, kEngine };
   Kind kind = Kind::kShare;
-  std::string name;  // Instance id, fairness key or reason word
+  std::string name;  // Instance id, fairness key, reason word or engine figure
   std::optional<double> base, next;  // nullopt: null (undefined) or absent
   bool flagged = false;
 };
@@ -30,7 +31,7 @@ struct StrategyDiff {
   std::string base_label, next_label;  // empty: no such strategy on that side
   std::string base_requested, next_requested;
   std::uint64_t decisions = 0;
-  std::vector<DiffRow> rows;  // shares, then fairness, then reasons
+  std::vector<DiffRow> rows;  // shares, then fairness, reasons, engine figures
 };
 
 struct ReportDiff {

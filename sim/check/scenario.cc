@@ -132,7 +132,9 @@ class ScenarioParser {
  private:
   void ParseOptions(const ojson& options, Scenario& s, std::vector<std::string>& settings) {
     if (!options.is_object()) Expected("options", "an object", options);
-    OnlyKeys(options, "options", {"trace_format", "set", "proxy", "python"});
+    OnlyKeys(options, "options", {"trace_format", "set", "proxy", "python", "engine",
+                                  "signal_interval", "signal_delay", "signal_jitter"});
+    ParseEngineOptions(options, s);
     if (const ojson* p = Member(options, "proxy")) {
       s.proxy.profile = FindProxyProfile(String(*p, "options.proxy", true));
       if (!s.proxy.profile)
@@ -179,6 +181,43 @@ class ScenarioParser {
     if (v.is_string()) return v.get<std::string>();
     if (v.is_number()) return Number(v, key).text;
     Expected(key, "a number or a string", v);
+  }
+
+  // options.engine: a built-in engine or a configuration file (relative to
+  // the scenario file); options.signal_*: the engine signals' times.
+  void ParseEngineOptions(const ojson& options, Scenario& s) {
+    if (const ojson* e = Member(options, "engine")) {
+      const std::string value = String(*e, "options.engine", true);
+      if (const EngineConfig* builtin = FindBuiltinEngine(value)) {
+        s.engine.config = std::make_shared<const EngineConfig>(*builtin);
+      } else {
+        const fs::path resolved = fs::path(value).is_absolute()
+                                      ? fs::path(value)
+                                      : fs::path(path_).parent_path() / value;
+        const std::string file = resolved.lexically_normal().string();
+        if (!fs::exists(file))
+          Fail("options.engine", fmt::format("expected a built-in engine ({}) or an engine "
+                                             "configuration file, got \"{}\" (looked for {})",
+                                             BuiltinEngineNames(), value, file));
+        s.engine.config = std::make_shared<const EngineConfig>(
+            EngineConfigFromJson(ReadJsonFile(file, "engine configuration"), file));
+      }
+    }
+    for (const auto& [key, field] :
+         {std::pair{"signal_interval", &s.engine.signal_interval},
+          std::pair{"signal_delay", &s.engine.signal_delay},
+          std::pair{"signal_jitter", &s.engine.signal_jitter}}) {
+      const ojson* v = Member(options, key);
+      if (!v) continue;
+      const std::string name = Sub("options", key);
+      if (!v->is_number() || !std::isfinite(v->get<double>()) || v->get<double>() < 0)
+        Expected(name, "a number >= 0", *v);
+      *field = v->get<double>();
+    }
+    if (s.engine.signal_interval > 0 && !s.engine.on())
+      Fail("options.signal_interval", "needs options.engine (engine signals come from engines)");
+    if ((s.engine.signal_delay > 0 || s.engine.signal_jitter > 0) && !(s.engine.signal_interval > 0))
+      Fail("options.signal_delay", "needs options.signal_interval");
   }
 
   void ParseTrace(const ojson* trace, Scenario& s) {

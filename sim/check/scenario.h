@@ -9,6 +9,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "sim/engine/sim_options.h"
 #include "strategies/registry.h"
 #include "traces/trace_reader.h"
 
@@ -73,6 +74,8 @@ struct Scenario {
   // The Proxy it replays (options.proxy, options.python); by default the
   // trace header's profile, else latest.
   ProxyChoice proxy;
+  // The LLM engine model (options.engine, options.signal_*); off by default.
+  EngineModelOptions engine;
   std::vector<StrategyRequest> strategies;  // in report order
   std::vector<Expectation> expectations;
 

@@ -306,6 +306,7 @@ ScenarioResult CheckScenario(const Scenario& scenario) {
 
   SimOptions options;
   options.proxy = scenario.proxy;
+  options.engine = scenario.engine;
   ReplayResult replay = Replay(
       scenario.trace_path,
       [&](InstanceTable& table, TraceVisitor& visitor) {

@@ -49,9 +49,15 @@ std::string SimulationLine(const SimOptions& o, const std::string& unit) {
   return line;
 }
 
+// An engine latency to four significant digits (whole units from 10000 on,
+// so milliseconds do not turn into exponents).
+std::string Latency(double x) {
+  return x < 10000 ? fmt::format("{:.4g}", x) : fmt::format("{:.0f}", x);
+}
+
 // "p50 / p99" of a distribution, "-" when empty.
 std::string Quantiles(const DistributionSummary& d) {
-  return d.count ? fmt::format("{:.3f} / {:.3f}", d.p50, d.p99) : std::string("-");
+  return d.count ? Latency(d.p50) + " / " + Latency(d.p99) : std::string("-");
 }
 
 // Rows of the engine model's figures, strategies side by side.
@@ -94,7 +100,7 @@ void EngineRows(TextTable& t, const Report& report, Row row) {
   for (std::size_t i = 0; i < report.instances.size(); ++i) {
     row("  " + report.instances[i], [&, i](const StrategyReport& s) {
       const DistributionSummary& d = s.what_if->instance_engine[i].ttft;
-      return d.count ? fmt::format("{:.3f}", d.p99) : std::string("-");
+      return d.count ? Latency(d.p99) : std::string("-");
     });
   }
 }
