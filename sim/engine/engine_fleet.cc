@@ -175,6 +175,10 @@ void EngineFleet::EndStep(InstanceIndex i, double time) {
   EngineLatencies& latencies = stats_->latencies(i);
   c.output_tokens += outcome.tokens.size();
   stats_->OutputTokens(i, time, outcome.tokens.size());
+  // Inter-token gaps in batch order; runs of equal gaps (the decodes that
+  // followed this Instance's previous step) go in at once.
+  double gap = 0.0;
+  std::uint64_t gaps = 0;
   for (std::uint32_t id : outcome.tokens) {
     EngineRequest& r = requests_[id];
     if (r.generated == 1) {
@@ -184,10 +188,17 @@ void EngineFleet::EndStep(InstanceIndex i, double time) {
       latencies.ttft.Add(r.first_out - r.arrival);
       stats_->FirstToken(i, r.first_out, r.first_out - r.arrival);
     } else {
-      latencies.itl.Add(time - r.last_token);
+      const double g = time - r.last_token;
+      if (gaps > 0 && g != gap) {
+        latencies.itl.Add(gap, gaps);
+        gaps = 0;
+      }
+      gap = g;
+      ++gaps;
     }
     r.last_token = time;
   }
+  if (gaps > 0) latencies.itl.Add(gap, gaps);
   for (std::uint32_t id : outcome.finished) Served(i, id, time + post);
   stats_->SetBatch(i, time, 0);
   stats_->SetKv(i, time, static_cast<std::int64_t>(engine.cache().held()));

@@ -26,19 +26,19 @@ void KvCache::Unlink(std::uint32_t slot) {
 }
 
 void KvCache::Ref(std::uint64_t unit) {
-  const std::uint32_t slot = index_.at(unit);
+  const std::uint32_t slot = index_.Find(unit);
   if (units_[slot].refs++ == 0) Unlink(slot);
 }
 
 void KvCache::Unref(std::uint64_t unit) {
-  const std::uint32_t slot = index_.at(unit);
+  const std::uint32_t slot = index_.Find(unit);
   if (--units_[slot].refs == 0) Link(slot);
 }
 
 void KvCache::Evict() {
   const std::uint32_t slot = head_;
   Unlink(slot);
-  index_.erase(units_[slot].id);
+  index_.Erase(units_[slot].id);
   free_slots_.push_back(slot);
   --resident_;
   ++evictions_;
@@ -62,7 +62,7 @@ void KvCache::Publish(std::uint64_t unit) {
     units_.emplace_back();
   }
   units_[slot] = Unit{unit, 1, kNone, kNone};
-  index_.emplace(unit, slot);
+  index_.Insert(unit, slot);
   private_ -= unit_blocks_;
   ++resident_;
 }

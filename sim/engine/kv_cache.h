@@ -1,8 +1,9 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
+
+#include "sim/engine/unit_index.h"
 
 namespace lbsim {
 
@@ -27,9 +28,9 @@ class KvCache {
   // Blocks an allocation can get: free ones and those of evictable units.
   std::uint64_t Available() const { return blocks_ - held(); }
 
-  bool Resident(std::uint64_t unit) const { return index_.count(unit) != 0; }
+  bool Resident(std::uint64_t unit) const { return index_.Find(unit) != UnitIndex::kNone; }
   // References on a resident unit.
-  std::uint32_t Refs(std::uint64_t unit) const { return units_[index_.at(unit)].refs; }
+  std::uint32_t Refs(std::uint64_t unit) const { return units_[index_.Find(unit)].refs; }
   // Takes a reference on a resident unit (an evictable one stops being so).
   void Ref(std::uint64_t unit);
   // Drops a reference; at none left the unit becomes the most recently
@@ -59,7 +60,7 @@ class KvCache {
 
   std::uint64_t blocks_, unit_blocks_;
   std::uint64_t private_ = 0, resident_ = 0, evictable_ = 0, evictions_ = 0;
-  std::unordered_map<std::uint64_t, std::uint32_t> index_;  // unit id -> slot
+  UnitIndex index_;  // unit id -> slot
   std::vector<Unit> units_;
   std::vector<std::uint32_t> free_slots_;
   std::uint32_t head_ = kNone, tail_ = kNone;

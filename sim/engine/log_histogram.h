@@ -18,8 +18,10 @@ namespace lbsim {
 // the values span, whatever their number.
 class LogHistogram {
  public:
-  // Records `v` (finite, >= 0).
-  void Add(double v);
+  // Records `v` (finite, >= 0) `n` times, as n Adds of it would: the sum
+  // adds it n times in turn, so a run of equal values costs one bucket
+  // update.
+  void Add(double v, std::uint64_t n = 1);
   // Adds every value `other` recorded.
   void Merge(const LogHistogram& other);
 
@@ -35,16 +37,23 @@ class LogHistogram {
  private:
   static constexpr int kSubBits = 8;
   static constexpr std::size_t kSub = std::size_t{1} << kSubBits;
+  struct Bucket {
+    std::uint64_t count = 0;
+    double max = 0.0;
+  };
   struct Block {
     std::uint32_t exponent = 0;  // the double's biased exponent
-    std::array<std::uint64_t, kSub> counts{};
-    std::array<double, kSub> max{};
+    std::array<Bucket, kSub> buckets{};
   };
   // The block of `exponent`, made when missing.
-  Block& BlockOf(std::uint32_t exponent);
+  Block& BlockOf(std::uint32_t exponent) {
+    const std::uint16_t at = where_[exponent];
+    return at ? *blocks_[at - 1] : NewBlock(exponent);
+  }
+  Block& NewBlock(std::uint32_t exponent);
 
-  std::vector<std::unique_ptr<Block>> blocks_;  // by exponent, ascending
-  std::size_t last_ = 0;                        // the block used last
+  std::vector<std::unique_ptr<Block>> blocks_;  // in the order they were made
+  std::array<std::uint16_t, 2048> where_{};     // by exponent: index in blocks_ + 1, or 0
   std::uint64_t count_ = 0;
   double sum_ = 0.0;
   double max_ = 0.0;

@@ -230,7 +230,8 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
     log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id,
                                &table.Id(chosen), choice.reason, candidates.size()});
   if (timeline_) timeline_->Decision(arrival.t.value, &chosen, choice.reason == "fallback");
-  ServePrefix(arrival.hint, chosen, pool);
+  // With the engine model its own caches measure prefix reuse.
+  if (!engine_) ServePrefix(arrival.hint, chosen, pool);
 
   if (engine_) {
     AdmitToEngine(arrival, seq, chosen, pool, table);

@@ -6,7 +6,9 @@
 
 #include <cmath>
 #include <memory>
+#include <random>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -16,6 +18,7 @@
 #include "sim/engine/engine_config.h"
 #include "sim/engine/kv_cache.h"
 #include "sim/engine/log_histogram.h"
+#include "sim/engine/unit_index.h"
 #include "sim/report/report.h"
 #include "traces/trace_reader.h"
 
@@ -109,6 +112,43 @@ TEST_CASE("LogHistogram: within 0.4% of the exact nearest-rank value, merged as 
   }
   CHECK(a.count() == all.count());
   CHECK(a.max() == all.max());
+}
+
+TEST_CASE("UnitIndex finds what std::unordered_map finds, through inserts and erases") {
+  UnitIndex index;
+  std::unordered_map<std::uint64_t, std::uint32_t> reference;
+  std::mt19937_64 random(5);
+  for (int i = 0; i < 200000; ++i) {
+    // Few distinct ids, clustered and extreme, so probes collide and wrap.
+    const std::uint64_t id = random() % 3 == 0 ? random() % 300 : ~std::uint64_t{0} - random() % 200;
+    const auto it = reference.find(id);
+    CHECK((index.Find(id) == UnitIndex::kNone) == (it == reference.end()));
+    if (it != reference.end()) {
+      CHECK(index.Find(id) == it->second);
+      if (random() % 2) {
+        index.Erase(id);
+        reference.erase(it);
+      }
+    } else if (random() % 3) {
+      const auto slot = static_cast<std::uint32_t>(random() % 1000);
+      index.Insert(id, slot);
+      reference.emplace(id, slot);
+    }
+    REQUIRE(index.size() == reference.size());
+  }
+  for (const auto& [id, slot] : reference) CHECK(index.Find(id) == slot);
+}
+
+TEST_CASE("LogHistogram: a run of n equal values counts as n Adds of it") {
+  LogHistogram once, each;
+  once.Add(0.25);
+  each.Add(0.25);
+  once.Add(0.1, 7);
+  for (int k = 0; k < 7; ++k) each.Add(0.1);
+  CHECK(once.count() == each.count());
+  CHECK(once.sum() == each.sum());  // added in turn: the same rounding
+  CHECK(once.Percentile(50) == each.Percentile(50));
+  CHECK(once.max() == each.max());
 }
 
 TEST_CASE("KvCache: free blocks first, then the least recently released units") {
