@@ -127,6 +127,12 @@ EngineConfig EngineConfigFromJson(const ojson& doc, const std::string& where) {
   c.block_tokens = Count(doc, where, "block_tokens");
   c.max_running = Count(doc, where, "max_running");
   c.max_batched_tokens = Count(doc, where, "max_batched_tokens");
+  // Token counts stay exact in a double (and a product of two counts
+  // cannot wrap).
+  if (c.kv_blocks > (std::uint64_t{1} << 53) / c.block_tokens)
+    throw InputError(fmt::format(
+        "{}: kv_blocks x block_tokens: expected a cache of at most 2^53 tokens, got {} x {}",
+        where, c.kv_blocks, c.block_tokens));
   return c;
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "base/errors.h"
 #include "base/number_text.h"
 #include "traces/decision_log.h"
 #include "traces/trace_reader.h"
@@ -151,6 +152,11 @@ void EngineFleet::StartStep(InstanceIndex i, double time, double speed) {
   const double dt = (config_->beta_us[0] + config_->beta_us[1] * static_cast<double>(step.prefill_tokens) +
                      config_->beta_us[2] * static_cast<double>(step.decode_tokens)) /
                     speed * us_;
+  if (!(time + dt > time))
+    throw InputError(fmt::format(
+        "engine {}: a step of {} us at time {} does not advance the clock (the trace's times "
+        "are too large for the step's length in its unit)",
+        config_->name, NumberText(dt / us_ * speed), NumberText(time)));
   s.step_start = time;
   s.step_speed = speed;
   ++s.steps;

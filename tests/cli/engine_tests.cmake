@@ -97,3 +97,7 @@ lbsim_cli_test(NAME "engine diff within the engine tolerance"
   ARGS diff --engine-tol 0.2 tests/diff/three_requests.engine.json
        tests/diff/three_requests.engine.ttft_nudged.json
   EXIT 0 STDOUT_MATCH "\nlbsim diff: 0 of 17 figures beyond tolerance; no change flagged\n$")
+lbsim_cli_test(NAME "engine steps too short for the trace's clock"
+  ARGS --engine ${SMALL} --output ${OUT}/engine/never.txt ${ENGINE}/far_times.ndjson
+  EXIT 2 STDERR_MATCH "^lbsim: error: engine small: a step of 1100 us at time 1000000000000000 does not advance the clock \\(the trace's times are too large for the step's length in its unit\\)\n"
+  ABSENT ${OUT}/engine/never.txt)

@@ -206,6 +206,9 @@ TEST_CASE("EngineConfig: the built-in default is BLIS's llama-3.1-8b set, and fi
         "max_batched_tokens)");
   CHECK(error(R"({"lbsim_engine":1,"beta_us":[1,0,0],"alpha_us":[0,0,0],"kv_blocks":0,"block_tokens":16,"max_running":1,"max_batched_tokens":8})") ==
         "e.json: kv_blocks: expected an integer from 1 to 2^32, got 0");
+  CHECK(error(R"({"lbsim_engine":1,"beta_us":[1,0,0],"alpha_us":[0,0,0],"kv_blocks":4294967296,"block_tokens":4294967296,"max_running":1,"max_batched_tokens":8})") ==
+        "e.json: kv_blocks x block_tokens: expected a cache of at most 2^53 tokens, got "
+        "4294967296 x 4294967296");
 }
 
 constexpr const char* kOneInstance = R"({"lbsim_trace":1,"instances":[{"id":"a","inflight":0}]}
