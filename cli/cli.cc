@@ -18,6 +18,7 @@
 #include "cli/check_command.h"
 #include "cli/cli_errors.h"
 #include "cli/diff_command.h"
+#include "cli/engine_options.h"
 #include "cli/import_command.h"
 #include "cli/merge_command.h"
 #include "cli/replay_command.h"
@@ -48,6 +49,7 @@ Examples:
   lbsim strategies
   lbsim gen --instances 4 --rate 20 --arrivals 1000 --durations exponential:0.5 > t.ndjson
   lbsim -s rr,ll --slots 8 --stale-interval 2 --window 10 t.ndjson
+  lbsim -s rr,ll,kv --engine llama-3.1-8b-h100 --signal-interval 0.5 tokens.ndjson
   lbsim check scenarios/ --junit lbsim-check.xml
   lbsim diff today.json candidate.json --share-tol 0.05 --tol latency=10%
   lbsim -s rr,ll --slots 8 --seeds 1,2,3 --fail-on herding --format json -o r.json t.ndjson
@@ -103,6 +105,14 @@ constexpr const char* kProxiesFooter = R"(
 Examples:
   lbsim proxies
   lbsim --proxy cacheroute@df8382d -s ll traces/examples/stale_snapshot.ndjson)";
+
+constexpr const char* kEnginesFooter = R"(
+Examples:
+  lbsim engines
+  lbsim engines llama-3.1-8b-h100 > my-engine.json
+  lbsim -s rr,ll --engine my-engine.json trace.ndjson
+
+The engine model and its configuration file: docs/engine.md.)";
 
 // Accepts a finite number > 0 (or, with `zero_ok`, >= 0), naming what it
 // expected otherwise.
@@ -269,6 +279,12 @@ int RunCli(int argc, char** argv) {
                  "(\"-\": standard output, given --output FILE); needs --window")
       ->type_name("FILE")
       ->group(what_if);
+  replay.engine.AddTo(app, what_if);
+  app.add_option("--engine-log", replay.engine_log,
+                 "Write every engine step and served request as JSON Lines to FILE "
+                 "(\"-\": standard output, given --output FILE); needs --engine")
+      ->type_name("FILE")
+      ->group(what_if);
   app.add_flag("--list-strategies", list_strategies,
                "List the registered strategies and their parameters");
   bool quiet = false;
@@ -284,6 +300,13 @@ int RunCli(int argc, char** argv) {
   CLI::App* proxies_cmd = app.add_subcommand(
       "proxies", "List the Proxy versions lbsim replays, what each changed, and its defaults");
   proxies_cmd->footer(kProxiesFooter);
+  std::string engine_name;
+  CLI::App* engines_cmd = app.add_subcommand(
+      "engines", "List the built-in LLM engine configurations (--engine), or print one as a "
+                 "configuration file");
+  engines_cmd->add_option("name", engine_name, "A built-in engine to print as JSON")
+      ->type_name("NAME");
+  engines_cmd->footer(kEnginesFooter);
 
   GenCommand gen;
   CLI::App* gen_cmd = app.add_subcommand(
@@ -341,7 +364,8 @@ int RunCli(int argc, char** argv) {
                        "Tolerance of a family of figures or of one figure: NAME=ABS, NAME=REL% "
                        "or NAME=ABS,REL% (flagged when the change exceeds both); NAME a family "
                        "(share, fairness, reasons, counts, herding, runs, latency, wait, "
-                       "utilisation, inflight, rates, blocks, detectors) or a figure path such as "
+                       "utilisation, inflight, rates, blocks, detectors, engine) or a figure path "
+                       "such as "
                        "what_if.service.latency.p99; repeatable")
       ->allow_extra_args(false)
       ->type_name("NAME=TOL");
@@ -356,6 +380,11 @@ int RunCli(int argc, char** argv) {
   diff_cmd->add_option("--reason-tol", diff.tolerances.reasons(),
                        "Same as --tol reasons=NUMBER: a reason count moving by more than this "
                        "fraction of the decisions")
+      ->check(NonNegative(true))
+      ->type_name("NUMBER");
+  diff_cmd->add_option("--engine-tol", diff.tolerances.engine(),
+                       "An engine figure (TTFT, TPOT, E2E, queueing delay, tokens/s) moving by "
+                       "more than this fraction of its base value (0.05 is --tol engine=5%)")
       ->check(NonNegative(true))
       ->type_name("NUMBER");
   diff_cmd->add_option("--allow-different", diff.allow,
@@ -499,6 +528,7 @@ exit status 2 and no output file, unless --skip-bad.)");
       ->check(CLI::IsMember({"auto", "document", "lines"}))
       ->default_str("auto");
   sweep.proxy.AddTo(*sweep_cmd);
+  sweep.engine.AddTo(*sweep_cmd, "What-if simulation");
 
   MergeCommand merge;
   CLI::App* merge_cmd = app.add_subcommand(
@@ -521,6 +551,7 @@ exit status 2 and no output file, unless --skip-bad.)");
   std::vector<std::string> unwritten;  // output files a failure leaves unwritten
   try {
     if (proxies_cmd->parsed()) return RunListProxies();
+    if (engines_cmd->parsed()) return RunListEngines(engine_name);
     if (strategies_cmd->parsed())
       return RunListStrategies(strategies_proxy.Choice().Resolve(nullptr));
     if (list_strategies) return RunListStrategies(replay.proxy.Choice().Resolve(nullptr));

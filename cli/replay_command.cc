@@ -55,6 +55,19 @@ int FailOn(const SeededReports& runs, const std::vector<std::string>& names) {
     std::fputs(fmt::format("lbsim: --fail-on: {}\n", Printable(line)).c_str(), stderr);
   return found.empty() ? 0 : 1;
 }
+// Writes engine log lines to a stdio stream; a write error shows when the
+// stream's file is finished.
+class EngineLogWriter final : public EngineLog {
+ public:
+  explicit EngineLogWriter(std::FILE* out) : out_(out) {}
+  void Line(std::string_view json) override {
+    std::fwrite(json.data(), 1, json.size(), out_);
+    std::fputc('\n', out_);
+  }
+
+ private:
+  std::FILE* out_;
+};
 
 }  // namespace
 
@@ -82,13 +95,19 @@ int RunReplay(const ReplayCommand& command) {
     if (std::find(seeds.begin(), seeds.begin() + k, seeds[k]) != seeds.begin() + k)
       throw UsageError(fmt::format("--seeds: seed {} is given twice", seeds[k]));
   if (seeds.empty()) seeds.push_back(command.sim.seed);
+  constexpr std::string_view kFormats[] = {"table", "json", "csv"};
+  const std::string format =
+      ChooseFormat(command.format_given ? std::optional(command.format) : std::nullopt,
+                   command.output, kFormats, "table");
   if (seeds.size() > 1) {
-    if (command.format == "csv")
+    if (format == "csv")
       throw UsageError("--seeds with several seeds writes a table or JSON (--format table|json)");
     if (!command.decisions.empty())
       throw UsageError("--decisions: one decision log per replay; with --seeds give one seed");
     if (!command.window_csv.empty())
       throw UsageError("--window-csv: one series per replay; with --seeds give one seed");
+    if (!command.engine_log.empty())
+      throw UsageError("--engine-log: one log per replay; with --seeds give one seed");
   }
   // --seed also seeds every randomized strategy and --cache-blocks sizes
   // kv_aware's cache, unless a strategy sets its own.
@@ -115,13 +134,17 @@ int RunReplay(const ReplayCommand& command) {
   if (sim.proxy.profile)
     for (const StrategyRequest& r : requests) BindToProxy(r, sim.proxy.Resolve(nullptr));
   for (const std::string& s : command.speeds) sim.speeds.push_back(ParseSpeedAssignment(s, "--speed"));
+  sim.engine = command.engine.Resolve();
   CheckSimOptions(sim);
   if (!command.window_csv.empty() && !sim.windows())
     throw UsageError("--window-csv needs --window WIDTH");
+  if (!command.engine_log.empty() && !sim.engine_model())
+    throw UsageError("--engine-log needs the engine model (--engine)");
 
   RefuseOverwrite(command.output, command.trace, "--output");
   RefuseOverwrite(command.decisions, command.trace, "--decisions");
   RefuseOverwrite(command.window_csv, command.trace, "--window-csv");
+  RefuseOverwrite(command.engine_log, command.trace, "--engine-log");
   // "-" is standard output, which holds one output: the report unless
   // --output names a file.
   auto refuse_beside_report = [&](std::string_view flag, const std::string& path) {
@@ -131,8 +154,20 @@ int RunReplay(const ReplayCommand& command) {
   };
   refuse_beside_report("--decisions", command.decisions);
   refuse_beside_report("--window-csv", command.window_csv);
-  if (command.decisions == "-" && command.window_csv == "-")
-    throw UsageError("--decisions - and --window-csv -: only one of them can go to standard output");
+  refuse_beside_report("--engine-log", command.engine_log);
+  {
+    std::vector<std::string> dashes;
+    for (const auto& [flag, path] : {std::pair{"--decisions", &command.decisions},
+                                     std::pair{"--window-csv", &command.window_csv},
+                                     std::pair{"--engine-log", &command.engine_log}})
+      if (*path == "-") dashes.push_back(fmt::format("{} -", flag));
+    if (dashes.size() > 1) {
+      std::string named;
+      for (std::size_t i = 0; i < dashes.size(); ++i)
+        named += (i == 0 ? "" : i + 1 == dashes.size() ? " and " : ", ") + dashes[i];
+      throw UsageError(named + ": only one of them can go to standard output");
+    }
+  }
   if (!command.decisions.empty() && !command.output.empty() &&
       (command.decisions == command.output || SameFile(command.decisions, command.output)))
     throw UsageError("--decisions and --output name the same file");
@@ -140,6 +175,10 @@ int RunReplay(const ReplayCommand& command) {
     if (!command.window_csv.empty() && !other->empty() &&
         (command.window_csv == *other || SameFile(command.window_csv, *other)))
       throw UsageError("--window-csv names the same file as --output or --decisions");
+  for (const std::string* other : {&command.output, &command.decisions, &command.window_csv})
+    if (!command.engine_log.empty() && !other->empty() &&
+        (command.engine_log == *other || SameFile(command.engine_log, *other)))
+      throw UsageError("--engine-log names the same file as --output, --decisions or --window-csv");
 
   const bool read_ahead = UsableCpus() >= 2;
   auto feed = [&](InstanceTable& table, TraceVisitor& visitor, TraceProgress* shown) {
@@ -162,7 +201,7 @@ int RunReplay(const ReplayCommand& command) {
       runs.reports.push_back(BuildReport(result));
     }
     const std::string text =
-        command.format == "json" ? RenderSeededJson(runs) : RenderSeededTable(runs);
+        format == "json" ? RenderSeededJson(runs) : RenderSeededTable(runs);
     if (report_file) {
       WriteText(text, report_file->stream(), command.output + ": cannot write output");
       report_file->Finish();
@@ -190,6 +229,22 @@ int RunReplay(const ReplayCommand& command) {
       logs.push_back(writers.back().get());
     }
   }
+  std::optional<OutputFile> engine_log_file;
+  std::vector<ScratchFile> engine_scratch;  // engine logs of strategies 2..N
+  std::vector<std::unique_ptr<EngineLogWriter>> engine_writers;
+  std::vector<EngineLog*> engine_logs;
+  if (!command.engine_log.empty()) {
+    engine_log_file.emplace(command.engine_log);
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      std::FILE* out = engine_log_file->stream();
+      if (i > 0) {
+        engine_scratch.emplace_back(ScratchFileNear(command.engine_log));
+        out = engine_scratch.back().get();
+      }
+      engine_writers.push_back(std::make_unique<EngineLogWriter>(out));
+      engine_logs.push_back(engine_writers.back().get());
+    }
+  }
   std::optional<OutputFile> report_file;
   if (!IsStandardOutputPath(command.output))
     report_file.emplace(command.output);
@@ -204,14 +259,10 @@ int RunReplay(const ReplayCommand& command) {
   ReplayResult result = Replay(
       command.trace,
       [&](InstanceTable& table, TraceVisitor& visitor) { return feed(table, visitor, shown); },
-      requests, logs, sim);
+      requests, logs, sim, engine_logs);
   if (progress) progress->Finish();
 
   Report report = BuildReport(result);
-  constexpr std::string_view kFormats[] = {"table", "json", "csv"};
-  const std::string format =
-      ChooseFormat(command.format_given ? std::optional(command.format) : std::nullopt,
-                   command.output, kFormats, "table");
   std::string text = format == "json"  ? RenderJson(report)
                      : format == "csv" ? RenderCsv(report)
                                        : RenderTable(report);
@@ -226,12 +277,18 @@ int RunReplay(const ReplayCommand& command) {
                 command.window_csv + ": cannot write output");
     window_file->Finish();
   }
+  if (engine_log_file) {
+    for (ScratchFile& f : engine_scratch)
+      AppendFile(f.get(), engine_log_file->stream(), engine_log_file->Name());
+    engine_log_file->Finish();
+  }
   if (report_file) {
     WriteText(text, report_file->stream(), command.output + ": cannot write output");
     report_file->Finish();
   }
   if (decisions_file) decisions_file->Commit();
   if (window_file) window_file->Commit();
+  if (engine_log_file) engine_log_file->Commit();
   if (report_file) report_file->Commit();
   else WriteText(text, stdout, "standard output: cannot write the report");
   runs.seeds.push_back(sim.seed);
@@ -245,6 +302,7 @@ std::vector<std::string> NamedOutputFiles(const ReplayCommand& command) {
     named.push_back("--output " + command.output);
   if (!command.decisions.empty()) named.push_back("--decisions " + command.decisions);
   if (!command.window_csv.empty()) named.push_back("--window-csv " + command.window_csv);
+  if (!command.engine_log.empty()) named.push_back("--engine-log " + command.engine_log);
   return named;
 }
 

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/engine_options.h"
 #include "cli/proxy_options.h"
 #include "sim/engine/sim_options.h"
 
@@ -25,6 +26,8 @@ struct ReplayCommand {
   SimOptions sim;
   std::vector<std::string> speeds;  // ID=SPEED
   std::string window_csv;           // per-window CSV path, empty: none
+  EngineOptions engine;             // --engine, --signal-*
+  std::string engine_log;           // engine log path, empty: none
   std::string exec_timeout;  // seconds for exec strategies; empty: their default
   bool progress = false;                // show a progress line on stderr
   bool seed_given = false;              // --seed was given
@@ -39,8 +42,9 @@ struct ReplayCommand {
 // after the outputs are written); throws UsageError/InputError.
 int RunReplay(const ReplayCommand& command);
 
-// The output files `command` names, as "--output FILE", "--decisions FILE"
-// and "--window-csv FILE", for the note that a failed run wrote none of them.
+// The output files `command` names, as "--output FILE", "--decisions FILE",
+// "--window-csv FILE" and "--engine-log FILE", for the note that a failed
+// run wrote none of them.
 std::vector<std::string> NamedOutputFiles(const ReplayCommand& command);
 
 // Prints the strategy registry, as the Proxy `run` runs it, as a table to

@@ -35,6 +35,7 @@ int RunSweepCommand(const SweepCommand& command) {
   grid.seeds = command.seeds;
   grid.encoding = ParseTraceEncoding(command.trace_format);
   grid.proxy = command.proxy.Choice();
+  grid.sim.engine = command.engine.Resolve();
   std::optional<SweepShard> shard;
   if (!command.shard.empty()) shard = SweepShard::Parse(command.shard);
   for (const std::string& trace : command.traces) RefuseOverwrite(command.output, trace, "--output");

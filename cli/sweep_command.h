@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/engine_options.h"
 #include "cli/proxy_options.h"
 #include "sim/engine/sim_options.h"
 
@@ -26,6 +27,7 @@ struct SweepCommand {
   std::string output;                   // empty or "-": standard output
   std::string trace_format = "auto";
   ProxyOptions proxy;  // --proxy, --python
+  EngineOptions engine;  // --engine, --signal-*
 };
 
 // Runs the sweep (or its shard) and writes one row per cell. The output

@@ -18,6 +18,9 @@ namespace {
 // score's double arithmetic.
 constexpr std::uint64_t kMaxInflight = std::uint64_t{1} << 53;
 
+// The largest "prefix_block_tokens" a header may give.
+constexpr std::uint64_t kMaxPrefixBlockTokens = std::uint64_t{1} << 32;
+
 // A short rendering of an offending value for error messages, in
 // nlohmann::json's compact form (only error paths come here).
 std::string Show(const JsonView& v) { return ShortJson(nlohmann::json::parse(v.text)); }
@@ -223,6 +226,18 @@ void ReadPythonQueueValue(const JsonView& v, PythonVersion python, QueueLoad& lo
   }
 }
 
+// A token count (`input_tokens`, `output_tokens`): an integer from 0 to
+// kMaxTokens.
+std::uint64_t TokenCount(const JsonView& v, std::string_view field) {
+  if (v.is_number()) {
+    const JsonNumber n = ReadNumber(v.text);
+    if (n.type == JsonNumber::Type::kUnsigned && n.unsigned_value <= kMaxTokens)
+      return n.unsigned_value;
+    if (n.type == JsonNumber::Type::kSigned && n.signed_value == 0) return 0;  // "-0"
+  }
+  Fail(field, "an integer >= 0 (a token count, at most 2^53)", &v);
+}
+
 // An arrival's `prefix_blocks`: an array of block ids, integers >= 0.
 void DecodePrefixBlocks(const JsonView& blocks, std::vector<std::uint64_t>& out) {
   if (!blocks.is_array())
@@ -254,6 +269,8 @@ struct EventFields {
   const JsonView* duration = nullptr;
   const JsonView* hint = nullptr;
   const JsonView* prefix_blocks = nullptr;
+  const JsonView* input_tokens = nullptr;
+  const JsonView* output_tokens = nullptr;
 
   // Sets the fields from `members`. Most traces write an event's keys in
   // one order (t, type, then the type's own), one each: those are matched
@@ -282,7 +299,11 @@ struct EventFields {
         else if (Equals(key, "inflight")) inflight = value;
         else if (Equals(key, "duration")) duration = value;
         break;
-      case 13: if (Equals(key, "prefix_blocks")) prefix_blocks = value; break;
+      case 12: if (Equals(key, "input_tokens")) input_tokens = value; break;
+      case 13:
+        if (Equals(key, "prefix_blocks")) prefix_blocks = value;
+        else if (Equals(key, "output_tokens")) output_tokens = value;
+        break;
       default: break;
     }
   }
@@ -365,6 +386,14 @@ TraceHeader DecodeHeader(const JsonView& header, bool document) {
     h.proxy = v->is_string() ? FindProxyProfile(ReadString(*v, text)) : nullptr;
     if (!h.proxy)
       Fail("proxy", fmt::format("a Proxy profile: one of {}", ProxyProfileNames()), &*v);
+  }
+  if (std::optional<JsonView> v = Member(header, "prefix_block_tokens", scratch)) {
+    const JsonNumber n = v->is_number() ? ReadNumber(v->text) : JsonNumber{JsonNumber::Type::kFloat};
+    if (n.type != JsonNumber::Type::kUnsigned || n.unsigned_value < 1 ||
+        n.unsigned_value > kMaxPrefixBlockTokens)
+      Fail("prefix_block_tokens",
+           "an integer from 1 to 2^32 (prompt tokens per prefix_blocks id)", &*v);
+    h.prefix_block_tokens = n.unsigned_value;
   }
   if (std::optional<JsonView> v = Member(header, "instances", scratch)) {
     if (!v->is_array()) Fail("instances", "an array of Instance objects", &*v);
@@ -545,6 +574,8 @@ void EventDecoder::Decode(const JsonView& value, std::span<const JsonMember> mem
       DecodeHint(*f.hint, table, e.hint);
       if (raw_hint) e.hint.raw_json = CompactJson(f.hint->text);
     }
+    if (f.input_tokens) e.input_tokens = TokenCount(*f.input_tokens, "input_tokens");
+    if (f.output_tokens) e.output_tokens = TokenCount(*f.output_tokens, "output_tokens");
     if (f.prefix_blocks) DecodePrefixBlocks(*f.prefix_blocks, e.hint.prefix_blocks);
     CheckTimeOrder(e.t, not_before);
     return;

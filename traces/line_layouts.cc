@@ -203,6 +203,18 @@ const char* LineLayouts::Fits(const Layout& layout, std::string_view text, Value
         values.inflight = static_cast<std::int64_t>(number.integer);
         values.has_inflight = true;
         break;
+      case Slot::kInputTokens:
+        p = ReadDecimal(p, text.data(), end, number);
+        if (p && !number.integral) return nullptr;
+        values.input_tokens = number.integer;
+        values.has_input_tokens = true;
+        break;
+      case Slot::kOutputTokens:
+        p = ReadDecimal(p, text.data(), end, number);
+        if (p && !number.integral) return nullptr;
+        values.output_tokens = number.integer;
+        values.has_output_tokens = true;
+        break;
     }
     if (!p) return nullptr;
   }
@@ -228,8 +240,8 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
   const EventType type = layouts_[last_fit_].type;
   event.t = TraceTime{v.t, v.t_integral, v.t_integer};
   if (type == EventType::kArrival) {
-    // An arrival read into an arrival this left: only the request and the
-    // duration differ.
+    // An arrival read into an arrival this left: only the request, the
+    // duration and the token counts differ.
     if (!left_arrival_) {
       event.type = type;
       event.ClearFields();
@@ -239,6 +251,10 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
     if (v.has_duration) event.duration = v.duration;
     event.request.reset();
     if (!v.request.empty()) event.request = v.request;
+    event.input_tokens.reset();
+    if (v.has_input_tokens) event.input_tokens = v.input_tokens;
+    event.output_tokens.reset();
+    if (v.has_output_tokens) event.output_tokens = v.output_tokens;
     return true;
   }
   left_arrival_ = false;
@@ -261,7 +277,7 @@ void LineLayouts::Learn(std::string_view line, const FlatObject& flat) {
   std::size_t slots = 0;
   // A bit per key seen.
   constexpr unsigned kType = 1, kT = 2, kDuration = 4, kInstance = 8, kInflight = 16, kQps = 32,
-                     kRequest = 64;
+                     kRequest = 64, kInput = 128, kOutput = 256;
   unsigned seen = 0;
   std::string_view type;
   const auto at = [&](std::string_view part) {
@@ -284,6 +300,8 @@ void LineLayouts::Learn(std::string_view line, const FlatObject& flat) {
       else if (key == "inflight") slot = Slot::kInflight, bit = kInflight;
       else if (key == "qps_1m") slot = Slot::kQps, bit = kQps;
       else if (key == "request") slot = Slot::kRequest, bit = kRequest;
+      else if (key == "input_tokens") slot = Slot::kInputTokens, bit = kInput;
+      else if (key == "output_tokens") slot = Slot::kOutputTokens, bit = kOutput;
       else return;
       const bool id = slot == Slot::kInstance || slot == Slot::kRequest;
       if (id ? !value.is_string() : !value.is_number()) return;
@@ -295,12 +313,14 @@ void LineLayouts::Learn(std::string_view line, const FlatObject& flat) {
     seen |= bit;
   }
   Layout layout;
-  // An arrival: t, type and maybe request and duration. A load: t, type,
-  // instance and maybe inflight and qps_1m.
-  if (type == "arrival" && (seen | kDuration | kRequest) == (kType | kT | kDuration | kRequest)) {
+  // An arrival: t, type and maybe request, duration and token counts. A
+  // load: t, type, instance and maybe inflight and qps_1m.
+  constexpr unsigned kArrivalOptional = kDuration | kRequest | kInput | kOutput;
+  if (type == "arrival" &&
+      (seen | kArrivalOptional) == (kType | kT | kArrivalOptional)) {
     layout.type = EventType::kArrival;
   } else if (type == "load" && (seen & (kType | kT | kInstance)) == (kType | kT | kInstance) &&
-             !(seen & (kDuration | kRequest))) {
+             !(seen & kArrivalOptional)) {
     layout.type = EventType::kLoad;
   } else {
     return;

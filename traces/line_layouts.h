@@ -19,11 +19,12 @@ namespace lbsim {
 // takes as it stands:
 //   t, duration, qps_1m  a number >= 0: no sign, no exponent, no leading
 //                        zero, at most 15 digits in all;
-//   inflight             such a number without a fraction;
+//   inflight, input_tokens, output_tokens
+//                        such a number without a fraction;
 //   instance, request    a non-empty id of printable ASCII, no escapes.
 // Any other line, including every line in error, is left to the general
 // path, which decides about it as ever. Layouts are learned from arrivals
-// (t, type and maybe request and duration) and loads (t, type, instance
+// (t, type and maybe request, duration, input_tokens and output_tokens) and loads (t, type, instance
 // and maybe inflight and qps_1m), their keys in any order and each once.
 class LineLayouts {
  public:
@@ -52,9 +53,11 @@ class LineLayouts {
   std::size_t size() const { return count_; }
 
  private:
-  static constexpr std::size_t kMaxSlots = 4;
+  static constexpr std::size_t kMaxSlots = 6;
 
-  enum class Slot : std::uint8_t { kTime, kDuration, kInstance, kInflight, kQps, kRequest };
+  enum class Slot : std::uint8_t {
+    kTime, kDuration, kInstance, kInflight, kQps, kRequest, kInputTokens, kOutputTokens
+  };
 
   struct Layout {
     EventType type = EventType::kArrival;
@@ -78,12 +81,16 @@ class LineLayouts {
     double qps_1m = 0.0;
     std::uint64_t t_integer = 0;
     std::int64_t inflight = 0;
+    std::uint64_t input_tokens = 0;
+    std::uint64_t output_tokens = 0;
     std::string_view instance;
     std::string_view request;
     bool t_integral = false;
     bool has_duration = false;
     bool has_qps_1m = false;
     bool has_inflight = false;
+    bool has_input_tokens = false;
+    bool has_output_tokens = false;
   };
 
   // Where the line at the start of `text` ends (at its '\n') when it fits
@@ -94,7 +101,7 @@ class LineLayouts {
   std::size_t count_ = 0;
   std::size_t last_fit_ = 0;  // tried first
   // The event Read last set is an arrival with every field but type, t,
-  // position, request and duration unset.
+  // position, request, duration and the token counts unset.
   bool left_arrival_ = false;
   std::size_t next_ = 0;      // replaced next when all are taken
 };

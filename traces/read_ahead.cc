@@ -28,7 +28,8 @@ namespace {
 // A run of events handed from the reading thread to the visiting one.
 // What crosses between the cores is what costs, so most events travel as
 // one 64-byte PackedEvent; the rest (an `up` with weight or speed, an
-// arrival with a hint or prefix blocks) travel whole, as TraceEvents. Ids
+// arrival with a hint, prefix blocks or more than 2^32 - 1 output tokens)
+// travel whole, as TraceEvents. Ids
 // are copied into `text_`; views into it are made on the visiting side,
 // after the last append. Batches are written by one thread while another
 // reads the batch beside them: each starts its own pair of cache lines
@@ -81,6 +82,14 @@ class alignas(128) EventBatch {
         flags |= kHasDuration;
         p.number = *e.duration;
       }
+      if (e.input_tokens) {
+        flags |= kHasInputTokens;
+        p.count = static_cast<std::int64_t>(*e.input_tokens);
+      }
+      if (e.output_tokens) {
+        flags |= kHasOutputTokens;
+        p.index = static_cast<std::uint32_t>(*e.output_tokens);
+      }
     } else {
       p.text = Keep(e.instance);
       if (e.index) {
@@ -126,6 +135,10 @@ class alignas(128) EventBatch {
       if (p.flags & kHasRequest) e.request = View(p.text);
       e.duration.reset();
       if (p.flags & kHasDuration) e.duration = p.number;
+      e.input_tokens.reset();
+      if (p.flags & kHasInputTokens) e.input_tokens = static_cast<std::uint64_t>(p.count);
+      e.output_tokens.reset();
+      if (p.flags & kHasOutputTokens) e.output_tokens = p.index;
       return e;
     }
     scratch.arrival = false;
@@ -150,6 +163,8 @@ class alignas(128) EventBatch {
     kHasIndex = 2,
     kHasRequest = 4,
     kHasDuration = 8,
+    kHasInputTokens = 16,
+    kHasOutputTokens = 32,
   };
   // TraceEvent's t.integer and position sit side by side, written apart;
   // kept apart here too, or their copy becomes one 16-byte load that waits
@@ -159,9 +174,9 @@ class alignas(128) EventBatch {
     std::uint64_t t_integer = 0;
     double number = 0.0;     // arrival: duration; up, load: the qps_1m value
     std::uint64_t position = 0;
-    std::int64_t count = 0;  // up, load: the inflight value
+    std::int64_t count = 0;  // up, load: the inflight value; arrival: input_tokens
     IdSpan text;             // arrival: the request id; else the instance id
-    std::uint32_t index = 0;
+    std::uint32_t index = 0;  // up, load: the Instance index; arrival: output_tokens
     std::uint32_t full = kPacked;  // else the index of the event in full_
     EventType type = EventType::kArrival;
     std::uint8_t flags = 0;
@@ -183,8 +198,9 @@ class alignas(128) EventBatch {
       return false;
     if (e.type == EventType::kArrival)
       return e.instance.empty() && !e.index && !e.inflight.present() && e.inflight.value == 0 &&
-             !e.qps_1m.present() && e.qps_1m.value == 0.0;
-    return !e.request && !e.duration;
+             !e.qps_1m.present() && e.qps_1m.value == 0.0 &&
+             e.output_tokens.value_or(0) <= ~std::uint32_t{0};
+    return !e.request && !e.duration && !e.input_tokens && !e.output_tokens;
   }
 
   IdSpan Keep(std::string_view id) {

@@ -47,6 +47,10 @@ struct HeaderInstance {
   double speed = 1.0;
 };
 
+// The largest token count an arrival may carry (`input_tokens`,
+// `output_tokens`): integers up to 2^53 stay exact as doubles.
+inline constexpr std::uint64_t kMaxTokens = std::uint64_t{1} << 53;
+
 // A v1 trace header, validated.
 struct TraceHeader {
   std::string name;
@@ -56,6 +60,10 @@ struct TraceHeader {
   // The Proxy profile the trace was written for (its "proxy" key); null
   // when it names none. A profile chosen for the run wins over it.
   const ProxyProfile* proxy = nullptr;
+  // How many prompt tokens each `prefix_blocks` id stands for (its
+  // "prefix_block_tokens" key, an lbsim extension read by the LLM engine
+  // model); null when the header does not say.
+  std::optional<std::uint64_t> prefix_block_tokens;
 };
 
 // One validated trace event. Reused between events by the readers; its
@@ -82,6 +90,10 @@ struct TraceEvent {
   // arrival
   std::optional<std::string_view> request;
   std::optional<double> duration;
+  // Token counts (lbsim extension, read by the LLM engine model): the
+  // prompt's and the response's.
+  std::optional<std::uint64_t> input_tokens;
+  std::optional<std::uint64_t> output_tokens;
   Hint hint;
 
   // Unsets every field but type, t and position.
@@ -94,6 +106,8 @@ struct TraceEvent {
     qps_1m = {};
     request.reset();
     duration.reset();
+    input_tokens.reset();
+    output_tokens.reset();
     hint.Clear();
   }
 };

@@ -1,5 +1,6 @@
 // lbsim diff's outputs: a table for people, JSON for machines, JUnit for CI.
 
+#include <cmath>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -19,7 +20,10 @@ bool Whole(DiffFamily f) {
 }
 
 std::string Number(DiffFamily f, double v) {
-  if (Whole(f) && v == static_cast<double>(static_cast<std::int64_t>(v)))
+  // The engine family mixes counts (served, tokens, steps) with times: a
+  // whole value prints as one.
+  if ((Whole(f) || f == DiffFamily::kEngine) && std::fabs(v) < 1e15 &&
+      v == static_cast<double>(static_cast<std::int64_t>(v)))
     return fmt::format("{}", static_cast<std::int64_t>(v));
   return fmt::format("{:.4f}", v);
 }

@@ -13,7 +13,8 @@ namespace {
 
 constexpr std::string_view kFamilyNames[] = {
     "share",   "fairness", "reasons",     "counts",   "herding", "runs",      "latency",
-    "wait",    "utilisation", "inflight", "rates",    "blocks",  "detectors", "warnings"};
+    "wait",    "utilisation", "inflight", "rates",    "blocks",  "detectors", "engine",
+    "warnings"};
 
 }  // namespace
 
@@ -42,6 +43,7 @@ DiffTolerances::DiffTolerances() {
   of(DiffFamily::kRate) = {0.02, 0.0};
   of(DiffFamily::kBlocks) = {0.0, 0.05};
   of(DiffFamily::kDetector) = {1.0, 0.0};
+  of(DiffFamily::kEngine) = {0.0, 0.05};
   of(DiffFamily::kWarning) = {0.0, 0.0};
 }
 

@@ -208,6 +208,7 @@ std::optional<DiffFamily> Classify(const std::vector<std::string>& path) {
   }
   if (first == "what_if") {
     if (path.size() > 1 && path[1] == "span") return std::nullopt;
+    if (has("engine")) return DiffFamily::kEngine;
     if (has("latency")) return DiffFamily::kLatency;
     if (has("wait") || last == "mean_queue_wait") return DiffFamily::kWait;
     if (In(last, {"utilisation", "offered_utilisation"})) return DiffFamily::kUtilisation;
@@ -235,12 +236,22 @@ bool StrategyWords(const std::vector<std::string>& path) {
   return In(path.front(), {"reasons", "tie", "fallback", "unknown_excluded"});
 }
 
-// Whether a figure is shown even unchanged: the whole-run figures.
+// Whether a figure is shown even unchanged: the whole-run figures (of the
+// engine model, the latencies, throughput, KV and batch use, preemptions).
 bool Headline(const std::vector<std::string>& path, DiffFamily family) {
   const std::string& first = path.front();
   if (In(first, {"share", "fairness", "reasons", "herded_decisions", "longest_run"})) return true;
   if (first == "detectors") return family == DiffFamily::kHerding;
-  return first == "what_if" && path.size() > 1 && path[1] == "service";
+  if (first != "what_if" || path.size() < 3) return false;
+  if (path[1] == "service") return true;
+  if (path[1] != "engine") return false;
+  const std::string& group = path[2];
+  const std::string& last = path.back();
+  if (In(group, {"ttft", "e2e"})) return In(last, {"p50", "p99"});
+  if (group == "tpot") return last == "p50";
+  if (In(group, {"queue_delay", "kv_utilisation", "batch"})) return last == "mean";
+  if (group == "throughput") return last == "output_tokens_per_s";
+  return group == "preemptions";
 }
 
 // Every figure of strategy object `s`, in report order.
@@ -433,6 +444,15 @@ int WorseDirection(DiffFamily family, const std::string& figure) {
       return ends("jain") || ends("jain_eligible") ? -1 : +1;
     case DiffFamily::kRate:
       return ends("hit_rate") ? -1 : ends("fallback_rate") || ends("highest_rate") ? +1 : 0;
+    case DiffFamily::kEngine:
+      // Throughput down is worse; waiting, latency and preemptions up are.
+      return figure.find("per_s") != std::string::npos ? -1
+             : figure.find("ttft") != std::string::npos || figure.find("tpot") != std::string::npos ||
+                     figure.find("e2e") != std::string::npos ||
+                     figure.find("queue_delay") != std::string::npos ||
+                     figure.find("preempt") != std::string::npos
+                 ? +1
+                 : 0;
     default:
       return 0;
   }

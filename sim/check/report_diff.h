@@ -23,6 +23,7 @@ enum class DiffFamily {
   kRate,         // fallback rates, prefix hit rate (absolute)
   kBlocks,       // prefix-cache block counts
   kDetector,     // other detector figures (windows in a streak or a burst)
+  kEngine,       // the engine model's figures: TTFT, TPOT, E2E, batches, KV, tokens/s
   kWarning,      // a warning name raised or not (1 or 0; any change)
 };
 
@@ -45,7 +46,7 @@ struct Tolerance {
 // whole segments of, `path` (the longest such path wins).
 struct DiffTolerances {
   DiffTolerances();
-  Tolerance family[14];
+  Tolerance family[15];
   std::vector<std::pair<std::string, Tolerance>> overrides;
 
   Tolerance& of(DiffFamily f) { return family[static_cast<int>(f)]; }
@@ -56,10 +57,12 @@ struct DiffTolerances {
   // Applies "NAME=TOL" (--tol): NAME a family or a figure path, TOL "A"
   // (absolute), "R%" (relative) or "A,R%"; throws UsageError.
   void Set(std::string_view assignment);
-  // The old single-family flags: --share-tol, --fairness-tol, --reason-tol.
+  // The single-family flags: --share-tol, --fairness-tol, --reason-tol,
+  // --engine-tol (relative).
   double& share() { return of(DiffFamily::kShare).abs; }
   double& fairness() { return of(DiffFamily::kFairness).abs; }
   double& reasons() { return of(DiffFamily::kReason).abs; }
+  double& engine() { return of(DiffFamily::kEngine).rel; }
 };
 
 // What may differ between the two reports' runs (--allow-different).

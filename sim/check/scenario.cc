@@ -161,8 +161,10 @@ class ScenarioParser {
     if (!options.is_object()) Expected("options", "an object", options);
     OnlyKeys(options, "options",
              {"trace_format", "set", "proxy", "python", "slots", "speeds", "stale_interval",
-              "stale_delay", "stale_jitter", "window", "seed", "seeds", "cache_blocks"});
+              "stale_delay", "stale_jitter", "window", "seed", "seeds", "cache_blocks", "engine",
+              "signal_interval", "signal_delay", "signal_jitter"});
     ParseWhatIf(options, s);
+    ParseEngineOptions(options, s);
     if (const ojson* p = Member(options, "proxy")) {
       s.proxy.profile = FindProxyProfile(String(*p, "options.proxy", true));
       if (!s.proxy.profile)
@@ -261,6 +263,43 @@ class ScenarioParser {
     if (v.is_string()) return v.get<std::string>();
     if (v.is_number()) return Number(v, key).text;
     Expected(key, "a number or a string", v);
+  }
+
+  // options.engine: a built-in engine or a configuration file (relative to
+  // the scenario file); options.signal_*: the engine signals' times.
+  void ParseEngineOptions(const ojson& options, Scenario& s) {
+    if (const ojson* e = Member(options, "engine")) {
+      const std::string value = String(*e, "options.engine", true);
+      if (const EngineConfig* builtin = FindBuiltinEngine(value)) {
+        s.sim.engine.config = std::make_shared<const EngineConfig>(*builtin);
+      } else {
+        const fs::path resolved = fs::path(value).is_absolute()
+                                      ? fs::path(value)
+                                      : fs::path(path_).parent_path() / value;
+        const std::string file = resolved.lexically_normal().string();
+        if (!fs::exists(file))
+          Fail("options.engine", fmt::format("expected a built-in engine ({}) or an engine "
+                                             "configuration file, got \"{}\" (looked for {})",
+                                             BuiltinEngineNames(), value, file));
+        s.sim.engine.config = std::make_shared<const EngineConfig>(
+            EngineConfigFromJson(ReadJsonFile(file, "engine configuration"), file));
+      }
+    }
+    for (const auto& [key, field] :
+         {std::pair{"signal_interval", &s.sim.engine.signal_interval},
+          std::pair{"signal_delay", &s.sim.engine.signal_delay},
+          std::pair{"signal_jitter", &s.sim.engine.signal_jitter}}) {
+      const ojson* v = Member(options, key);
+      if (!v) continue;
+      const std::string name = Sub("options", key);
+      if (!v->is_number() || !std::isfinite(v->get<double>()) || v->get<double>() < 0)
+        Expected(name, "a number >= 0", *v);
+      *field = v->get<double>();
+    }
+    if (s.sim.engine.signal_interval > 0 && !s.sim.engine.on())
+      Fail("options.signal_interval", "needs options.engine (engine signals come from engines)");
+    if ((s.sim.engine.signal_delay > 0 || s.sim.engine.signal_jitter > 0) && !(s.sim.engine.signal_interval > 0))
+      Fail("options.signal_delay", "needs options.signal_interval");
   }
 
   void ParseTrace(const ojson* trace, Scenario& s) {

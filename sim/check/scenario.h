@@ -80,7 +80,8 @@ struct Scenario {
   // trace header's profile, else latest.
   ProxyChoice proxy;
   // The what-if options (options.slots, speeds, stale_interval,
-  // stale_delay, stale_jitter, window), the seed and cache_blocks, as the
+  // stale_delay, stale_jitter, window), the seed, cache_blocks and the LLM engine model
+  // (options.engine, options.signal_*), as the
   // command line's flags set them; proxy is in `proxy`.
   SimOptions sim;
   // options.seeds: replay once per seed (each run's sim.seed, and the seed

@@ -8,12 +8,16 @@
 namespace lbsim {
 
 // Event classes in the order they run at equal times: every due completion
-// runs first, then the stale-metrics view's snapshots and publications
-// (which therefore see the counters after those completions), then the
-// next trace event (which therefore sees what was published at its time).
-// kMetric events exist only when stale metrics are on, so v1 replays see
+// runs first (and, with the LLM engine model, every engine step that ends
+// and every request that joins a waiting queue), then the stale-metrics and
+// engine-signal views' snapshots and publications (which therefore see the
+// counters after those completions), then the next trace event (which
+// therefore sees what was published at its time), then the engine steps
+// that start then (so a batch formed at t takes every request that joined
+// by t). kMetric events exist only when stale metrics or engine signals are
+// on and kEngineStep ones only with the engine model, so v1 replays see
 // completions before trace events exactly as the trace format says.
-enum class EventClass : std::uint8_t { kCompletion = 0, kMetric = 1, kTrace = 2 };
+enum class EventClass : std::uint8_t { kCompletion = 0, kMetric = 1, kTrace = 2, kEngineStep = 3 };
 
 // The total order of simulated events: (time, class, sequence). Sequence
 // numbers keep file order for trace events and scheduling order for

@@ -18,9 +18,10 @@ class Replayer final : public TraceVisitor {
   // The worlds are made for the Proxy options.proxy names, or latest; the
   // trace header may name another (OnHeader).
   Replayer(const std::vector<StrategyRequest>& requests,
-           const std::vector<DecisionSink*>& logs, const SimOptions& options)
+           const std::vector<DecisionSink*>& logs, const SimOptions& options,
+           const std::vector<EngineLog*>& engine_logs)
       : speeds_(options.speeds), options_(options), requests_(requests),
-        logs_(logs), run_(options.proxy.Resolve(nullptr)) {
+        logs_(logs), engine_logs_(engine_logs), run_(options.proxy.Resolve(nullptr)) {
     for (std::size_t i = 0; i < requests.size(); ++i) {
       worlds_.push_back(MakeWorld(i));
       wants_raw_hint_ = wants_raw_hint_ || worlds_.back()->strategy().WantsRawHint();
@@ -52,6 +53,7 @@ class Replayer final : public TraceVisitor {
         }
       }
     }
+    for (auto& w : worlds_) w->SetTrace(header);
     for (const HeaderInstance& inst : header.instances) {
       InstanceIndex i = *table.Find(inst.id);
       pool_.Up(i);
@@ -170,6 +172,7 @@ class Replayer final : public TraceVisitor {
     auto w = std::make_unique<World>(BindToProxy(requests_[i], run_), options_,
                                      run_.profile->inflight);
     if (i < logs_.size()) w->set_log(logs_[i]);
+    if (i < engine_logs_.size()) w->set_engine_log(engine_logs_[i]);
     return w;
   }
 
@@ -198,6 +201,7 @@ class Replayer final : public TraceVisitor {
   const SimOptions& options_;
   const std::vector<StrategyRequest>& requests_;  // as asked, before binding
   const std::vector<DecisionSink*>& logs_;
+  const std::vector<EngineLog*>& engine_logs_;
   ProxyRun run_;
   IgnoredLoadFields ignored_;
   Pool pool_;
@@ -222,13 +226,14 @@ void CheckStrategyRunCount(std::size_t count) {
 ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
                     const std::vector<StrategyRequest>& requests,
                     const std::vector<DecisionSink*>& logs,
-                    const SimOptions& options) {
+                    const SimOptions& options,
+                    const std::vector<EngineLog*>& engine_logs) {
   CheckStrategyRunCount(requests.size());
   ReplayResult result;
   result.trace_path = display_path;
   result.requests = requests;
   result.options = options;
-  Replayer replayer(requests, logs, options);
+  Replayer replayer(requests, logs, options, engine_logs);
   result.counts = feed(result.instances, replayer);
   replayer.Finish();
   result.header = std::move(replayer.header());
@@ -248,7 +253,8 @@ ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
   for (auto& w : replayer.worlds()) {
     result.requests.push_back(w->request());
     result.metrics.push_back(std::move(w->metrics()));
-    if (options.any()) result.what_if.push_back({w->TakeTimeline(), w->TakeService()});
+    if (options.any())
+      result.what_if.push_back({w->TakeTimeline(), w->TakeService(), w->TakeEngine()});
   }
   return result;
 }

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/engine/engine_log.h"
+#include "sim/engine/engine_stats.h"
 #include "sim/engine/load_timeline.h"
 #include "sim/engine/run_metrics.h"
 #include "sim/engine/service_model.h"
@@ -28,6 +30,7 @@ void CheckStrategyRunCount(std::size_t count);
 struct WhatIfOutcome {
   std::shared_ptr<const LoadTimeline> timeline;
   std::shared_ptr<const ServiceModel> service;  // null without the service model
+  std::shared_ptr<const EngineStats> engine;    // null without the engine model
 };
 
 // Load fields of `up` and `load` events that a pinned Proxy's heartbeat
@@ -71,12 +74,15 @@ using TraceFeed = std::function<TraceCounts(InstanceTable& table, TraceVisitor& 
 // trace in the report and errors. `logs`, when not empty, is parallel to
 // `requests` and receives each strategy's decisions (entries may be
 // nullptr). `options` turns on what-if parts; by default none, and the
-// replay follows trace format v1 exactly. Throws InputError for bad input,
-// UsageError for more than kMaxStrategyRuns requests.
+// replay follows trace format v1 exactly. `engine_logs`, when not empty, is
+// parallel to `requests` and receives each run's engine log (with the
+// engine model). Throws InputError for bad input, UsageError for more than
+// kMaxStrategyRuns requests.
 ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
                     const std::vector<StrategyRequest>& requests,
                     const std::vector<DecisionSink*>& logs = {},
-                    const SimOptions& options = {});
+                    const SimOptions& options = {},
+                    const std::vector<EngineLog*>& engine_logs = {});
 
 // Replay of the trace file at `path` ("-": standard input). `progress`,
 // when given, hears how far reading got.

@@ -22,13 +22,21 @@ std::pair<std::string, double> ParseSpeedAssignment(std::string_view text,
 
 void CheckSimOptions(const SimOptions& o) {
   auto finite_at_least_zero = [](double x) { return std::isfinite(x) && x >= 0.0; };
-  if (!o.speeds.empty() && !o.service())
-    throw UsageError("--speed needs the service model (--slots K)");
+  if (!o.speeds.empty() && !o.service() && !o.engine_model())
+    throw UsageError("--speed needs the service model (--slots K) or the engine model (--engine)");
+  if (o.service() && o.engine_model())
+    throw UsageError("--slots and --engine are two service models; choose one");
   if (!finite_at_least_zero(o.stale_interval) || !finite_at_least_zero(o.stale_delay) ||
-      !finite_at_least_zero(o.stale_jitter) || !finite_at_least_zero(o.window))
+      !finite_at_least_zero(o.stale_jitter) || !finite_at_least_zero(o.window) ||
+      !finite_at_least_zero(o.engine.signal_interval) || !finite_at_least_zero(o.engine.signal_delay) ||
+      !finite_at_least_zero(o.engine.signal_jitter))
     throw UsageError("what-if times must be finite numbers >= 0");
   if (!o.stale() && (o.stale_delay > 0.0 || o.stale_jitter > 0.0))
     throw UsageError("--stale-delay and --stale-jitter need --stale-interval");
+  if (o.signals() && !o.engine_model())
+    throw UsageError("--signal-interval needs the engine model (--engine)");
+  if (!o.signals() && (o.engine.signal_delay > 0.0 || o.engine.signal_jitter > 0.0))
+    throw UsageError("--signal-delay and --signal-jitter need --signal-interval");
 }
 
 }  // namespace lbsim

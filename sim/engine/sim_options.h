@@ -2,15 +2,35 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "sim/engine/engine_config.h"
 #include "strategies/block_cache.h"
 #include "strategies/proxy_profile.h"
 
 namespace lbsim {
+
+// The LLM engine model's options (docs/engine.md); off by default.
+struct EngineModelOptions {
+  // An engine of this configuration behind every Instance serves each
+  // arrival by its tokens; null turns the model off.
+  std::shared_ptr<const EngineConfig> config;
+  // Engine signals: every signal_interval from the first event each
+  // engine's queue state is snapshotted and published signal_delay later
+  // (plus a uniform [0, signal_jitter) drawn per Instance and snapshot from
+  // SimOptions::seed) under the hint keys least_load reads; 0 turns them
+  // off (arrivals see the trace's hints only).
+  double signal_interval = 0.0;
+  double signal_delay = 0.0;
+  double signal_jitter = 0.0;
+
+  bool on() const { return config != nullptr; }
+  bool signals() const { return signal_interval > 0.0; }
+};
 
 // The opt-in what-if parts of a run. Every default is "off": a run with
 // default options replays trace format v1 exactly. Times are in the trace's
@@ -38,6 +58,9 @@ struct SimOptions {
   // 0 turns them off.
   double window = 0.0;
 
+  // LLM engine model: engines behind the Instances, and their signals.
+  EngineModelOptions engine;
+
   // KV-cache capacity of each simulated Instance, in blocks. Not a what-if
   // part: it only matters when arrivals carry prefix_blocks, and every
   // strategy's prefix hit rate is measured against these caches.
@@ -50,8 +73,10 @@ struct SimOptions {
   bool service() const { return slots > 0; }
   bool stale() const { return stale_interval > 0.0; }
   bool windows() const { return window > 0.0; }
+  bool engine_model() const { return engine.on(); }
+  bool signals() const { return engine.signals(); }
   // Whether any what-if part is on (the report then has its sections).
-  bool any() const { return service() || stale() || windows(); }
+  bool any() const { return service() || stale() || windows() || engine_model(); }
 };
 
 // Parses "ID=SPEED" (SPEED a finite number > 0); throws UsageError naming
@@ -60,8 +85,8 @@ std::pair<std::string, double> ParseSpeedAssignment(std::string_view text,
                                                     std::string_view flag);
 
 // Checks combinations the command line cannot express alone (a speed
-// without the service model, a delay without stale metrics); throws
-// UsageError.
+// without a service model, a delay without stale metrics, the service
+// model with the engine model, signals without it); throws UsageError.
 void CheckSimOptions(const SimOptions& options);
 
 }  // namespace lbsim

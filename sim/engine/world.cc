@@ -23,6 +23,18 @@ World::World(const StrategyRequest& request, const SimOptions& options,
                                          options.stale_jitter, options.seed);
   candidates_.SetView(view_.get());
   if (options.any()) timeline_ = std::make_unique<LoadTimeline>(options.window);
+  if (options.engine.on())
+    engine_ = std::make_unique<EngineFleet>(options.engine.config, events_, options.window);
+  if (options.signals()) {
+    if (strategy_->WantsRawHint())
+      throw UsageError(fmt::format(
+          "--signal-interval: strategy {} reads each arrival's hint as JSON, which engine "
+          "signals do not rewrite; they reach the built-in strategies only",
+          request.requested_as));
+    signals_ = std::make_unique<SnapshotView<EngineSignals>>(
+        options.engine.signal_interval, options.engine.signal_delay,
+        options.engine.signal_jitter, options.seed);
+  }
 }
 
 void World::SetInflight(InstanceIndex i, std::optional<std::int64_t> value) {
@@ -37,7 +49,16 @@ std::optional<std::int64_t> World::Inflight(InstanceIndex i) const {
 }
 
 void World::ScheduleCompletion(double time, const Completion& c) {
-  completions_.Push(EventKey{time, EventClass::kCompletion, completion_seq_++}, c);
+  events_.Push(time, EventClass::kCompletion,
+               InternalEvent{InternalEvent::Kind::kCompletion, c.instance, c.registration});
+}
+
+void World::RunInternal(const Pool& pool) {
+  const EventKey at = events_.TopKey();
+  const InternalEvent e = events_.TopPayload();
+  events_.Pop();
+  if (e.kind == InternalEvent::Kind::kCompletion) Complete(Completion{e.instance, e.arg}, at.time, pool);
+  else engine_->Run(e, at.time, pool);
 }
 
 [[gnu::noinline]] void World::CompleteWhatIf(const Completion& c, double time,
@@ -115,23 +136,34 @@ void World::RunDueEventsBefore(const EventKey& key, const Pool& pool) {
     plain_completions_.Drain(key.time, [&](const Completion& c) { CompletePlain(c, pool); });
     return;
   }
-  if (timeline_ && !timeline_->begun()) timeline_->Begin(key.time);
+  if (timeline_ && !timeline_->begun()) {
+    timeline_->Begin(key.time);
+    if (engine_) engine_->Begin(key.time);
+  }
   if (view_ && !view_->started()) view_->Start(key.time);
+  if (signals_ && !signals_->started()) signals_->Start(key.time);
   for (;;) {
-    const bool any_completion = !completions_.empty();
-    const EventKey completion = any_completion ? completions_.TopKey() : EventKey{};
-    const bool completion_due = any_completion && completion < key;
+    const bool any_internal = !events_.empty();
+    const EventKey internal = any_internal ? events_.TopKey() : EventKey{};
+    const bool internal_due = any_internal && internal < key;
     const std::optional<EventKey> metric = view_ ? view_->NextKey() : std::nullopt;
     const bool metric_due = metric && *metric < key;
-    if (completion_due && (!metric_due || completion < *metric)) {
-      Completion c = completions_.TopPayload();
-      completions_.Pop();
-      Complete(c, completion.time, pool);
-    } else if (metric_due) {
+    const std::optional<EventKey> signal = signals_ ? signals_->NextKey() : std::nullopt;
+    const bool signal_due = signal && *signal < key;
+    // Metric and signal events are all of class kMetric; at equal times the
+    // stale view's run first.
+    const bool metric_first = metric_due && (!signal_due || metric->time <= signal->time);
+    const std::optional<EventKey>& view_key = metric_first ? metric : signal;
+    if (internal_due && (!(metric_due || signal_due) || internal < *view_key)) {
+      RunInternal(pool);
+    } else if (metric_first) {
       if (std::optional<InstanceIndex> seen = view_->RunNext(inflight_)) {
         if (*seen == MetricView::kEveryInstance) candidates_.MarkAllChanged();
         else candidates_.MarkChanged(*seen);
       }
+    } else if (signal_due) {
+      // Published signals reach strategies through each decision's hint.
+      signals_->RunNext([&](std::vector<EngineSignals>& values) { engine_->Signals(values, pool); });
     } else {
       break;
     }
@@ -144,14 +176,10 @@ void World::RunAllCompletions(const Pool& pool) {
     plain_completions_.DrainAll([&](const Completion& c) { CompletePlain(c, pool); });
     return;  // no what-if part to close
   }
-  while (!completions_.empty()) {
-    const EventKey at = completions_.TopKey();
-    Completion c = completions_.TopPayload();
-    completions_.Pop();
-    Complete(c, at.time, pool);
-  }
+  while (!events_.empty()) RunInternal(pool);
   if (timeline_) timeline_->End(last_time_);
   if (service_) service_->CloseAt(last_time_);
+  if (engine_) engine_->Close(timeline_->span_end());
 }
 
 void World::Finish(const Pool& pool) {
@@ -185,8 +213,9 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
   }
 
   if (wants_arrival_info_) strategy_->BeforeSelect(ArrivalInfo{seq, arrival.t.value, request_id});
-  Choice choice = index_ ? index_->SelectIndexed(candidates, arrival.hint)
-                         : strategy_->Select(candidates, arrival.hint);
+  const Hint& hint = signals_ ? SignalledHint(arrival.hint, candidates) : arrival.hint;
+  Choice choice = index_ ? index_->SelectIndexed(candidates, hint)
+                         : strategy_->Select(candidates, hint);
   if (choice.refused) {
     Refuse(arrival, seq, request_id, candidates.size());
     return;
@@ -195,14 +224,19 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
     throw std::logic_error(fmt::format("strategy {} chose candidate {} of {}",
                                        request_.info->name, choice.index,
                                        candidates.size()));
-  metrics_.RecordDecision(seq, candidates, arrival.hint, choice);
+  metrics_.RecordDecision(seq, candidates, hint, choice);
   InstanceIndex chosen = candidates[choice.index].instance;
   if (log_)
     log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id,
                                &table.Id(chosen), choice.reason, candidates.size()});
   if (timeline_) timeline_->Decision(arrival.t.value, &chosen, choice.reason == "fallback");
-  ServePrefix(arrival.hint, chosen, pool);
+  // With the engine model its own caches measure prefix reuse.
+  if (!engine_) ServePrefix(arrival.hint, chosen, pool);
 
+  if (engine_) {
+    AdmitToEngine(arrival, seq, chosen, pool, table);
+    return;
+  }
   CountRouted(chosen, choice.index, arrival.duration.has_value());
   if (arrival.duration) {
     if (in_flight_ >= kMaxInFlight)
@@ -257,6 +291,52 @@ inline void World::CountRouted(InstanceIndex routed, std::size_t slot, bool has_
   if (log_)
     log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id, nullptr,
                                "refused", candidates});
+}
+
+[[gnu::noinline]] void World::AdmitToEngine(const TraceEvent& arrival, std::uint64_t seq,
+                                            InstanceIndex chosen, const Pool& pool,
+                                            const InstanceTable& table) {
+  // Every arrival the engine takes completes: it counts as one with a
+  // duration.
+  const std::size_t slot = 0;  // unused: the candidates are marked, not patched
+  CountRouted(chosen, slot, true);
+  if (in_flight_ >= kMaxInFlight)
+    throw InputError(fmt::format(
+        "more than the limit of {} requests in flight at once (routed, not yet completed) in "
+        "strategy run {}",
+        kMaxInFlight, request_.requested_as));
+  ++in_flight_;
+  const std::uint64_t registration = pool.at(chosen).registration;
+  const double t = arrival.t.value;
+  timeline_->Routed(chosen, t);
+  if (!engine_->Admit(arrival, seq, chosen, registration, pool.at(chosen).speed, table))
+    Complete(Completion{chosen, registration}, t, pool);  // rejected at once
+}
+
+const Hint& World::SignalledHint(const Hint& traced, std::span<const Candidate> candidates) {
+  signalled_.queues.clear();
+  signalled_.any_overflow = false;
+  signalled_.raw_json.clear();
+  signalled_.prefix_blocks.assign(traced.prefix_blocks.begin(), traced.prefix_blocks.end());
+  for (const Candidate& c : candidates) {
+    const QueueLoad* from_trace = traced.QueueFor(c.instance);
+    const EngineSignals* published = signals_->Seen(c.instance);
+    if (!published) {
+      if (from_trace) signalled_.queues.push_back({c.instance, *from_trace});
+      continue;
+    }
+    Hint::Entry entry{c.instance, from_trace ? *from_trace : QueueLoad{}};
+    for (std::size_t k = 0; k < published->value.size(); ++k) {
+      const std::size_t key = EngineSignals::kFirstKey + k;
+      entry.load.value[key] = published->value[k];
+      entry.load.known[key] = true;
+      entry.load.overflow[key] = false;
+    }
+    signalled_.queues.push_back(entry);
+  }
+  for (const Hint::Entry& e : signalled_.queues)
+    for (bool overflow : e.load.overflow) signalled_.any_overflow = signalled_.any_overflow || overflow;
+  return signalled_;
 }
 
 [[gnu::noinline]] void World::AdmitToService(const TraceEvent& arrival, InstanceIndex chosen,

@@ -3,15 +3,17 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "sim/engine/candidate_set.h"
 #include "sim/engine/drain_wheel.h"
+#include "sim/engine/engine_fleet.h"
 #include "sim/engine/event_queue.h"
+#include "sim/engine/internal_event.h"
 #include "sim/engine/load_timeline.h"
 #include "sim/engine/metric_view.h"
-#include "sim/engine/monotone_queue.h"
 #include "sim/engine/pool.h"
 #include "sim/engine/run_metrics.h"
 #include "sim/engine/service_model.h"
@@ -33,8 +35,9 @@ inline constexpr std::size_t kMaxInFlight = 1'000'000;
 // One strategy's own view of a run: its strategy state, the inflight
 // counters and Instance KV caches its own decisions move, its pending
 // completions and its metrics. Registration state comes from the shared Pool. The what-if parts
-// (service model, stale-metrics view, load timeline) exist only when their
-// options are on; with every option off a World replays trace format v1.
+// (service model or LLM engines, stale-metrics and engine-signal views,
+// load timeline) exist only when their options are on; with every option
+// off a World replays trace format v1.
 class World {
  public:
   // `inflight`: where the inflight values its strategy reads come from, as
@@ -50,6 +53,17 @@ class World {
 
   // Sends this world's decisions to `log` (not owned; may be nullptr).
   void set_log(DecisionSink* log) { log_ = log; }
+  // Sends its LLM engine log to `log` (not owned; may be nullptr); only
+  // with the engine model.
+  void set_engine_log(EngineLog* log) {
+    if (engine_) engine_->set_log(log, std::string(request_.info->name));
+  }
+  // The trace's header, before the first event: the engine model's time
+  // unit and prefix unit. Throws FieldError for a prefix unit the engine
+  // cannot hold.
+  void SetTrace(const TraceHeader& header) {
+    if (engine_) engine_->SetTrace(header.time_unit, header.prefix_block_tokens);
+  }
   // Whether Decide reads its request_id argument (for the log or the
   // strategy); when not, any id will do.
   bool ReadsRequestIds() const { return log_ != nullptr || wants_arrival_info_; }
@@ -72,6 +86,9 @@ class World {
   // The what-if results, handed over once the run is over; null when off.
   std::shared_ptr<const LoadTimeline> TakeTimeline() { return std::move(timeline_); }
   std::shared_ptr<const ServiceModel> TakeService() { return std::move(service_); }
+  std::shared_ptr<const EngineStats> TakeEngine() {
+    return engine_ ? engine_->TakeStats() : nullptr;
+  }
 
   // Sets (or with nullopt, forgets) the inflight counter of `i`.
   void SetInflight(InstanceIndex i, std::optional<std::int64_t> value);
@@ -116,6 +133,15 @@ class World {
   void CompleteWhatIf(const Completion& c, double time, const Pool& pool);
   // Schedules a completion in key order (with a what-if part on).
   void ScheduleCompletion(double time, const Completion& c);
+  // Runs the internal event at the top of events_.
+  void RunInternal(const Pool& pool);
+  // Hands `arrival`, routed to `chosen`, to its engine; out of line.
+  void AdmitToEngine(const TraceEvent& arrival, std::uint64_t seq, InstanceIndex chosen,
+                     const Pool& pool, const InstanceTable& table);
+  // The hint strategies see for `arrival` among `candidates`: the trace's,
+  // with engine signals published for a candidate in place of its values
+  // of the keys they cover.
+  const Hint& SignalledHint(const Hint& traced, std::span<const Candidate> candidates);
   // Hands `arrival` (with a duration), routed to `chosen`, to the service
   // model, which may hold it back; schedules its completion once it starts.
   // Out of line so Decide's common path stays small.
@@ -134,17 +160,17 @@ class World {
   DecisionSink* log_ = nullptr;
   std::vector<std::int64_t> inflight_;  // -1: unknown
   InstanceBlockCaches caches_;
-  // Pending completions: in exact key order when a what-if part is on
-  // (they act on each other and on metric events there); otherwise as a
+  // Pending completions (and engine events): in exact key order when a
+  // what-if part is on (they act on each other and on metric events
+  // there); otherwise as a
   // bag drained up to each trace event (a DrainWheel: completions are due
   // a similar time after they are scheduled), since there a completion
   // only decrements counters, and decrements clamped at 0 give the same
   // counts in any order (and the same candidates and index state: see
   // RunEventsBefore).
   bool plain_;  // no what-if part
-  MonotoneQueue<Completion> completions_;
+  InternalEvents events_;
   DrainWheel<Completion> plain_completions_;
-  std::uint64_t completion_seq_ = 0;
   std::size_t in_flight_ = 0;  // routed with a duration, not yet completed
   CandidateSet candidates_;
 
@@ -152,6 +178,9 @@ class World {
   std::unique_ptr<ServiceModel> service_;
   std::unique_ptr<MetricView> view_;
   std::unique_ptr<LoadTimeline> timeline_;
+  std::unique_ptr<EngineFleet> engine_;
+  std::unique_ptr<SnapshotView<EngineSignals>> signals_;
+  Hint signalled_;  // SignalledHint's
   double last_time_ = 0.0;  // of the latest event run
 };
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/engine/engine_stats.h"
 #include "sim/engine/latency_recorder.h"
 #include "sim/engine/replay.h"
 #include "sim/engine/sim_options.h"
@@ -49,6 +50,45 @@ struct ServiceFigures {
   std::optional<double> offered_utilisation;
 };
 
+// A distribution of per-request values (in the trace's time unit): exact
+// count, max and mean; p50/p90/p99 within 0.4% above the exact nearest-rank
+// values (LogHistogram). count == 0: none, every other field 0.
+struct DistributionSummary {
+  std::uint64_t count = 0;
+  double p50 = 0.0;
+  double p90 = 0.0;
+  double p99 = 0.0;
+  double max = 0.0;
+  double mean = 0.0;
+};
+
+// The LLM engine model's figures for one Instance or a whole strategy run
+// (docs/engine.md).
+struct EngineFigures {
+  EngineCounters counters;
+  DistributionSummary queue_delay, ttft, tpot, itl, e2e;
+  // Of the served requests' prompt tokens, the share found cached.
+  std::optional<double> prefix_hit_rate;
+  // Per second of the run's span: output tokens made, and tokens computed
+  // (prefill and decode).
+  std::optional<double> output_tokens_per_s;
+  std::optional<double> tokens_per_s;
+  // Time-averaged over the span, and peak: KV blocks held / KV blocks, and
+  // the batch size.
+  std::optional<double> kv_utilisation_mean;
+  double kv_utilisation_peak = 0.0;
+  std::optional<double> batch_mean;
+  std::int64_t batch_peak = 0;
+};
+
+// The engine figures of one window, parallel to Report::instances.
+struct EngineWindowReport {
+  std::vector<std::uint64_t> output_tokens;
+  std::vector<std::optional<double>> batch_mean;       // null: no part of it in the span
+  std::vector<std::optional<double>> kv_utilisation;   // likewise
+  std::vector<std::optional<double>> ttft_mean;        // null: no first token in it
+};
+
 // One window of a strategy run's time series.
 struct WindowReport {
   double start = 0.0;
@@ -66,6 +106,7 @@ struct WindowReport {
   // With the service model: latency and queue wait of the requests that
   // arrived in the window.
   std::optional<LatencySummary> service;
+  std::optional<EngineWindowReport> engine;  // with the engine model
 };
 
 // What the what-if parts measured for one strategy run.
@@ -79,6 +120,8 @@ struct WhatIfReport {
   std::vector<std::int64_t> inflight_peak;
   std::vector<ServiceFigures> instance_service;  // empty without the model
   std::vector<WindowReport> windows;             // empty without --window
+  std::optional<EngineFigures> engine;           // with the engine model
+  std::vector<EngineFigures> instance_engine;    // parallel; empty without it
 };
 
 // The Proxy a replay ran as.
@@ -147,6 +190,11 @@ struct Report {
 Report BuildReport(const ReplayResult& result);
 // The what-if figures of strategy run `r` (result.what_if must be set).
 WhatIfReport BuildWhatIfReport(const ReplayResult& result, std::size_t r);
+// Adds the engine figures of `stats` to `out`, whose span and windows are
+// set: `instances` Instances, times in `time_unit`, KV utilisation of
+// `kv_blocks` blocks.
+void AddEngineFigures(const EngineStats& stats, std::size_t instances,
+                      const std::string& time_unit, std::uint64_t kv_blocks, WhatIfReport& out);
 
 // The report as JSON (trace format v1 "Report" keys, plus more), ending in
 // a newline.

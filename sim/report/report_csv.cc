@@ -38,6 +38,24 @@ std::string RunWhatIfCells(const WhatIfReport& w) {
                            l.mean_wait, Cell(f.utilisation));
 }
 
+// A distribution's figure, empty when it holds nothing.
+std::string Cell(const DistributionSummary& d, double DistributionSummary::*field) {
+  return d.count ? fmt::format("{}", d.*field) : "";
+}
+
+// The engine columns of a row (each starting with a comma): an Instance's
+// figures, or the whole run's.
+std::string EngineCells(const EngineFigures& e) {
+  const EngineCounters& c = e.counters;
+  using D = DistributionSummary;
+  return fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", c.served, c.rejected,
+                     Cell(e.ttft, &D::p50), Cell(e.ttft, &D::p99), Cell(e.tpot, &D::p50),
+                     Cell(e.tpot, &D::p99), Cell(e.itl, &D::p99), Cell(e.e2e, &D::p50),
+                     Cell(e.e2e, &D::p99), Cell(e.queue_delay, &D::mean), c.prefix_hit_tokens,
+                     c.preemptions, Cell(e.output_tokens_per_s), Cell(e.kv_utilisation_mean),
+                     Cell(e.batch_mean));
+}
+
 }  // namespace
 
 std::string RenderCsv(const Report& report) {
@@ -49,6 +67,11 @@ std::string RenderCsv(const Report& report) {
   if (report.simulation) out += ",inflight_mean,inflight_peak";
   if (report.simulation && report.simulation->service())
     out += ",served,latency_p50,latency_p90,latency_p99,latency_max,mean_queue_wait,utilisation";
+  const bool engine = report.simulation && report.simulation->engine_model();
+  if (engine)
+    out += ",engine_served,engine_rejected,ttft_p50,ttft_p99,tpot_p50,tpot_p99,itl_p99,e2e_p50,"
+           "e2e_p99,queue_delay_mean,prefix_hit_tokens,preemptions,output_tokens_per_s,"
+           "kv_utilisation_mean,batch_mean";
   out += "\n";
   for (const StrategyReport& s : report.strategies) {
     for (std::size_t k = 0; k < s.instances.size(); ++k) {
@@ -61,6 +84,7 @@ std::string RenderCsv(const Report& report) {
                          i.fallback_selections, i.tie_selections,
                          i.unknown_while_others_known, i.chosen_while_unknown);
       if (s.what_if) out += WhatIfCells(*s.what_if, k);
+      if (engine) out += EngineCells(s.what_if->instance_engine[k]);
       out += "\n";
     }
     // The whole run: an empty instance; its decisions that chose, those
@@ -72,24 +96,32 @@ std::string RenderCsv(const Report& report) {
                        chose ? 1 : 0, s.decisions - s.no_instances, s.fallback_decisions,
                        s.tie_decisions);
     if (s.what_if) out += RunWhatIfCells(*s.what_if);
+    if (engine) out += s.what_if->engine ? EngineCells(*s.what_if->engine) : std::string(15, ',');
     out += "\n";
   }
   return out;
 }
 
 std::string RenderWindowCsv(const Report& report) {
+  const bool engine = report.simulation && report.simulation->engine_model();
   std::string out =
       "strategy,label,proxy,python,window_start,window_end,decisions,no_instances,fallback,"
-      "fallback_rate,instance,selections,share,mean_inflight\n";
+      "fallback_rate,instance,selections,share,mean_inflight";
+  out += engine ? ",output_tokens,batch_mean,kv_utilisation,ttft_mean\n" : "\n";
   for (const StrategyReport& s : report.strategies) {
     if (!s.what_if) continue;
     for (const WindowReport& w : s.what_if->windows) {
       for (std::size_t k = 0; k < s.instances.size(); ++k) {
-        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", CsvField(s.strategy),
+        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}", CsvField(s.strategy),
                            CsvField(s.label), CsvField(report.proxy.profile),
                            CsvField(report.proxy.python), w.start, w.end, w.decisions, w.no_instances,
                            w.fallback, Cell(w.fallback_rate), CsvField(s.instances[k].id),
                            w.selections[k], w.share[k], Cell(w.mean_inflight[k]));
+        if (w.engine)
+          out += fmt::format(",{},{},{},{}", w.engine->output_tokens[k],
+                             Cell(w.engine->batch_mean[k]), Cell(w.engine->kv_utilisation[k]),
+                             Cell(w.engine->ttft_mean[k]));
+        out += "\n";
       }
     }
   }

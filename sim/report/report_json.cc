@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/report/engine_json.h"
 #include "sim/report/fairness_json.h"
 #include "sim/report/report.h"
 
@@ -105,27 +106,33 @@ ojson WhatIfJson(const StrategyReport& s, const WhatIfReport& w) {
     line["inflight_peak"] = w.inflight_peak[i];
     line["service"] = w.instance_service.empty() ? ojson(nullptr)
                                                  : LatencyJson(w.instance_service[i]);
+    if (w.engine) line["engine"] = EngineFiguresJson(w.instance_engine[i]);
     AddNewKey(instances, s.instances[i].id, std::move(line));
   }
   j["instances"] = instances;
   if (!w.windows.empty()) {
     ojson windows = ojson::array();
-    for (const WindowReport& win : w.windows)
-      windows.push_back({{"start", win.start},
-                         {"end", win.end},
-                         {"decisions", win.decisions},
-                         {"no_instances", win.no_instances},
-                         {"fallback", win.fallback},
-                         {"fallback_rate", Optional(win.fallback_rate)},
-                         {"selections", ById(s, win.selections, same)},
-                         {"share", ById(s, win.share, same)},
-                         {"mean_inflight", ById(s, win.mean_inflight, optional)}});
-    if (w.service)
-      for (std::size_t k = 0; k < w.windows.size(); ++k)
-        windows[k]["service"] = w.windows[k].service ? SummaryJson(*w.windows[k].service)
-                                                     : ojson(nullptr);
+    for (const WindowReport& win : w.windows) {
+      ojson window = {{"start", win.start},
+                      {"end", win.end},
+                      {"decisions", win.decisions},
+                      {"no_instances", win.no_instances},
+                      {"fallback", win.fallback},
+                      {"fallback_rate", Optional(win.fallback_rate)},
+                      {"selections", ById(s, win.selections, same)},
+                      {"share", ById(s, win.share, same)},
+                      {"mean_inflight", ById(s, win.mean_inflight, optional)}};
+      if (win.engine)
+        window["engine"] = {{"output_tokens", ById(s, win.engine->output_tokens, same)},
+                            {"batch_mean", ById(s, win.engine->batch_mean, optional)},
+                            {"kv_utilisation", ById(s, win.engine->kv_utilisation, optional)},
+                            {"ttft_mean", ById(s, win.engine->ttft_mean, optional)}};
+      if (w.service) window["service"] = win.service ? SummaryJson(*win.service) : ojson(nullptr);
+      windows.push_back(std::move(window));
+    }
     j["windows"] = windows;
   }
+  if (w.engine) j["engine"] = EngineFiguresJson(*w.engine);
   return j;
 }
 
@@ -136,10 +143,21 @@ ojson SimulationJson(const SimOptions& o) {
   if (o.stale())
     stale = {{"interval", o.stale_interval}, {"delay", o.stale_delay},
              {"jitter", o.stale_jitter}, {"seed", o.seed}};
-  return {{"slots", o.service() ? ojson(o.slots) : ojson(nullptr)},
-          {"speeds", speeds},
-          {"stale_metrics", stale},
-          {"window", o.windows() ? ojson(o.window) : ojson(nullptr)}};
+  ojson simulation = {{"slots", o.service() ? ojson(o.slots) : ojson(nullptr)},
+                      {"speeds", speeds},
+                      {"stale_metrics", stale},
+                      {"window", o.windows() ? ojson(o.window) : ojson(nullptr)}};
+  // The engine model's keys only when it is on: reports without it stay
+  // as they were.
+  if (o.engine_model()) {
+    simulation["engine"] = EngineConfigReportJson(*o.engine.config);
+    simulation["signals"] = o.signals() ? ojson{{"interval", o.engine.signal_interval},
+                                                {"delay", o.engine.signal_delay},
+                                                {"jitter", o.engine.signal_jitter},
+                                                {"seed", o.seed}}
+                                        : ojson(nullptr);
+  }
+  return simulation;
 }
 
 ojson StrategyJson(const StrategyReport& s) {

@@ -33,10 +33,76 @@ std::string SimulationLine(const SimOptions& o, const std::string& unit) {
       stale += fmt::format(" + up to {} jitter (seed {})", Span(o.stale_jitter, unit), o.seed);
     parts.push_back(stale);
   }
+  if (o.engine_model()) {
+    std::string engine = fmt::format("engine {}", o.engine.config->name);
+    if (o.signals()) {
+      engine += fmt::format(", signals every {}, published {} later", Span(o.engine.signal_interval, unit),
+                            Span(o.engine.signal_delay, unit));
+      if (o.engine.signal_jitter > 0.0)
+        engine += fmt::format(" + up to {} jitter (seed {})", Span(o.engine.signal_jitter, unit), o.seed);
+    }
+    parts.push_back(engine);
+  }
   if (o.windows()) parts.push_back(fmt::format("windows of {}", Span(o.window, unit)));
   std::string line;
   for (const std::string& p : parts) line += (line.empty() ? "" : "; ") + p;
   return line;
+}
+
+// An engine latency to four significant digits (whole units from 10000 on,
+// so milliseconds do not turn into exponents).
+std::string Latency(double x) {
+  return x < 10000 ? fmt::format("{:.4g}", x) : fmt::format("{:.0f}", x);
+}
+
+// "p50 / p99" of a distribution, "-" when empty.
+std::string Quantiles(const DistributionSummary& d) {
+  return d.count ? Latency(d.p50) + " / " + Latency(d.p99) : std::string("-");
+}
+
+// Rows of the engine model's figures, strategies side by side.
+template <typename Row>
+void EngineRows(TextTable& t, const Report& report, Row row) {
+  auto engine = [](const StrategyReport& s) -> const EngineFigures& { return *s.what_if->engine; };
+  t.Blank();
+  t.Section(fmt::format("engine ({}; p50 / p99)", report.time_unit));
+  row("  served", [&](const StrategyReport& s) {
+    const EngineCounters& c = engine(s).counters;
+    return c.rejected ? fmt::format("{} ({} rejected)", c.served, c.rejected)
+                      : fmt::format("{}", c.served);
+  });
+  row("  queue delay", [&](const StrategyReport& s) { return Quantiles(engine(s).queue_delay); });
+  row("  ttft", [&](const StrategyReport& s) { return Quantiles(engine(s).ttft); });
+  row("  tpot", [&](const StrategyReport& s) { return Quantiles(engine(s).tpot); });
+  row("  itl", [&](const StrategyReport& s) { return Quantiles(engine(s).itl); });
+  row("  e2e", [&](const StrategyReport& s) { return Quantiles(engine(s).e2e); });
+  row("  prefix hit tokens", [&](const StrategyReport& s) {
+    const EngineFigures& e = engine(s);
+    return e.prefix_hit_rate ? fmt::format("{:.1f}%", 100.0 * *e.prefix_hit_rate) : std::string("-");
+  });
+  row("  preemptions", [&](const StrategyReport& s) {
+    return fmt::format("{}", engine(s).counters.preemptions);
+  });
+  row("  output tokens/s", [&](const StrategyReport& s) {
+    const EngineFigures& e = engine(s);
+    return e.output_tokens_per_s ? fmt::format("{:.1f}", *e.output_tokens_per_s) : std::string("-");
+  });
+  row("  kv utilisation", [&](const StrategyReport& s) {
+    const EngineFigures& e = engine(s);
+    return fmt::format("{} ({:.4f})", Fixed(e.kv_utilisation_mean), e.kv_utilisation_peak);
+  });
+  row("  batch size", [&](const StrategyReport& s) {
+    const EngineFigures& e = engine(s);
+    return fmt::format("{} ({})", Fixed(e.batch_mean), e.batch_peak);
+  });
+  t.Blank();
+  t.Section("ttft p99 by Instance");
+  for (std::size_t i = 0; i < report.instances.size(); ++i) {
+    row("  " + report.instances[i], [&, i](const StrategyReport& s) {
+      const DistributionSummary& d = s.what_if->instance_engine[i].ttft;
+      return d.count ? Latency(d.p99) : std::string("-");
+    });
+  }
 }
 
 // Rows of the what-if figures, strategies side by side.
@@ -77,6 +143,7 @@ void WhatIfRows(TextTable& t, const Report& report, Row row) {
       });
     }
   }
+  if (report.simulation->engine_model()) EngineRows(t, report, row);
   t.Blank();
   t.Section("mean inflight (peak) by Instance");
   for (std::size_t i = 0; i < report.instances.size(); ++i) {

@@ -84,6 +84,9 @@ WhatIfReport BuildWhatIfReport(const ReplayResult& result, std::size_t r) {
       for (std::size_t k = 0; k < out.windows.size(); ++k) out.windows[k].service = by_window[k];
     }
   }
+  if (outcome.engine)
+    AddEngineFigures(*outcome.engine, instances, result.header.time_unit,
+                     result.options.engine.config->kv_blocks, out);
   return out;
 }
 

@@ -68,6 +68,7 @@ void RunCellGroup(const SweepGrid& grid, const std::vector<SweepCell>& all,
     for (const Warning& w : s.warnings)
       if (std::find(row.warnings.begin(), row.warnings.end(), w.name) == row.warnings.end())
         row.warnings.push_back(w.name);
+    if (s.what_if) row.engine = s.what_if->engine;
   }
 }
 

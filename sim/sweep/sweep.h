@@ -109,6 +109,8 @@ struct SweepRow {
   std::vector<std::pair<std::string, std::string>> sim_values;  // as in SweepCell
   std::optional<ServiceFigures> service;  // with the service model
   std::vector<std::string> warnings;      // the names of its warnings, in report order
+  // Present with the engine model.
+  std::optional<EngineFigures> engine;
 };
 
 // What a sweep (or a slice of one) produced.

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "sim/io/csv.h"
+#include "sim/report/engine_json.h"
 #include "sim/report/fairness_json.h"
 #include "sim/sweep/sweep.h"
 
@@ -80,6 +81,7 @@ ojson RowJson(const SweepRow& row) {
                                                 ? ojson(*row.service->offered_utilisation)
                                                 : ojson(nullptr)}};
   j["warnings"] = row.warnings;
+  if (row.engine) j["engine"] = EngineFiguresJson(*row.engine);
   return j;
 }
 
@@ -96,14 +98,23 @@ ojson SimJson(const SimOptions& o) {
 ojson GridJson(const SweepGrid& grid) {
   ojson vary = ojson::object();
   for (const SweepAxis& axis : grid.axes) vary[axis.Name()] = axis.values;
-  return {{"traces", grid.traces},
-          {"strategies", grid.strategies},
-          {"settings", grid.settings},
-          {"vary", vary},
-          {"seeds", grid.seeds},
-          {"sim", SimJson(grid.sim)},
-          {"proxy", grid.proxy.profile ? ojson(grid.proxy.profile->name) : ojson(nullptr)},
-          {"python", PythonVersionName(grid.proxy.python)}};
+  ojson j = {{"traces", grid.traces},
+             {"strategies", grid.strategies},
+             {"settings", grid.settings},
+             {"vary", vary},
+             {"seeds", grid.seeds},
+             {"sim", SimJson(grid.sim)},
+             {"proxy", grid.proxy.profile ? ojson(grid.proxy.profile->name) : ojson(nullptr)},
+             {"python", PythonVersionName(grid.proxy.python)}};
+  // The engine model's keys only when it is on: other sweeps stay as they were.
+  if (grid.sim.engine.on()) {
+    j["engine"] = EngineConfigReportJson(*grid.sim.engine.config);
+    j["signals"] = grid.sim.engine.signals() ? ojson{{"interval", grid.sim.engine.signal_interval},
+                                                 {"delay", grid.sim.engine.signal_delay},
+                                                 {"jitter", grid.sim.engine.signal_jitter}}
+                                         : ojson(nullptr);
+  }
+  return j;
 }
 
 }  // namespace
@@ -131,6 +142,25 @@ std::string RenderSweepJson(const SweepResult& result) {
   return j.dump(2) + "\n";
 }
 
+// A distribution's figure, empty when it holds nothing.
+std::string Figure(const DistributionSummary& d, double DistributionSummary::*field) {
+  return d.count ? fmt::format("{}", d.*field) : "";
+}
+
+// The engine columns of a row (each starting with a comma; empty without
+// engine figures).
+std::string EngineCells(const SweepRow& row) {
+  if (!row.engine) return ",,,,,,,,,,,,,";
+  const EngineFigures& e = *row.engine;
+  using D = DistributionSummary;
+  return fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{},{}", e.counters.served,
+                     Figure(e.ttft, &D::p50), Figure(e.ttft, &D::p99), Figure(e.tpot, &D::p50),
+                     Figure(e.tpot, &D::p99), Figure(e.e2e, &D::p50), Figure(e.e2e, &D::p99),
+                     Figure(e.queue_delay, &D::mean), Number(e.prefix_hit_rate),
+                     e.counters.preemptions, Number(e.output_tokens_per_s),
+                     Number(e.kv_utilisation_mean), Number(e.batch_mean));
+}
+
 // The value of parameter `key` in `row`, empty when its strategy has none.
 std::string ParamText(const SweepRow& row, std::string_view key) {
   for (const ParamValues::Value& p : row.params)
@@ -155,7 +185,12 @@ std::string RenderSweepCsv(const SweepResult& result) {
          "herded_decisions,alternating_decisions,longest_run,prefix_requested_blocks,"
          "prefix_matched_blocks,prefix_hit_rate,served,latency_p50,latency_p90,latency_p99,"
          "latency_max,latency_mean,wait_p50,wait_p90,wait_p99,wait_max,mean_queue_wait,"
-         "utilisation,offered_utilisation,warnings\n";
+         "utilisation,offered_utilisation,warnings";
+  const bool engine = result.grid.sim.engine.on();
+  if (engine)
+    out += ",engine_served,ttft_p50,ttft_p99,tpot_p50,tpot_p99,e2e_p50,e2e_p99,queue_delay_mean,"
+           "prefix_hit_token_rate,preemptions,output_tokens_per_s,kv_utilisation_mean,batch_mean";
+  out += "\n";
   for (const SweepRow& row : result.rows) {
     out += fmt::format("{},{},{},{},{},{},{},{},{}", row.cell, result.cells, id,
                        CsvField(row.trace), row.strategy, CsvField(row.spec),
@@ -199,7 +234,9 @@ std::string RenderSweepCsv(const SweepResult& result) {
     }
     std::string warnings;
     for (const std::string& w : row.warnings) warnings += (warnings.empty() ? "" : ";") + w;
-    out += "," + CsvField(warnings) + "\n";
+    out += "," + CsvField(warnings);
+    if (engine) out += EngineCells(row);
+    out += "\n";
   }
   return out;
 }

@@ -51,11 +51,11 @@ lbsim_cli_test(NAME "import burstgpt drop failed, rate scale, limit"
   FILE_GOLDEN ${OUT}/import/burstgpt_drop_scaled.ndjson=${IMPORT_GOLDEN}/burstgpt_drop_scaled.ndjson)
 lbsim_cli_test(NAME "import keeps burstgpt failures by default"
   ARGS import --from burstgpt --instances 1 ${SAMPLES}/burstgpt_sample.csv
-  EXIT 0 STDOUT_MATCH "{\"t\":45000,\"type\":\"arrival\",\"duration\":108.7}")
+  EXIT 0 STDOUT_MATCH "{\"t\":45000,\"type\":\"arrival\",\"duration\":108.7,\"input_tokens\":1087,\"output_tokens\":0}")
 lbsim_cli_test(NAME "import token-time model"
   ARGS import --from mooncake --instances 1 --prefill-ms-per-token 1 --decode-ms-per-token 0.5
        --limit 1 ${SAMPLES}/mooncake_sample.jsonl
-  EXIT 0 STDOUT_MATCH "\n{\"t\":0,\"type\":\"arrival\",\"duration\":1520,\"prefix_blocks\":\\[0,1,2\\]}\n$")
+  EXIT 0 STDOUT_MATCH "\n{\"t\":0,\"type\":\"arrival\",\"duration\":1520,\"input_tokens\":1500,\"output_tokens\":40,\"prefix_blocks\":\\[0,1,2\\]}\n$")
 
 # Malformed rows: one line naming file, line and field; no output file.
 lbsim_cli_test(NAME "import mooncake malformed row"

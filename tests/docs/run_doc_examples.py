@@ -60,7 +60,6 @@ TIMEOUT_SECONDS = 600
 PENDING_PAGES = {
     "docs/html-reports.md",  # issue 21: the HTML report
     "docs/hardening.md",     # issue 24: limits, signals, output safety
-    "docs/ci-gates.md",      # issue 19: scenario what-if options, --fail-on
 }
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 

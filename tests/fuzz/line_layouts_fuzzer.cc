@@ -35,7 +35,7 @@ struct Fixture {
     for (const std::string line : {
              R"({"t": 0, "type": "arrival", "duration": 44})",
              R"({"t": 20, "type": "load", "instance": "inst-00001", "inflight": 8, "qps_1m": 221})",
-             R"({"t":1,"type":"arrival"})",
+             R"({"t":1,"type":"arrival","input_tokens":3,"output_tokens":4})",
              R"({"type":"load","instance":"b","qps_1m":0.5,"t":2})",
          }) {
       FlatObject flat;
@@ -57,7 +57,9 @@ bool Same(const TraceEvent& a, const TraceEvent& b) {
          a.inflight.value == b.inflight.value && a.qps_1m.state == b.qps_1m.state &&
          SameBits(a.qps_1m.value, b.qps_1m.value) && !a.request && !b.request &&
          a.duration.has_value() == b.duration.has_value() &&
-         (!a.duration || SameBits(*a.duration, *b.duration)) && a.hint.queues.empty() &&
+         (!a.duration || SameBits(*a.duration, *b.duration)) &&
+         a.input_tokens == b.input_tokens && a.output_tokens == b.output_tokens &&
+         a.hint.queues.empty() &&
          a.hint.prefix_blocks.empty() && b.hint.queues.empty() && b.hint.prefix_blocks.empty();
 }
 

@@ -17,6 +17,9 @@ std::string DescribeEvent(const TraceEvent& e) {
                    static_cast<int>(e.qps_1m.state), e.qps_1m.value);
   s += fmt::format("req={} dur={} ", e.request ? *e.request : "<none>",
                    e.duration.value_or(-1));
+  s += fmt::format("in={} out={} ",
+                   e.input_tokens ? std::to_string(*e.input_tokens) : "-",
+                   e.output_tokens ? std::to_string(*e.output_tokens) : "-");
   for (const Hint::Entry& q : e.hint.queues) {
     s += fmt::format("q{}:", q.instance);
     for (std::size_t i = 0; i < q.load.value.size(); ++i)
@@ -28,8 +31,9 @@ std::string DescribeEvent(const TraceEvent& e) {
 }
 
 std::string DescribeHeader(const TraceHeader& header, const InstanceTable& table) {
-  std::string s = fmt::format("header name={} about={} unit={} table={}", header.name,
-                              header.description, header.time_unit, table.size());
+  std::string s = fmt::format("header name={} about={} unit={} table={} pbt={}", header.name,
+                              header.description, header.time_unit, table.size(),
+                              header.prefix_block_tokens.value_or(0));
   for (const HeaderInstance& i : header.instances)
     s += fmt::format(" [{} w={} inf={} qps={} alive={} sp={}]", i.id, i.weight,
                      i.inflight ? std::to_string(*i.inflight) : "-",

@@ -182,11 +182,14 @@ TEST_CASE("ImportTrace: header, token-time model, rate scale, rounding and order
     CHECK(std::string(buffer, size) ==
           "{\"lbsim_trace\":1,\"name\":\"m\",\"description\":\"Imported by lbsim from the "
           "mooncake trace m.jsonl: duration = 0.1 ms x input tokens + 0.2 ms x output "
-          "tokens; rate scale 3\",\"time_unit\":\"ms\",\"instances\":[{\"id\":\"a\","
-          "\"inflight\":0},{\"id\":\"b\\\"q\",\"inflight\":0}]}\n"
-          "{\"t\":0,\"type\":\"arrival\",\"duration\":0.5,\"prefix_blocks\":[7]}\n"
-          "{\"t\":3.333333,\"type\":\"arrival\",\"duration\":0.1}\n"
-          "{\"t\":6.666667,\"type\":\"arrival\",\"duration\":0.1}\n");
+          "tokens; rate scale 3\",\"time_unit\":\"ms\",\"prefix_block_tokens\":512,"
+          "\"instances\":[{\"id\":\"a\",\"inflight\":0},{\"id\":\"b\\\"q\",\"inflight\":0}]}\n"
+          "{\"t\":0,\"type\":\"arrival\",\"duration\":0.5,\"input_tokens\":3,"
+          "\"output_tokens\":1,\"prefix_blocks\":[7]}\n"
+          "{\"t\":3.333333,\"type\":\"arrival\",\"duration\":0.1,\"input_tokens\":1,"
+          "\"output_tokens\":0}\n"
+          "{\"t\":6.666667,\"type\":\"arrival\",\"duration\":0.1,\"input_tokens\":1,"
+          "\"output_tokens\":0}\n");
   }
   if (out) std::fclose(out);
   std::free(buffer);

@@ -82,6 +82,8 @@ void CheckSameEvent(const TraceEvent& a, const TraceEvent& b) {
   CHECK(a.duration.has_value() == b.duration.has_value());
   if (a.duration && b.duration)
     CHECK(std::bit_cast<std::uint64_t>(*a.duration) == std::bit_cast<std::uint64_t>(*b.duration));
+  CHECK(a.input_tokens == b.input_tokens);
+  CHECK(a.output_tokens == b.output_tokens);
   CHECK(a.hint.queues.empty());
   CHECK(a.hint.prefix_blocks.empty());
   CHECK(a.hint.raw_json.empty());
@@ -307,6 +309,49 @@ TEST_CASE("LineLayouts reads arrivals with request ids, as the decoder does") {
   CHECK_FALSE(event.request.has_value());
 }
 
+TEST_CASE("LineLayouts reads arrivals with token counts, as the decoder does") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  LearnFrom(layouts,
+            R"({"t":0,"type":"arrival","duration":950,"input_tokens":1000,"output_tokens":20})",
+            table);
+  LearnFrom(layouts, R"({"t": 1, "type": "arrival", "request": "r", "input_tokens": 5})", table);
+  CHECK(layouts.size() == 2);
+  for (const std::string& text : std::vector<std::string>{
+           R"({"t":2.5,"type":"arrival","duration":0.25,"input_tokens":0,"output_tokens":123456789012345})",
+           R"({"t": 3, "type": "arrival", "request": "x-1", "input_tokens": 77})",
+       }) {
+    INFO(text);
+    TraceEvent expected, got;
+    REQUIRE(DecodeGenerally(text, table, 0.0, expected));
+    got.input_tokens = 9;  // left from an earlier event: replaced
+    got.output_tokens = 9;
+    REQUIRE(Read(layouts, text, table, got));
+    CheckSameEvent(got, expected);
+  }
+  // A fraction, a sign, an exponent or too many digits: the general path's.
+  TraceEvent event;
+  for (const char* tokens : {"1.5", "-1", "1e3", "1234567890123456", "\"5\"", "null"}) {
+    const std::string text =
+        std::string(R"({"t": 3, "type": "arrival", "request": "x", "input_tokens": )") + tokens + "}";
+    INFO(text);
+    CHECK_FALSE(Read(layouts, text, table, event));
+  }
+  // One arrival read after another: the token counts of the first do not stay.
+  layouts.Forget();
+  std::string two =
+      "{\"t\":5,\"type\":\"arrival\",\"duration\":1,\"input_tokens\":4,\"output_tokens\":2}\n"
+      "{\"t\": 6, \"type\": \"arrival\", \"duration\": 1}\n";
+  LearnFrom(layouts, R"({"t": 0, "type": "arrival", "duration": 44})", table);
+  std::size_t size = 0;
+  REQUIRE(layouts.Read(two, table, 0.0, event, size));
+  CHECK(event.input_tokens == 4u);
+  CHECK(event.output_tokens == 2u);
+  REQUIRE(layouts.Read(std::string_view(two).substr(size + 1), table, 0.0, event, size));
+  CHECK_FALSE(event.input_tokens.has_value());
+  CHECK_FALSE(event.output_tokens.has_value());
+}
+
 TEST_CASE("LineLayouts learns only arrival and load layouts, and keeps the newest four") {
   InstanceTable table = TwoInstances();
   LineLayouts layouts;
@@ -317,6 +362,7 @@ TEST_CASE("LineLayouts learns only arrival and load layouts, and keeps the newes
            R"({"t": 1, "type": "arrival", "request": "r", "prefix_blocks": [1]})",
            R"({"t": 1, "type": "load", "instance": "b", "request": "r"})",
            R"({"t": 1, "type": "load", "instance": "b", "weight": 2})",
+           R"({"t": 1, "type": "load", "instance": "b", "input_tokens": 2})",
            R"({"t": 1, "type": "load", "instance": "b", "inflight": null})",
            R"({"t": 1, "type": "arrival", "t": 2})",
            R"({"t": 1, "type": "arr\u0069val"})",
@@ -398,6 +444,10 @@ TEST_CASE("LineLayouts agrees with the decoder on random lines in learned layout
   LearnFrom(layouts, R"({"instance":"b","type":"load","qps_1m":1,"t":1})", table);
   LearnFrom(layouts, R"({"t": 0, "type": "arrival", "request": "r", "duration": 1})", table);
   std::mt19937_64 random(8);
+  int read_tokens = 0;
+  LineLayouts token_layouts;
+  LearnFrom(token_layouts, R"({"t":0,"type":"arrival","duration":1,"input_tokens":2,"output_tokens":3})",
+            table);
   int read = 0;
   for (int i = 0; i < 40000; ++i) {
     const Number t = RandomNumber(random), a = RandomNumber(random), b = RandomNumber(random);
@@ -433,8 +483,21 @@ TEST_CASE("LineLayouts agrees with the decoder on random lines in learned layout
     CHECK(fast == (accepted && plain));
     if (fast && accepted) CheckSameEvent(got, expected);
     read += fast;
+    // The same numbers as token counts.
+    const Number c = RandomNumber(random);
+    const std::string tokens = Join({"{\"t\":", t.text, ",\"type\":\"arrival\",\"duration\":",
+                                     a.text, ",\"input_tokens\":", b.text,
+                                     ",\"output_tokens\":", c.text, "}"});
+    INFO(tokens);
+    const bool tokens_plain = t.plain && a.plain && b.integer() && c.integer();
+    const bool tokens_accepted = DecodeGenerally(tokens, table, not_before, expected);
+    const bool tokens_fast = Read(token_layouts, tokens, table, got, not_before);
+    CHECK(tokens_fast == (tokens_accepted && tokens_plain));
+    if (tokens_fast && tokens_accepted) CheckSameEvent(got, expected);
+    read_tokens += tokens_fast;
   }
   CHECK(read > 10000);  // a quarter of the lines or more
+  CHECK(read_tokens > 1000);  // lines with four numbers are plain less often
 }
 
 }  // namespace

@@ -74,6 +74,40 @@ TEST_CASE("prefix_blocks: anything else is an error naming the field") {
         R"(field "prefix_blocks[0]": expected a block id (an integer >= 0), got [1])");
 }
 
+TEST_CASE("input_tokens, output_tokens: integers from 0 to 2^53, kept") {
+  TraceEvent e = Decode(R"({"t":0,"type":"arrival","input_tokens":7590,"output_tokens":0})");
+  CHECK(e.input_tokens == 7590u);
+  CHECK(e.output_tokens == 0u);
+  e = Decode(R"({"t":0,"type":"arrival","input_tokens":9007199254740992})");
+  CHECK(e.input_tokens == (std::uint64_t{1} << 53));
+  CHECK_FALSE(e.output_tokens.has_value());
+  CHECK_FALSE(Decode(R"({"t":0,"type":"arrival"})").input_tokens.has_value());
+}
+
+TEST_CASE("input_tokens, output_tokens: a reused event forgets the previous arrival's") {
+  InstanceTable table;
+  EventDecoder decoder;
+  TraceEvent e;
+  DecodeInto(R"({"t":0,"type":"arrival","input_tokens":1,"output_tokens":2})", table, decoder, e);
+  DecodeInto(R"({"t":1,"type":"arrival","hint":{}})", table, decoder, e);
+  CHECK_FALSE(e.input_tokens.has_value());
+  CHECK_FALSE(e.output_tokens.has_value());
+}
+
+TEST_CASE("input_tokens, output_tokens: anything else is an error naming the field") {
+  constexpr const char* kExpected = "expected an integer >= 0 (a token count, at most 2^53)";
+  CHECK(DecodeError(R"({"t":0,"type":"arrival","input_tokens":-1})") ==
+        std::string(R"(field "input_tokens": )") + kExpected + ", got -1");
+  CHECK(DecodeError(R"({"t":0,"type":"arrival","input_tokens":2.5})") ==
+        std::string(R"(field "input_tokens": )") + kExpected + ", got 2.5");
+  CHECK(DecodeError(R"({"t":0,"type":"arrival","output_tokens":"12"})") ==
+        std::string(R"(field "output_tokens": )") + kExpected + R"(, got "12")");
+  CHECK(DecodeError(R"({"t":0,"type":"arrival","output_tokens":null})") ==
+        std::string(R"(field "output_tokens": )") + kExpected + ", got null");
+  CHECK(DecodeError(R"({"t":0,"type":"arrival","output_tokens":9007199254740993})") ==
+        std::string(R"(field "output_tokens": )") + kExpected + ", got 9007199254740993");
+}
+
 Report Run(const std::string& text, const std::vector<std::string>& specs,
            const SimOptions& options = {}) {
   testing::TempFile trace(text);

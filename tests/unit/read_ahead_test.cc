@@ -42,7 +42,7 @@ TraceReading CheckSame(const std::string& text, const std::string& ext,
 // A trace of `events` events of every type and shape (registrations with
 // and without weight, speed and load fields, load updates with values and
 // nulls, for registered and unknown ids, downs, removals, arrivals with and
-// without request ids, durations, hints and prefix blocks; integral and
+// without request ids, durations, token counts, hints and prefix blocks; integral and
 // fractional times), as JSON Lines or, with `document`, as a JSON document.
 // Deterministic.
 std::string MixedTrace(std::size_t events, bool document) {
@@ -59,7 +59,7 @@ std::string MixedTrace(std::size_t events, bool document) {
   for (std::size_t i = 0; i < events; ++i) {
     const std::string t = fmt::format("{}", static_cast<double>(i) / 4.0);
     const std::string id = fmt::format("new-{}", next(registered));
-    switch (next(12)) {
+    switch (next(14)) {
       case 0: {
         std::string extra;
         if (next(2)) extra += fmt::format(R"(, "weight": {})", 1 + next(3));
@@ -99,12 +99,21 @@ std::string MixedTrace(std::size_t events, bool document) {
       case 7:
         lines.push_back(fmt::format(R"({{"t": {}, "type": "arrival"}})", t));
         break;
+      case 8:
+        lines.push_back(fmt::format(
+            R"({{"t": {}, "type": "arrival", "duration": 1, "input_tokens": {}, "output_tokens": {}}})",
+            t, next(9000), next(2) ? next(400) : 4294967296 + next(3)));
+        break;
+      case 9:
+        lines.push_back(fmt::format(R"({{"t": {}, "type": "arrival", "request": "q{}", "input_tokens": {}}})",
+                                    t, i, next(9)));
+        break;
       default:
         lines.push_back(fmt::format(R"({{"t": {}, "type": "arrival", "duration": {}.{}}})", t, next(90), next(10)));
     }
   }
   const std::string header =
-      R"("lbsim_trace": 1, "name": "mixed", "instances": [{"id": "new-0", "inflight": 0}, {"id": "new-1"}, {"id": "new-2", "qps_1m": 3}])";
+      R"("lbsim_trace": 1, "name": "mixed", "prefix_block_tokens": 512, "instances": [{"id": "new-0", "inflight": 0}, {"id": "new-1"}, {"id": "new-2", "qps_1m": 3}])";
   std::string text;
   if (document) {
     text = "{" + header + ", \"events\": [\n";

@@ -84,6 +84,13 @@ TEST_CASE("validation: time_unit must be \"s\" or \"ms\"") {
   }
 }
 
+TEST_CASE("validation: prefix_block_tokens must be an integer from 1 to 2^32") {
+  for (const char* v : {"0", "-1", "1.5", "\"512\"", "null", "4294967297"})
+    CHECK(ReadError(R"({"lbsim_trace": 1, "prefix_block_tokens": )" + std::string(v) + "}\n") ==
+          R"(FILE:1: header: field "prefix_block_tokens": expected an integer from 1 to 2^32 )"
+          R"((prompt tokens per prefix_blocks id), got )" + std::string(v));
+}
+
 TEST_CASE("validation: instances must be an array of objects") {
   for (std::string_view v : {"{}", R"("a")", "3", "null"}) {
     CAPTURE(v);

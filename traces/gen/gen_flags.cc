@@ -13,7 +13,7 @@
 namespace lbsim {
 namespace {
 
-constexpr std::array<GenFlagInfo, 26> kFlags{{
+constexpr std::array<GenFlagInfo, 31> kFlags{{
     {"--name", "TEXT", "Trace name (header)"},
     {"--description", "TEXT", "Trace description (header)"},
     {"--time-unit", "s|ms", "Unit of every time, duration and rate (default s)"},
@@ -29,6 +29,11 @@ constexpr std::array<GenFlagInfo, 26> kFlags{{
     {"--diurnal", "PERIOD:AMPLITUDE[:PEAK_AT]", "Rate curve: rate x (1 + AMPLITUDE cos(2 pi (t - PEAK_AT) / PERIOD))"},
     {"--burst", "AT:COUNT[:OVER]", "COUNT extra arrivals spread over [AT, AT+OVER)", true},
     {"--durations", "fixed:V|exponential:MEAN|lognormal:MEAN:SIGMA", "Request durations (default fixed:1)"},
+    {"--tokens", "chatbot|summarisation|long-context", "Arrivals carry input_tokens and output_tokens drawn from this preset"},
+    {"--input-tokens", "fixed:V|exponential:MEAN|lognormal:MEAN:SIGMA", "Input token counts (default: the --tokens preset's, else chatbot's)"},
+    {"--output-tokens", "fixed:V|exponential:MEAN|lognormal:MEAN:SIGMA", "Output token counts (default: the --tokens preset's, else chatbot's)"},
+    {"--prefixes", "GROUPS:BLOCKS[:SHARE[:ZIPF]]", "Shared prompt prefixes as prefix_blocks: GROUPS prefixes of BLOCKS blocks, used by a SHARE of the arrivals (default 1), Zipf-popular (default 1); needs token counts"},
+    {"--prefix-block-tokens", "N", "Prompt tokens per prefix block (default 16)"},
     {"--down", "ID@T", "Instance ID goes down at T", true},
     {"--up", "ID@T", "Instance ID comes back up at T", true},
     {"--remove", "ID@T", "Instance ID is removed from the pool at T", true},
@@ -156,6 +161,27 @@ void ApplyGenFlag(GenSpec& spec, std::string_view flag, std::string_view value) 
     else if (p[0] == "lognormal" && p.size() == 3)
       spec.durations = {DurationKind::kLognormal, v.Number(p[1]), v.Number(p[2])};
     else v.Fail();
+  } else if (flag == "--tokens") {
+    const TokenSpec* preset = FindTokenPreset(value);
+    if (!preset) v.Fail();
+    spec.tokens = *preset;
+  } else if (flag == "--input-tokens" || flag == "--output-tokens") {
+    const auto p = v.Parts(value, 2, 3);
+    DurationSpec d;
+    if (p[0] == "fixed" && p.size() == 2) d = {DurationKind::kFixed, v.Number(p[1]), 0.0};
+    else if (p[0] == "exponential" && p.size() == 2) d = {DurationKind::kExponential, v.Number(p[1]), 0.0};
+    else if (p[0] == "lognormal" && p.size() == 3) d = {DurationKind::kLognormal, v.Number(p[1]), v.Number(p[2])};
+    else v.Fail();
+    if (!spec.tokens) spec.tokens = *FindTokenPreset("chatbot");
+    (flag == "--input-tokens" ? spec.tokens->input : spec.tokens->output).dist = d;
+  } else if (flag == "--prefixes") {
+    const auto p = v.Parts(value, 2, 4);
+    spec.prefixes.groups = v.Count(p[0]);
+    spec.prefixes.blocks = v.Count(p[1]);
+    if (p.size() > 2) spec.prefixes.share = v.Number(p[2]);
+    if (p.size() > 3) spec.prefixes.zipf = v.Number(p[3]);
+  } else if (flag == "--prefix-block-tokens") {
+    spec.prefixes.block_tokens = v.Count(value);
   } else if (flag == "--down" || flag == "--up" || flag == "--remove") {
     const auto [id, rest] = v.IdAt();
     const InstanceEventKind kind = flag == "--down" ? InstanceEventKind::kDown

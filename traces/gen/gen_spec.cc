@@ -19,6 +19,24 @@ std::vector<std::string> InitialInstanceIds(const GenSpec& spec) {
   return ids;
 }
 
+const TokenSpec* FindTokenPreset(std::string_view name) {
+  // Lognormal prompts and responses: a chat (ShareGPT-like: short prompts,
+  // longer answers), summarisation (long prompts, short answers) and
+  // long-context questions.
+  static const TokenSpec kChatbot{{{DurationKind::kLognormal, 800, 1.0}, 1, 8192},
+                                  {{DurationKind::kLognormal, 250, 0.8}, 1, 2048}};
+  static const TokenSpec kSummarisation{{{DurationKind::kLognormal, 4000, 0.5}, 1, 32768},
+                                        {{DurationKind::kLognormal, 200, 0.5}, 1, 1024}};
+  static const TokenSpec kLongContext{{{DurationKind::kLognormal, 32000, 0.4}, 1, 131072},
+                                      {{DurationKind::kLognormal, 400, 0.6}, 1, 4096}};
+  if (name == "chatbot") return &kChatbot;
+  if (name == "summarisation") return &kSummarisation;
+  if (name == "long-context") return &kLongContext;
+  return nullptr;
+}
+
+std::string TokenPresetNames() { return "chatbot, summarisation, long-context"; }
+
 bool ReportsInflight(const GenSpec& spec) {
   const ProxyProfile& proxy = spec.proxy ? *spec.proxy : LatestProxyProfile();
   return spec.reporting.inflight && (spec.reporting.fields_given || !proxy.counts_requests());
@@ -82,6 +100,37 @@ void ValidateGenSpec(const GenSpec& spec, const std::string& origin) {
   if (d.kind == DurationKind::kFixed) at_least("durations.value", d.value, 0.0);
   else above("durations.mean", d.value, 0.0);
   if (d.kind == DurationKind::kLognormal) at_least("durations.sigma", d.sigma, 0.0);
+
+  if (spec.tokens) {
+    for (const auto& [name, t] : {std::pair{"tokens.input", &spec.tokens->input},
+                                  std::pair{"tokens.output", &spec.tokens->output}}) {
+      const std::string field(name);
+      if (t->dist.kind == DurationKind::kFixed) at_least(field + ".value", t->dist.value, 0.0);
+      else above(field + ".mean", t->dist.value, 0.0);
+      if (t->dist.kind == DurationKind::kLognormal) at_least(field + ".sigma", t->dist.sigma, 0.0);
+      if (t->max < t->min)
+        fail(field + ".max", fmt::format("an integer >= min ({})", t->min),
+             static_cast<double>(t->max));
+      if (t->max > (std::uint64_t{1} << 53))
+        fail(field + ".max", "an integer <= 2^53", static_cast<double>(t->max));
+    }
+  }
+  const PrefixSpec& p = spec.prefixes;
+  if (p.groups > 0) {
+    if (!spec.tokens)
+      throw InputError(fmt::format(
+          "{}: field \"prefixes\": expected \"tokens\" too (a prompt's blocks follow its "
+          "input tokens)",
+          origin));
+    above("prefixes.blocks", static_cast<double>(p.blocks), 0.0);
+    above("prefixes.block_tokens", static_cast<double>(p.block_tokens), 0.0);
+    if (p.block_tokens > (std::uint64_t{1} << 32))
+      fail("prefixes.block_tokens", "an integer <= 2^32", static_cast<double>(p.block_tokens));
+    at_least("prefixes.share", p.share, 0.0);
+    if (p.share > 1.0) fail("prefixes.share", "a number <= 1", p.share);
+    at_least("prefixes.zipf", p.zipf, 0.0);
+    if (p.groups > 1'000'000) fail("prefixes.groups", "at most 1000000", static_cast<double>(p.groups));
+  }
 
   for (const ScheduledEvent& e : spec.events) at_least("events.at", e.at, 0.0);
   for (const Flap& f : spec.flaps) {

@@ -24,6 +24,40 @@ struct DurationSpec {
   double sigma = 0.0;
 };
 
+// Token counts drawn per arrival from `dist` (its value is a token count),
+// rounded to the nearest integer and kept within [min, max].
+struct TokenDist {
+  DurationSpec dist;
+  std::uint64_t min = 1;
+  std::uint64_t max = std::uint64_t{1} << 20;
+};
+
+// The token counts of every arrival (`input_tokens`, `output_tokens`).
+struct TokenSpec {
+  TokenDist input;
+  TokenDist output;
+};
+
+// The token presets, by name: chatbot, summarisation, long-context.
+const TokenSpec* FindTokenPreset(std::string_view name);
+// "chatbot, summarisation, long-context", for messages.
+std::string TokenPresetNames();
+
+// Shared prompt prefixes as `prefix_blocks`: each block id stands for
+// `block_tokens` prompt tokens (written as the header's prefix_block_tokens)
+// and a prompt of I tokens has ceil(I / block_tokens) ids. With probability
+// `share` an arrival's prompt opens with one of `groups` shared prefixes of
+// `blocks` ids each, prefix g chosen with probability proportional to
+// 1 / (g + 1)^zipf; every other id of it is its own. groups = 0: no
+// prefix_blocks.
+struct PrefixSpec {
+  std::uint64_t groups = 0;
+  std::uint64_t blocks = 4;
+  std::uint64_t block_tokens = 16;
+  double share = 1.0;
+  double zipf = 1.0;
+};
+
 // The Poisson rate alternates: `rate` for `on`, then `off_rate` for `off`,
 // starting with `on` at time 0.
 struct OnOffCurve {
@@ -124,6 +158,10 @@ struct GenSpec {
   std::optional<DiurnalCurve> diurnal;
   std::vector<Burst> bursts;
   DurationSpec durations;
+  // Token counts (null: arrivals carry none) and shared prefixes (which
+  // need token counts).
+  std::optional<TokenSpec> tokens;
+  PrefixSpec prefixes;
 
   std::vector<ScheduledEvent> events;
   std::vector<Flap> flaps;

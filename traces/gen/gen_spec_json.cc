@@ -2,7 +2,9 @@
 
 #include <cmath>
 #include <fstream>
+#include <algorithm>
 #include <initializer_list>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -162,10 +164,19 @@ void ReadArrivals(const SpecReader& r, const json& j, GenSpec& spec) {
   });
 }
 
-void ReadDurations(const SpecReader& r, const json& j, GenSpec& spec) {
-  const std::string f = "durations";
-  r.Object(j, f, {"dist", "value", "mean", "sigma"});
-  DurationSpec d;
+// A distribution object at `f` ("dist" and its parameters, and the keys of
+// `more`, which the caller reads) into `d`.
+void ReadDistribution(const SpecReader& r, const json& j, const std::string& f,
+                      std::initializer_list<std::string_view> more, DurationSpec& d) {
+  std::vector<std::string_view> keys = {"dist", "value", "mean", "sigma"};
+  keys.insert(keys.end(), more.begin(), more.end());
+  if (!j.is_object()) r.Fail(f, "an object", &j);
+  for (const auto& [key, value] : j.items())
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+      std::string list;
+      for (std::string_view a : keys) list += (list.empty() ? "" : ", ") + std::string(a);
+      r.Fail(SpecReader::Join(f, key), fmt::format("one of the keys {}", list), &value);
+    }
   const json* dist = j.contains("dist") ? &j["dist"] : nullptr;
   const std::string kind = dist ? r.String(*dist, "durations.dist") : "";
   const char* value_key = "value";
@@ -192,7 +203,44 @@ void ReadDurations(const SpecReader& r, const json& j, GenSpec& spec) {
     if (key == "sigma") d.sigma = x;
     else d.value = x;
   }
+}
+
+void ReadDurations(const SpecReader& r, const json& j, GenSpec& spec) {
+  DurationSpec d;
+  ReadDistribution(r, j, "durations", {}, d);
   spec.durations = d;
+}
+
+// "tokens": a preset and/or "input" and "output" distributions with "min"
+// and "max"; a distribution given replaces the preset's.
+void ReadTokens(const SpecReader& r, const json& j, GenSpec& spec) {
+  const std::string f = "tokens";
+  r.Object(j, f, {"preset", "input", "output"});
+  TokenSpec t = spec.tokens.value_or(*FindTokenPreset("chatbot"));
+  With(j, f, "preset", [&](const json& v, const std::string& k) {
+    const TokenSpec* preset = FindTokenPreset(r.String(v, k));
+    if (!preset) r.Fail(k, fmt::format("a token preset: one of {}", TokenPresetNames()), &v);
+    t = *preset;
+  });
+  for (const auto& [key, dist] : {std::pair{"input", &t.input}, std::pair{"output", &t.output}}) {
+    With(j, f, key, [&, dist = dist](const json& v, const std::string& k) {
+      ReadDistribution(r, v, k, {"min", "max"}, dist->dist);
+      With(v, k, "min", [&](const json& x, const std::string& n) { dist->min = r.Count(x, n); });
+      With(v, k, "max", [&](const json& x, const std::string& n) { dist->max = r.Count(x, n); });
+    });
+  }
+  spec.tokens = t;
+}
+
+void ReadPrefixes(const SpecReader& r, const json& j, GenSpec& spec) {
+  const std::string f = "prefixes";
+  r.Object(j, f, {"groups", "blocks", "block_tokens", "share", "zipf"});
+  PrefixSpec& p = spec.prefixes;
+  With(j, f, "groups", [&](const json& v, const std::string& k) { p.groups = r.Count(v, k); });
+  With(j, f, "blocks", [&](const json& v, const std::string& k) { p.blocks = r.Count(v, k); });
+  With(j, f, "block_tokens", [&](const json& v, const std::string& k) { p.block_tokens = r.Count(v, k); });
+  With(j, f, "share", [&](const json& v, const std::string& k) { p.share = r.Number(v, k); });
+  With(j, f, "zipf", [&](const json& v, const std::string& k) { p.zipf = r.Number(v, k); });
 }
 
 InstanceEventKind EventKind(const SpecReader& r, const json& v, const std::string& field) {
@@ -268,7 +316,8 @@ void ReadGenSpecFile(const std::string& path, GenSpec& spec) {
     throw InputError(fmt::format("{}: not valid JSON (expected a gen spec object)", path));
   const SpecReader r(path);
   r.Object(root, "", {"name", "description", "time_unit", "seed", "proxy", "instances",
-                      "arrivals", "durations", "events", "flapping", "joins", "reporting"});
+                      "arrivals", "durations", "tokens", "prefixes", "events", "flapping",
+                      "joins", "reporting"});
   With(root, "", "name", [&](const json& v, const std::string& k) { spec.name = r.String(v, k); });
   With(root, "", "description", [&](const json& v, const std::string& k) { spec.description = r.String(v, k); });
   With(root, "", "time_unit", [&](const json& v, const std::string& k) { spec.time_unit = r.String(v, k); });
@@ -280,6 +329,8 @@ void ReadGenSpecFile(const std::string& path, GenSpec& spec) {
   With(root, "", "instances", [&](const json& v, const std::string&) { ReadInstances(r, v, spec); });
   With(root, "", "arrivals", [&](const json& v, const std::string&) { ReadArrivals(r, v, spec); });
   With(root, "", "durations", [&](const json& v, const std::string&) { ReadDurations(r, v, spec); });
+  With(root, "", "tokens", [&](const json& v, const std::string&) { ReadTokens(r, v, spec); });
+  With(root, "", "prefixes", [&](const json& v, const std::string&) { ReadPrefixes(r, v, spec); });
   ReadInstanceEvents(r, root, spec);
   With(root, "", "reporting", [&](const json& v, const std::string&) { ReadReporting(r, v, spec); });
 }

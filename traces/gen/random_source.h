@@ -8,7 +8,9 @@ namespace lbsim {
 // Named, independent random streams of one generator run, so that changing
 // one part of a spec (say, the duration distribution) leaves the draws of
 // the others (the arrival times) unchanged.
-enum class RandomStream : std::uint64_t { kArrivals = 1, kThinning, kDurations, kSilent };
+enum class RandomStream : std::uint64_t {
+  kArrivals = 1, kThinning, kDurations, kSilent, kInputTokens, kOutputTokens, kPrefixes
+};
 
 // A reproducible random source: std::mt19937_64 (whose output the C++
 // standard fixes) seeded from (seed, stream), with lbsim's own mappings to

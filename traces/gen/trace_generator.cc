@@ -9,6 +9,7 @@
 #include "traces/gen/load_reporter.h"
 #include "traces/gen/random_source.h"
 #include "traces/gen/reference_proxy.h"
+#include "traces/gen/token_sampler.h"
 #include "traces/gen/trace_line_writer.h"
 
 namespace lbsim {
@@ -61,10 +62,15 @@ GenCounts GenerateTrace(const GenSpec& asked, std::FILE* out) {
     }
     header.push_back(std::move(inst));
   }
-  writer.Header(spec.name, spec.description, spec.time_unit, spec.seed, spec.proxy, header);
+  writer.Header(spec.name, spec.description, spec.time_unit, spec.seed, spec.proxy, header,
+                spec.prefixes.groups > 0 ? std::optional(spec.prefixes.block_tokens)
+                                         : std::nullopt);
 
   ArrivalStream arrivals(spec);
   DurationSampler durations(spec);
+  std::optional<TokenSampler> tokens;
+  if (spec.tokens) tokens.emplace(spec);
+  std::vector<std::uint64_t> blocks;
   std::size_t next_change = 0;
   for (; !arrivals.done(); arrivals.Pop()) {
     const double t = arrivals.time();
@@ -82,7 +88,13 @@ GenCounts GenerateTrace(const GenSpec& asked, std::FILE* out) {
       }
     }
     const double d = durations.Next();
-    writer.Arrival(t, d);
+    if (tokens) {
+      TraceLineWriter::Tokens counts;
+      tokens->Next(counts.input, counts.output, blocks);
+      writer.Arrival(t, d, blocks, counts);
+    } else {
+      writer.Arrival(t, d);
+    }
     if (reporting) proxy.Arrive(t, d);
   }
   writer.Flush();

@@ -38,7 +38,8 @@ void TraceLineWriter::Flush() {
 void TraceLineWriter::Header(std::string_view name, std::string_view description,
                              std::string_view time_unit, std::optional<std::uint64_t> seed,
                              const ProxyProfile* proxy,
-                             const std::vector<GeneratedInstance>& instances) {
+                             const std::vector<GeneratedInstance>& instances,
+                             std::optional<std::uint64_t> prefix_block_tokens) {
   buffer_ += "{\"lbsim_trace\":1,";
   if (proxy) {
     buffer_ += "\"proxy\":";
@@ -54,6 +55,8 @@ void TraceLineWriter::Header(std::string_view name, std::string_view description
   buffer_ += ",\"time_unit\":";
   AppendJsonString(buffer_, time_unit);
   if (seed) fmt::format_to(std::back_inserter(buffer_), ",\"lbsim_gen\":{{\"seed\":{}}}", *seed);
+  if (prefix_block_tokens)
+    fmt::format_to(std::back_inserter(buffer_), ",\"prefix_block_tokens\":{}", *prefix_block_tokens);
   buffer_ += ",\"instances\":[";
   for (std::size_t k = 0; k < instances.size(); ++k) {
     const GeneratedInstance& inst = instances[k];
@@ -70,11 +73,15 @@ void TraceLineWriter::Header(std::string_view name, std::string_view description
 }
 
 void TraceLineWriter::Arrival(double t, double duration,
-                              std::span<const std::uint64_t> prefix_blocks) {
+                              std::span<const std::uint64_t> prefix_blocks,
+                              std::optional<Tokens> tokens) {
   buffer_ += "{\"t\":";
   Number(t);
   buffer_ += ",\"type\":\"arrival\",\"duration\":";
   Number(duration);
+  if (tokens)
+    fmt::format_to(std::back_inserter(buffer_), ",\"input_tokens\":{},\"output_tokens\":{}",
+                   tokens->input, tokens->output);
   if (!prefix_blocks.empty()) {
     buffer_ += ",\"prefix_blocks\":[";
     for (std::size_t i = 0; i < prefix_blocks.size(); ++i)

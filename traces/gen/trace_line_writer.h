@@ -30,13 +30,21 @@ class TraceLineWriter {
   TraceLineWriter& operator=(const TraceLineWriter&) = delete;
 
   // The header line; a `seed` is echoed under the extra key "lbsim_gen", a
-  // `proxy` (may be null) as "proxy".
+  // `proxy` (may be null) as "proxy", a `prefix_block_tokens` under that key.
   void Header(std::string_view name, std::string_view description,
               std::string_view time_unit, std::optional<std::uint64_t> seed,
-              const ProxyProfile* proxy, const std::vector<GeneratedInstance>& instances);
-  // An arrival; `prefix_blocks`, when not empty, as the key of that name.
+              const ProxyProfile* proxy, const std::vector<GeneratedInstance>& instances,
+              std::optional<std::uint64_t> prefix_block_tokens = std::nullopt);
+  // The token counts of an arrival.
+  struct Tokens {
+    std::uint64_t input = 0;
+    std::uint64_t output = 0;
+  };
+  // An arrival: t, type, duration, the token counts when given, and
+  // `prefix_blocks` when not empty.
   void Arrival(double t, double duration,
-               std::span<const std::uint64_t> prefix_blocks = {});
+               std::span<const std::uint64_t> prefix_blocks = {},
+               std::optional<Tokens> tokens = std::nullopt);
   void Change(const InstanceChange& change);
   void Load(double t, std::string_view id, std::optional<std::int64_t> inflight,
             std::optional<double> qps_1m);

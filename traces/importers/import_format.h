@@ -18,6 +18,9 @@ struct ImportFormat {
   std::string_view description;  // one line
   std::string_view time_field;   // the key or column holding arrival times
   bool marks_failures = false;   // rows may be failed requests (see --failed)
+  // Prompt tokens per prefix block id (Mooncake's hash_ids: 512), written
+  // as the header's prefix_block_tokens; 0: the format has no blocks.
+  std::uint64_t prefix_block_tokens = 0;
   // Opens a source over `file` (not owned); `display_path` names it in
   // messages; `input` (may be null) is what `file` reads and explains read
   // errors (of compressed data).

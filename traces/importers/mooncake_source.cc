@@ -96,6 +96,7 @@ ImportFormat MooncakeFormat() {
           "Mooncake JSON Lines: timestamp (ms),input_length,output_length,hash_ids",
       .time_field = "timestamp",
       .marks_failures = false,
+      .prefix_block_tokens = 512,  // Mooncake hashes prompts in blocks of 512 tokens
       .open = &OpenSource<MooncakeSource>,
   };
 }

@@ -49,7 +49,9 @@ ImportStats ImportTrace(const ImportFormat& format, RequestSource& source,
     for (const std::string& id : o.instances)
       instances.push_back(GeneratedInstance{id, std::nullopt, std::nullopt, 0, std::nullopt});
     writer.Header(name, Description(format, display_path, o), "ms", std::nullopt, nullptr,
-                  instances);
+                  instances,
+                  format.prefix_block_tokens ? std::optional(format.prefix_block_tokens)
+                                             : std::nullopt);
     header_written = true;
   };
 
@@ -79,7 +81,8 @@ ImportStats ImportTrace(const ImportFormat& format, RequestSource& source,
       previous = t;
       previous_source = request.time_ms;
       write_header();
-      writer.Arrival(t, duration, request.prefix_blocks);
+      writer.Arrival(t, duration, request.prefix_blocks,
+                     TraceLineWriter::Tokens{request.input_tokens, request.output_tokens});
       ++stats.arrivals;
     } catch (const FieldError& e) {
       std::string what = fmt::format("{}:{}: {}", display_path, source.line(), e.what());

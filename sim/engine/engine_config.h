@@ -1,0 +1,57 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace lbsim {
+
+// The coefficients and limits of the LLM engine model behind every Instance
+// (docs/engine.md), in the BLIS form. Times are microseconds of an Instance
+// of speed 1; an Instance of speed v takes every time divided by v.
+struct EngineConfig {
+  std::string name;         // a built-in's name, or the file it was read from
+  std::string description;  // what it models and where its numbers come from
+
+  // One step's time: beta[0] + beta[1] x uncached prefill tokens + beta[2] x
+  // decode tokens of the batch. beta[0] > 0, the others >= 0.
+  std::array<double, 3> beta_us{};
+  // Per-request overheads (>= 0): alpha[0] + alpha[1] x input tokens pass
+  // before a request joins the waiting queue (pre-processing); each token
+  // reaches the client alpha[2] after the step that produced it ends.
+  std::array<double, 3> alpha_us{};
+
+  std::uint64_t kv_blocks = 0;           // KV cache size, in blocks (>= 1)
+  std::uint64_t block_tokens = 0;        // tokens per KV block (>= 1)
+  std::uint64_t max_running = 0;         // running sequences at most (>= 1)
+  std::uint64_t max_batched_tokens = 0;  // tokens one step computes at most (>= 1)
+
+  friend bool operator==(const EngineConfig&, const EngineConfig&) = default;
+};
+
+// The engine configuration format version this lbsim reads
+// ("lbsim_engine": 1).
+inline constexpr int kEngineConfigVersion = 1;
+
+// The built-in configurations, the default first.
+std::span<const EngineConfig> BuiltinEngines();
+// The built-in named `name`, or nullptr.
+const EngineConfig* FindBuiltinEngine(std::string_view name);
+// "a, b" for messages.
+std::string BuiltinEngineNames();
+
+// Reads an engine configuration document (every key required, unknown keys
+// refused); `where` names it in errors. Throws InputError "WHERE: KEY:
+// expected ..., got ...".
+EngineConfig EngineConfigFromJson(const nlohmann::ordered_json& document,
+                                  const std::string& where);
+
+// The configuration as an engine configuration document (2-space JSON
+// with a final newline), which EngineConfigFromJson reads back equal.
+std::string EngineConfigJson(const EngineConfig& config);
+
+}  // namespace lbsim

@@ -1,0 +1,103 @@
+# The LLM engine model (--engine, docs/engine.md). three_requests.ndjson on
+# the small engine (tests/cli/engine/small_engine.json: steps of 1000 us +
+# 10 us a prefill token + 5 us a decode token; pre-processing 100 us + 1 us
+# an input token; 500 us to the client), round_robin routing a, b, a:
+#   r1 (t 0, 100 in, 3 out) on a: queued at 0.0002; a 100-token step to
+#      0.0022 makes token 1 (client 0.0027: TTFT 0.0027); a decode step to
+#      0.003205 makes token 2.
+#   r2 (t 0.001, 50 in, 2 out) on b: queued at 0.00115; 1500 us to 0.00265
+#      (TTFT 0.00215), a decode step to 0.003655; ends 0.004155.
+#   r3 (t 0.003, 20 in, 1 out) on a: queued at 0.00312, while a's step runs;
+#      the step from 0.003205 batches r1's decode and r3's 20 prompt tokens:
+#      1000 + 200 + 5 = 1205 us, to 0.00441; both finish: ends 0.00491.
+#   KV: r1 7 blocks (ceil(102/16)), r3 2: 9 in the last step of a.
+set(ENGINE tests/cli/engine)
+file(MAKE_DIRECTORY ${OUT}/engine)
+set(SMALL ${ENGINE}/small_engine.json)
+lbsim_cli_test(NAME "engine three requests json"
+  ARGS -s rr --engine ${SMALL} --window 0.002 --format json ${ENGINE}/three_requests.ndjson
+  EXIT 0 STDOUT_GOLDEN ${GOLDEN}/engine/three_requests.report.json)
+lbsim_cli_test(NAME "engine three requests table"
+  ARGS -s rr,ll --engine ${SMALL} ${ENGINE}/three_requests.ndjson
+  EXIT 0 STDOUT_GOLDEN ${GOLDEN}/engine/three_requests.table.txt)
+lbsim_cli_test(NAME "engine three requests csv, window csv and log"
+  ARGS -s rr --engine ${SMALL} --window 0.002 --format csv --output ${OUT}/engine/three.csv
+       --window-csv ${OUT}/engine/three.windows.csv --engine-log ${OUT}/engine/three.log.jsonl
+       ${ENGINE}/three_requests.ndjson
+  EXIT 0 STDOUT_MATCH "^$"
+  FILE_GOLDEN ${OUT}/engine/three.csv=${GOLDEN}/engine/three_requests.csv
+              ${OUT}/engine/three.windows.csv=${GOLDEN}/engine/three_requests.windows.csv
+              ${OUT}/engine/three.log.jsonl=${GOLDEN}/engine/three_requests.log.jsonl)
+lbsim_cli_test(NAME "engine log of two strategy runs, one after the other"
+  ARGS -s rr,ll --engine ${SMALL} --engine-log - --output ${OUT}/engine/two.txt
+       ${ENGINE}/three_requests.ndjson
+  EXIT 0 STDOUT_GOLDEN ${GOLDEN}/engine/two_runs.log.jsonl)
+lbsim_cli_test(NAME "engines lists the built-in configurations"
+  ARGS engines
+  EXIT 0 STDOUT_MATCH "^Built-in engine configurations .*\nllama-3.1-8b-h100\n  llama-3.1-8b-instruct on one H100 \\(TP 1\\), vLLM 0.8.4: .*BLIS.*\n  beta \\(us\\): 5752.705191348184 \\+ 17.25086436834028 x prefill tokens \\+ 5.999143920128404 x decode tokens\n")
+lbsim_cli_test(NAME "engines NAME prints a configuration file that reads back"
+  ARGS engines llama-3.1-8b-h100
+  EXIT 0 STDOUT_MATCH "^{\n  \"lbsim_engine\": 1,\n  \"name\": \"llama-3.1-8b-h100\",.*\"kv_blocks\": 29205,\n  \"block_tokens\": 16,\n  \"max_running\": 256,\n  \"max_batched_tokens\": 2048\n}\n$")
+lbsim_cli_test(NAME "engine sweep rows carry the engine figures"
+  ARGS sweep -s ll --vary ll.active_decode_count=0,1 --engine ${SMALL} --signal-interval 0.001
+       -j 1 ${ENGINE}/three_requests.ndjson
+  EXIT 0 STDOUT_GOLDEN ${GOLDEN}/engine/sweep.csv)
+
+# Bad input and usage: one line, exit 2, nothing written.
+lbsim_cli_test(NAME "engine needs every arrival's token counts"
+  ARGS --engine ${SMALL} --output ${OUT}/engine/never.txt ${ENGINE}/missing_tokens.ndjson
+  EXIT 2 STDERR_MATCH "^lbsim: error: tests/cli/engine/missing_tokens.ndjson:3: field \"output_tokens\": expected an integer >= 0 \\(a token count\\): the engine model \\(--engine\\) serves every arrival by its tokens, but it is missing\n"
+  ABSENT ${OUT}/engine/never.txt)
+lbsim_cli_test(NAME "engine names a built-in or a file"
+  ARGS --engine llama ${ENGINE}/three_requests.ndjson
+  EXIT 2 STDERR_MATCH "^lbsim: error: --engine llama: expected a built-in engine \\(llama-3.1-8b-h100\\) or an engine configuration file \\(a path with a '.' or '/'\\)\n$")
+lbsim_cli_test(NAME "engine file with an unknown key"
+  ARGS --engine ${ENGINE}/bad_key.json ${ENGINE}/three_requests.ndjson
+  EXIT 2 STDERR_MATCH "^lbsim: error: tests/cli/engine/bad_key.json: max_num_seqs: not a key of an engine configuration \\(expected one of lbsim_engine, name, description, beta_us, alpha_us, kv_blocks, block_tokens, max_running, max_batched_tokens\\)\n$")
+lbsim_cli_test(NAME "engine file that is missing"
+  ARGS --engine ${ENGINE}/absent.json ${ENGINE}/three_requests.ndjson
+  EXIT 2 STDERR_MATCH "^lbsim: error: tests/cli/engine/absent.json: cannot read engine configuration: " STDERR_LINES 1)
+lbsim_cli_test(NAME "engine and slots are two service models"
+  ARGS --engine ${SMALL} --slots 2 ${ENGINE}/three_requests.ndjson
+  EXIT 2 STDERR_MATCH "^lbsim: error: --slots and --engine are two service models; choose one\n$")
+lbsim_cli_test(NAME "engine signals need the engine"
+  ARGS --signal-interval 1 ${ENGINE}/three_requests.ndjson
+  EXIT 2 STDERR_MATCH "^lbsim: error: --signal-interval needs the engine model \\(--engine\\)\n$")
+lbsim_cli_test(NAME "engine signal delay needs an interval"
+  ARGS --engine ${SMALL} --signal-delay 1 ${ENGINE}/three_requests.ndjson
+  EXIT 2 STDERR_MATCH "^lbsim: error: --signal-delay and --signal-jitter need --signal-interval\n$")
+lbsim_cli_test(NAME "engine log needs the engine"
+  ARGS --engine-log ${OUT}/engine/no.jsonl ${ENGINE}/three_requests.ndjson
+  EXIT 2 STDERR_MATCH "^lbsim: error: --engine-log needs the engine model \\(--engine\\)\n"
+  ABSENT ${OUT}/engine/no.jsonl)
+lbsim_cli_test(NAME "engine signals and exec strategies"
+  ARGS -s "exec:python3 strategies/external/first_candidate.py" --engine ${SMALL} --signal-interval 1
+       ${ENGINE}/three_requests.ndjson
+  EXIT 2 STDERR_MATCH "^lbsim: error: --signal-interval: strategy exec:python3 strategies/external/first_candidate.py reads each arrival's hint as JSON, which engine signals do not rewrite; they reach the built-in strategies only\n$")
+lbsim_cli_test(NAME "engine prefix blocks of a size the cache cannot hold"
+  ARGS --engine ${SMALL} tests/cli/engine/odd_prefix_blocks.ndjson
+  EXIT 2 STDERR_MATCH "^lbsim: error: tests/cli/engine/odd_prefix_blocks.ndjson: header: field \"prefix_block_tokens\": expected a multiple of the engine's block_tokens \\(16, engine small\\), got 24\n$")
+
+# A check scenario with the engine model (options.engine): kv_aware's prefix
+# hits skip prefill (tests/cli/engine/prefix_reuse.scenario.json).
+lbsim_cli_test(NAME "engine check scenario: prefix hits skip prefill"
+  ARGS check ${ENGINE}/prefix_reuse.scenario.json
+  EXIT 0 STDOUT_MATCH "\nlbsim check: 1 scenario, 9 expectations: 9 passed, 0 failed\n$")
+lbsim_cli_test(NAME "engine check scenario: signals need an engine"
+  ARGS check ${ENGINE}/signals_without_engine.scenario.json
+  EXIT 2 STDERR_MATCH "^lbsim: error: tests/cli/engine/signals_without_engine.scenario.json: options.signal_interval: needs options.engine \\(engine signals come from engines\\)\n$")
+
+# lbsim diff compares the engine figures: ttft_nudged is the base report
+# (rr on the small engine) with the overall TTFT p99 raised from 0.0027 to
+# 0.003 (+11%), over the default 5% tolerance, within 20%.
+lbsim_cli_test(NAME "engine diff flags a TTFT change"
+  ARGS diff tests/diff/three_requests.engine.json tests/diff/three_requests.engine.ttft_nudged.json
+  EXIT 1 STDOUT_GOLDEN ${GOLDEN}/engine/diff_ttft.txt)
+lbsim_cli_test(NAME "engine diff within the engine tolerance"
+  ARGS diff --engine-tol 0.2 tests/diff/three_requests.engine.json
+       tests/diff/three_requests.engine.ttft_nudged.json
+  EXIT 0 STDOUT_MATCH "\nlbsim diff: 0 of 182 figures beyond tolerance; no change flagged\n$")
+lbsim_cli_test(NAME "engine steps too short for the trace's clock"
+  ARGS --engine ${SMALL} --output ${OUT}/engine/never.txt ${ENGINE}/far_times.ndjson
+  EXIT 2 STDERR_MATCH "^lbsim: error: engine small: a step of 1100 us at time 1000000000000000 does not advance the clock \\(the trace's times are too large for the step's length in its unit\\)\n"
+  ABSENT ${OUT}/engine/never.txt)

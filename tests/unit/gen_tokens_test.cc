@@ -1,0 +1,149 @@
+// lbsim gen's token counts and shared prefixes (docs/gen.md): presets,
+// distributions within bounds, prefix groups, determinism and independence
+// from the other streams.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "base/errors.h"
+#include "traces/gen/gen_flags.h"
+#include "traces/gen/gen_spec.h"
+#include "traces/gen/token_sampler.h"
+#include "traces/gen/trace_generator.h"
+
+namespace lbsim {
+namespace {
+
+std::vector<nlohmann::json> Lines(const GenSpec& spec) {
+  char* data = nullptr;
+  std::size_t size = 0;
+  std::FILE* out = open_memstream(&data, &size);
+  GenerateTrace(spec, out);
+  std::fclose(out);
+  std::vector<nlohmann::json> lines;
+  std::string text(data, size);
+  std::free(data);
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = text.find('\n', at);
+    lines.push_back(nlohmann::json::parse(text.substr(at, end - at)));
+    at = end + 1;
+  }
+  return lines;
+}
+
+TEST_CASE("gen tokens: presets draw integer counts within their bounds, near their means") {
+  for (const char* name : {"chatbot", "summarisation", "long-context"}) {
+    CAPTURE(name);
+    GenSpec spec;
+    spec.arrivals = 4000;
+    spec.tokens = *FindTokenPreset(name);
+    const TokenSpec& t = *spec.tokens;
+    double input_sum = 0, output_sum = 0;
+    std::uint64_t input_max = 0;
+    const std::vector<nlohmann::json> lines = Lines(spec);
+    for (std::size_t k = 1; k < lines.size(); ++k) {
+      const std::uint64_t in = lines[k]["input_tokens"], out = lines[k]["output_tokens"];
+      CHECK(in >= t.input.min);
+      CHECK(in <= t.input.max);
+      CHECK(out >= t.output.min);
+      CHECK(out <= t.output.max);
+      input_sum += static_cast<double>(in);
+      output_sum += static_cast<double>(out);
+      input_max = std::max(input_max, in);
+      CHECK_FALSE(lines[k].contains("prefix_blocks"));
+    }
+    const double n = static_cast<double>(lines.size() - 1);
+    // Lognormal means, a little lower where the upper bound clips the tail.
+    CHECK(input_sum / n == doctest::Approx(t.input.dist.value).epsilon(0.1));
+    CHECK(output_sum / n == doctest::Approx(t.output.dist.value).epsilon(0.1));
+    CHECK(input_max > t.input.dist.value * 2);  // not a constant
+  }
+  CHECK(FindTokenPreset("chat") == nullptr);
+}
+
+TEST_CASE("gen tokens: the counts do not move the arrivals or durations") {
+  GenSpec plain;
+  plain.arrivals = 200;
+  plain.durations = {DurationKind::kExponential, 2.0, 0.0};
+  GenSpec with = plain;
+  with.tokens = *FindTokenPreset("chatbot");
+  const auto a = Lines(plain), b = Lines(with);
+  REQUIRE(a.size() == b.size());
+  for (std::size_t k = 1; k < a.size(); ++k) {
+    CHECK(a[k]["t"] == b[k]["t"]);
+    CHECK(a[k]["duration"] == b[k]["duration"]);
+  }
+}
+
+TEST_CASE("gen prefixes: shared groups open the prompts, every other block is a prompt's own") {
+  GenSpec spec;
+  spec.arrivals = 3000;
+  spec.tokens = *FindTokenPreset("summarisation");
+  spec.prefixes = PrefixSpec{.groups = 10, .blocks = 4, .block_tokens = 256, .share = 0.5, .zipf = 1.0};
+  const std::vector<nlohmann::json> lines = Lines(spec);
+  CHECK(lines[0]["prefix_block_tokens"] == 256);
+  std::map<std::uint64_t, int> first_group;  // group -> prompts that open with it
+  std::map<std::uint64_t, int> seen;         // own block -> prompts
+  int shared = 0;
+  for (std::size_t k = 1; k < lines.size(); ++k) {
+    const std::uint64_t input = lines[k]["input_tokens"];
+    const std::vector<std::uint64_t> blocks = lines[k]["prefix_blocks"];
+    CHECK(blocks.size() == (input + 255) / 256);
+    if (blocks[0] < 40) {
+      ++shared;
+      const std::uint64_t g = blocks[0] / 4;
+      ++first_group[g];
+      for (std::size_t j = 0; j < std::min<std::size_t>(4, blocks.size()); ++j)
+        CHECK(blocks[j] == g * 4 + j);
+      for (std::size_t j = 4; j < blocks.size(); ++j) ++seen[blocks[j]];
+    } else {
+      for (std::uint64_t id : blocks) ++seen[id];
+    }
+  }
+  for (const auto& [id, n] : seen) {
+    CHECK(id >= 40);
+    CHECK(n == 1);
+  }
+  CHECK(shared == doctest::Approx(1500).epsilon(0.1));
+  // Zipf 1: the first group about twice as popular as the second.
+  CHECK(first_group[0] > first_group[1] * 3 / 2);
+  CHECK(first_group[1] > first_group[9]);
+}
+
+TEST_CASE("gen tokens: flags and spec errors name the field") {
+  GenSpec spec;
+  spec.arrivals = 1;
+  ApplyGenFlag(spec, "--input-tokens", "fixed:7");
+  REQUIRE(spec.tokens);
+  CHECK(spec.tokens->input.dist.value == 7);
+  CHECK(spec.tokens->output.dist.value == FindTokenPreset("chatbot")->output.dist.value);
+  CHECK_THROWS_WITH_AS(ApplyGenFlag(spec, "--tokens", "chat"),
+                       "--tokens chat: expected chatbot|summarisation|long-context", UsageError);
+  ApplyGenFlag(spec, "--prefixes", "3:2:0.5");
+  CHECK(spec.prefixes.groups == 3);
+  CHECK(spec.prefixes.share == 0.5);
+  GenSpec bad;
+  bad.arrivals = 1;
+  bad.prefixes.groups = 2;
+  CHECK_THROWS_WITH_AS(ValidateGenSpec(bad, "g.json"),
+                       "g.json: field \"prefixes\": expected \"tokens\" too (a prompt's blocks "
+                       "follow its input tokens)",
+                       InputError);
+  bad.tokens = *FindTokenPreset("chatbot");
+  bad.tokens->output.min = 10;
+  bad.tokens->output.max = 5;
+  CHECK_THROWS_WITH_AS(ValidateGenSpec(bad, "g.json"),
+                       "g.json: field \"tokens.output.max\": expected an integer >= min (10), got 5",
+                       InputError);
+}
+
+}  // namespace
+}  // namespace lbsim
