@@ -52,7 +52,9 @@ struct ReplayResult {
   std::vector<StrategyRequest> requests;
   std::vector<RunMetrics> metrics;  // parallel to requests
   SimOptions options;
-  std::vector<WhatIfOutcome> what_if;  // parallel to requests; empty when all off
+  // Parallel to requests when options.timed() (a what-if part or charts
+  // on); empty otherwise.
+  std::vector<WhatIfOutcome> what_if;
 };
 
 // Reads one trace into `table` and `visitor`, as ReadTrace does: a trace

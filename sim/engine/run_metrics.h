@@ -109,6 +109,11 @@ class RunMetrics {
   // Decisions inside runs longer than the number of candidates (with at
   // least two candidates): picks that herd onto one Instance.
   std::uint64_t herded_decisions() const { return herded_; }
+  // Whether `run`'s picks herded: more of them in a row than there were
+  // candidates (at least two). No branch, for ExtendRun.
+  static bool Herds(const Run& run) {
+    return (run.max_candidates >= 2) & (run.length > run.max_candidates);
+  }
 
  private:
   // Where Instance `i` stands in the candidate set, and since when.
@@ -152,11 +157,6 @@ class RunMetrics {
     if (current_.length > longest_.length) longest_ = current_;
     if (Herds(current_)) herded_ += current_.length;
     current_ = Run{};
-  }
-  // Whether `run`'s picks herded: more of them in a row than there were
-  // candidates (at least two). No branch, for ExtendRun.
-  static bool Herds(const Run& run) {
-    return (run.max_candidates >= 2) & (run.length > run.max_candidates);
   }
   // A decision with candidates, for `choice`'s reason: returns its slot.
   std::size_t CountDecision(const Choice& choice) {

@@ -15,14 +15,14 @@ World::World(const StrategyRequest& request, const SimOptions& options,
       wants_arrival_info_(strategy_->WantsArrivalInfo()),
       metrics_(request.info->reasons),
       caches_(options.cache_blocks),
-      plain_(!options.any()),
+      plain_(!options.timed()),
       candidates_(inflight_, metrics_, index_) {
   if (options.service()) service_ = std::make_unique<ServiceModel>(options.slots);
   if (options.stale())
     view_ = std::make_unique<MetricView>(options.stale_interval, options.stale_delay,
                                          options.stale_jitter, options.seed);
   candidates_.SetView(view_.get());
-  if (options.any()) timeline_ = std::make_unique<LoadTimeline>(options.window);
+  if (options.timed()) timeline_ = std::make_unique<LoadTimeline>(options.window, options.charts);
 }
 
 void World::SetInflight(InstanceIndex i, std::optional<std::int64_t> value) {
@@ -177,7 +177,7 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
   std::span<const Candidate> candidates = candidates_.candidates();
   if (candidates.empty()) {
     metrics_.RecordNoInstances(seq);
-    if (timeline_) timeline_->Decision(arrival.t.value, nullptr, false);
+    if (timeline_) timeline_->Decision(arrival.t.value, nullptr, "no_instances", 0);
     if (log_)
       log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id, nullptr,
                                  "no_instances", 0});
@@ -200,7 +200,7 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
   if (log_)
     log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id,
                                &table.Id(chosen), choice.reason, candidates.size()});
-  if (timeline_) timeline_->Decision(arrival.t.value, &chosen, choice.reason == "fallback");
+  if (timeline_) timeline_->Decision(arrival.t.value, &chosen, choice.reason, candidates.size());
   ServePrefix(arrival.hint, chosen, pool);
 
   CountRouted(chosen, choice.index, arrival.duration.has_value());
@@ -253,7 +253,7 @@ inline void World::CountRouted(InstanceIndex routed, std::size_t slot, bool has_
 [[gnu::noinline]] void World::Refuse(const TraceEvent& arrival, std::uint64_t seq,
                                      std::string_view request_id, std::size_t candidates) {
   metrics_.RecordRefused(seq);
-  if (timeline_) timeline_->Decision(arrival.t.value, nullptr, false);
+  if (timeline_) timeline_->Decision(arrival.t.value, nullptr, "refused", candidates);
   if (log_)
     log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id, nullptr,
                                "refused", candidates});

@@ -141,7 +141,7 @@ class World {
   // only decrements counters, and decrements clamped at 0 give the same
   // counts in any order (and the same candidates and index state: see
   // RunEventsBefore).
-  bool plain_;  // no what-if part
+  bool plain_;  // no what-if part and no charts: no load timeline
   MonotoneQueue<Completion> completions_;
   DrainWheel<Completion> plain_completions_;
   std::uint64_t completion_seq_ = 0;

@@ -167,7 +167,7 @@ Report BuildReport(const ReplayResult& result) {
           result.options.cache_blocks, m.requested_blocks(), m.matched_blocks(),
           static_cast<double>(m.matched_blocks()) / static_cast<double>(m.requested_blocks())};
     AddWarnings(s, report.proxy);
-    if (!result.what_if.empty()) s.what_if = BuildWhatIfReport(result, r);
+    if (result.options.any()) s.what_if = BuildWhatIfReport(result, r);
     report.strategies.push_back(std::move(s));
   }
   return report;
