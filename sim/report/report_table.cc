@@ -1,269 +1,31 @@
-// The human report: one column per strategy, one row per figure.
-
-#include <algorithm>
-#include <string>
-#include <vector>
+// The human report: the table report's rows laid out for a terminal.
 
 #include <fmt/format.h>
 
-#include "sim/io/printable.h"
 #include "sim/report/report.h"
+#include "sim/report/report_rows.h"
 #include "sim/report/text_table.h"
 
 namespace lbsim {
-namespace {
 
-std::string Fixed(const std::optional<double>& v) {
-  return v ? fmt::format("{:.4f}", *v) : std::string("n/a");
-}
-
-// "2 s", "0.5 ms": a duration in the trace's unit.
-std::string Span(double x, const std::string& unit) { return fmt::format("{} {}", x, unit); }
-
-// One line naming the what-if options in force.
-std::string SimulationLine(const SimOptions& o, const std::string& unit) {
-  std::vector<std::string> parts;
-  if (o.service())
-    parts.push_back(fmt::format("service model, {} slot{} per Instance", o.slots,
-                                o.slots == 1 ? "" : "s"));
-  if (o.stale()) {
-    std::string stale = fmt::format("stale metrics every {}, published {} later",
-                                    Span(o.stale_interval, unit), Span(o.stale_delay, unit));
-    if (o.stale_jitter > 0.0)
-      stale += fmt::format(" + up to {} jitter (seed {})", Span(o.stale_jitter, unit), o.seed);
-    parts.push_back(stale);
-  }
-  if (o.windows()) parts.push_back(fmt::format("windows of {}", Span(o.window, unit)));
-  std::string line;
-  for (const std::string& p : parts) line += (line.empty() ? "" : "; ") + p;
-  return line;
-}
-
-// Rows of the what-if figures, strategies side by side.
-template <typename Row>
-void WhatIfRows(TextTable& t, const Report& report, Row row) {
-  auto what_if = [](const StrategyReport& s) -> const WhatIfReport& { return *s.what_if; };
-  const bool service = report.simulation->service();
-  if (service) {
-    t.Blank();
-    t.Section(fmt::format("service ({})", report.time_unit));
-    auto latency = [&](std::string title, double LatencySummary::*field) {
-      row(std::move(title), [&, field](const StrategyReport& s) {
-        const LatencySummary& l = what_if(s).service->latency;
-        return l.served ? fmt::format("{:.3f}", l.*field) : std::string("-");
-      });
-    };
-    row("  served", [&](const StrategyReport& s) {
-      return fmt::format("{}", what_if(s).service->latency.served);
-    });
-    latency("  latency p50", &LatencySummary::p50);
-    latency("  latency p90", &LatencySummary::p90);
-    latency("  latency p99", &LatencySummary::p99);
-    latency("  latency max", &LatencySummary::max);
-    latency("  mean queue wait", &LatencySummary::mean_wait);
-    row("  utilisation", [&](const StrategyReport& s) {
-      return Fixed(what_if(s).service->utilisation);
-    });
-    t.Blank();
-    t.Section("p99 latency by Instance");
-    for (std::size_t i = 0; i < report.instances.size(); ++i) {
-      row("  " + report.instances[i], [&, i](const StrategyReport& s) {
-        const LatencySummary& l = what_if(s).instance_service[i].latency;
-        return l.served ? fmt::format("{:.3f}", l.p99) : std::string("-");
-      });
-    }
-  }
-  t.Blank();
-  t.Section("mean inflight (peak) by Instance");
-  for (std::size_t i = 0; i < report.instances.size(); ++i) {
-    row("  " + report.instances[i], [&, i](const StrategyReport& s) {
-      const WhatIfReport& w = what_if(s);
-      return fmt::format("{} ({})", Fixed(w.inflight_mean[i]), w.inflight_peak[i]);
-    });
-  }
-  t.Blank();
-  row("herded decisions", [](const StrategyReport& s) {
-    return fmt::format("{} ({:.1f}%)", s.herded_decisions,
-                       s.decisions ? 100.0 * static_cast<double>(s.herded_decisions) /
-                                         static_cast<double>(s.decisions)
-                                   : 0.0);
-  });
-  if (report.simulation->windows()) {
-    row("windows", [&](const StrategyReport& s) {
-      return fmt::format("{}", what_if(s).windows.size());
-    });
-    row("  max fallback rate", [&](const StrategyReport& s) {
-      std::optional<double> most;
-      for (const WindowReport& w : what_if(s).windows)
-        if (w.fallback_rate && (!most || *w.fallback_rate > *most)) most = w.fallback_rate;
-      return Fixed(most);
-    });
-  }
-}
-
-// `report` with every text that comes from the trace or the command line
-// through Printable: ids, names and descriptions must not reach a terminal
-// as control sequences, nor break the table's lines.
-Report PrintableCopy(const Report& report) {
-  Report out = report;
-  out.trace_path = Printable(out.trace_path);
-  out.trace_name = Printable(out.trace_name);
-  out.trace_description = Printable(out.trace_description);
-  for (std::string& id : out.instances) id = Printable(id);
-  for (StrategyReport& s : out.strategies) {
-    s.label = Printable(s.label);
-    s.requested_as = Printable(s.requested_as);
-    if (s.longest_run_instance) s.longest_run_instance = Printable(*s.longest_run_instance);
-    for (std::string& w : s.warnings) w = Printable(w);
-  }
-  return out;
-}
-
-bool HasReason(const StrategyReport& s, std::string_view word) {
-  return std::any_of(s.reasons.begin(), s.reasons.end(),
-                     [&](const auto& r) { return r.first == word; });
-}
-
-}  // namespace
-
-std::string RenderTable(const Report& raw) {
-  const Report report = PrintableCopy(raw);
+std::string RenderTable(const Report& report) {
+  const ReportRows rows = BuildReportRows(report);
   std::string out;
-  out += fmt::format("trace     {}\n", report.trace_path);
-  if (!report.trace_name.empty()) out += fmt::format("name      {}\n", report.trace_name);
-  if (!report.trace_description.empty())
-    out += fmt::format("about     {}\n", report.trace_description);
-  out += fmt::format("events    {} ({} arrivals), {} Instances, time unit {}\n",
-                     report.events, report.arrivals, report.instances.size(),
-                     report.time_unit);
-  out += report.proxy.pinned
-             ? fmt::format("proxy     {} (least_load {}, Python {})\n", report.proxy.profile,
-                           report.proxy.least_load, report.proxy.python)
-             : "proxy     spec (lbsim's typed contract, not a Proxy version)\n";
-  if (report.simulation)
-    out += fmt::format("what-if   {}\n", SimulationLine(*report.simulation, report.time_unit));
+  for (const auto& [key, value] : rows.header) out += fmt::format("{:<10}{}\n", key, value);
   out += "\n";
-
-  const auto& runs = report.strategies;
   TextTable t;
-  auto row = [&](std::string title, auto cell) {
-    std::vector<std::string> cells{std::move(title)};
-    for (const StrategyReport& s : runs) cells.push_back(cell(s));
-    t.Row(std::move(cells));
-  };
-  row("strategy", [](const StrategyReport& s) { return s.label; });
-  row("requested as", [](const StrategyReport& s) { return s.requested_as; });
-  row("decisions", [](const StrategyReport& s) { return fmt::format("{}", s.decisions); });
-
-  t.Blank();
-  t.Section("selections (share of decisions that chose)");
-  for (std::size_t i = 0; i < report.instances.size(); ++i) {
-    row("  " + report.instances[i], [i](const StrategyReport& s) {
-      const InstanceReport& line = s.instances[i];
-      return fmt::format("{} ({:.1f}%)", line.selections, 100.0 * line.share);
-    });
-  }
-
-  t.Blank();
-  t.Section("reasons");
-  std::vector<std::string> words;
-  for (const StrategyReport& s : runs)
-    for (const auto& r : s.reasons)
-      if (r.first != "no_instances" &&
-          std::find(words.begin(), words.end(), r.first) == words.end())
-        words.push_back(r.first);
-  words.push_back("no_instances");
-  for (const std::string& word : words) {
-    row("  " + word, [&word](const StrategyReport& s) {
-      for (const auto& r : s.reasons)
-        if (r.first == word) return fmt::format("{}", r.second);
-      return std::string("-");
-    });
-  }
-  row("  unknown_excluded", [](const StrategyReport& s) {
-    return HasReason(s, "fallback") ? fmt::format("{}", s.unknown_excluded) : std::string("-");
-  });
-
-  for (std::string_view kind : {"fallback", "tie"}) {
-    bool any = std::any_of(runs.begin(), runs.end(),
-                           [&](const StrategyReport& s) { return HasReason(s, kind); });
-    if (!any) continue;
-    t.Blank();
-    t.Section(fmt::format("{} selections", kind));
-    for (std::size_t i = 0; i < report.instances.size(); ++i) {
-      row("  " + report.instances[i], [&, i](const StrategyReport& s) {
-        if (!HasReason(s, kind)) return std::string("-");
-        const InstanceReport& line = s.instances[i];
-        return fmt::format("{}", kind == "tie" ? line.tie_selections : line.fallback_selections);
-      });
-    }
-  }
-
-  t.Blank();
-  t.Section("fairness (Instances that were candidates)");
-  row("  jain", [](const StrategyReport& s) { return Fixed(s.fairness.jain); });
-  row("  jain_eligible", [](const StrategyReport& s) { return Fixed(s.fairness.jain_eligible); });
-  row("  cv", [](const StrategyReport& s) { return Fixed(s.fairness.cv); });
-  row("  max/min", [](const StrategyReport& s) { return Fixed(s.fairness.max_min_ratio); });
-  row("  max/mean", [](const StrategyReport& s) { return Fixed(s.fairness.max_mean_ratio); });
-  row("  gini", [](const StrategyReport& s) { return Fixed(s.fairness.gini); });
-  t.Blank();
-  row("longest run", [](const StrategyReport& s) {
-    return s.longest_run_instance
-               ? fmt::format("{} x{}", *s.longest_run_instance, s.longest_run)
-               : std::string("-");
-  });
-  if (report.simulation) WhatIfRows(t, report, row);
-
-  auto with_cache = std::find_if(runs.begin(), runs.end(),
-                                 [](const StrategyReport& s) { return s.prefix_cache; });
-  if (with_cache != runs.end()) {
-    t.Blank();
-    t.Section(fmt::format("prefix cache ({} blocks per Instance)",
-                          with_cache->prefix_cache->capacity_blocks));
-    row("  hit rate", [](const StrategyReport& s) {
-      return s.prefix_cache ? fmt::format("{:.1f}%", 100.0 * s.prefix_cache->hit_rate)
-                            : std::string("-");
-    });
-    row("  matched blocks", [](const StrategyReport& s) {
-      return s.prefix_cache ? fmt::format("{}", s.prefix_cache->matched_blocks) : std::string("-");
-    });
-    row("  requested blocks", [](const StrategyReport& s) {
-      return s.prefix_cache ? fmt::format("{}", s.prefix_cache->requested_blocks) : std::string("-");
-    });
-    t.Section("  cached blocks at the end");
-    for (std::size_t i = 0; i < report.instances.size(); ++i) {
-      row("    " + report.instances[i], [i](const StrategyReport& s) {
-        return s.prefix_cache ? fmt::format("{}", s.instances[i].cached_blocks) : std::string("-");
-      });
-    }
-  }
+  for (const std::vector<std::string>& row : rows.rows) t.Row(row);
   out += t.Render();
-
-  // Parameters that differ from their defaults, and those always echoed
-  // (a seed); the JSON report lists all.
-  std::string params;
-  for (const StrategyReport& s : runs) {
-    if (s.params.empty()) continue;
-    std::string shown;
-    std::size_t omitted = 0;
-    for (const ParamValues::Value& p : s.params) {
-      if (!p.is_default || p.echo == ParamEcho::kAlways) shown += fmt::format(" {}={}", p.name, p.text);
-      else ++omitted;
-    }
-    params += fmt::format("  {}:{}\n", s.label,
-                          shown.empty()  ? " all defaults"
-                          : omitted == 0 ? shown
-                                         : shown + " (others default)");
+  if (!rows.params.empty()) {
+    out += "\nparameters\n";
+    for (const auto& [label, text] : rows.params) out += fmt::format("  {}: {}\n", label, text);
   }
-  if (!params.empty()) out += "\nparameters\n" + params;
-
-  std::string warnings;
-  for (const std::string& w : report.proxy.warnings) warnings += fmt::format("  proxy: {}\n", w);
-  for (const StrategyReport& s : runs)
-    for (const std::string& w : s.warnings)
-      warnings += fmt::format("  {}: {}\n", s.label, w);
-  out += warnings.empty() ? "\nwarnings: none\n" : "\nwarnings\n" + warnings;
+  if (rows.warnings.empty()) {
+    out += "\nwarnings: none\n";
+  } else {
+    out += "\nwarnings\n";
+    for (const auto& [who, text] : rows.warnings) out += fmt::format("  {}: {}\n", who, text);
+  }
   return out;
 }
 
