@@ -170,6 +170,7 @@ Report BuildReport(const ReplayResult& result) {
     if (result.options.any()) s.what_if = BuildWhatIfReport(result, r);
     report.strategies.push_back(std::move(s));
   }
+  if (result.options.charts) report.charts = BuildChartsReport(result, report);
   return report;
 }
 
