@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "sim/engine/run_metrics.h"
@@ -15,6 +16,11 @@ double Pow10(int n) {
   for (int k = 0; k < n; ++k) x *= 10.0;
   return x;
 }
+
+// `t` as a bucket sees it: a time past the largest double (an arrival
+// plus a duration can overflow to infinity) is the largest double, so
+// every bucket number stays finite.
+double Finite(double t) { return std::min(t, std::numeric_limits<double>::max()); }
 
 template <typename T>
 void AddInto(std::vector<T>& into, const std::vector<T>& from) {
@@ -51,6 +57,7 @@ std::size_t ChartSeries::MaxBuckets() const {
 }
 
 void ChartSeries::Begin(double t) {
+  t = Finite(t);
   begun_ = true;
   // Bucket numbers stay exact integers in a double.
   while (t / width() >= 0x1p52) ++exponent_;
@@ -125,6 +132,7 @@ std::size_t ChartSeries::ReasonSlot(std::string_view reason) {
 
 void ChartSeries::Decision(double t, const InstanceIndex* chosen, std::string_view reason,
                            std::size_t candidates) {
+  t = Finite(t);
   if (chosen) See(*chosen);
   const std::int64_t k = Reach(t);
   Bucket& b = Make(k);
@@ -172,6 +180,8 @@ void ChartSeries::CloseRun() {
 }
 
 void ChartSeries::AddArea(InstanceIndex i, double from, double to, double level) {
+  from = Finite(from);
+  to = Finite(to);
   if (!(to > from) || level == 0.0) return;
   See(i);
   Fit(to);
@@ -187,6 +197,7 @@ void ChartSeries::AddArea(InstanceIndex i, double from, double to, double level)
 }
 
 void ChartSeries::End(double t) {
+  t = Finite(t);
   CloseRun();
   Fit(t);
   std::int64_t k = IndexOf(t);

@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "sim/engine/chart_series.h"
@@ -157,6 +159,19 @@ TEST_CASE("chart series: a time far past the buckets widens them without overflo
   s.End(1e300);
   CHECK(s.buckets().size() <= ChartSeries::kMaxBuckets);
   CHECK(TotalDecisions(s) == 2);
+}
+
+TEST_CASE("chart series: an infinite time (a duration that overflows) is the largest double") {
+  ChartSeries s(1.0, -6);
+  s.Begin(0.0);
+  const InstanceIndex a = 0;
+  s.Decision(1.7976931348623157e308, &a, "least", 1);
+  s.AddArea(a, 0.0, std::numeric_limits<double>::infinity(), 1.0);
+  s.End(std::numeric_limits<double>::infinity());
+  CHECK(s.buckets().size() <= ChartSeries::kMaxBuckets);
+  CHECK(std::isfinite(s.width()));
+  CHECK(TotalDecisions(s) == 1);
+  CHECK(TotalArea(s, a) == std::numeric_limits<double>::max());
 }
 
 TEST_CASE("chart series: bucket boundaries below exponent 0 are k / 10^n") {
