@@ -147,8 +147,10 @@ int RunCli(int argc, char** argv) {
                  "Set a strategy parameter for every run of it, e.g. ll.qps_1m=0")
       ->allow_extra_args(false)
       ->type_name("NAME.KEY=VALUE");
-  app.add_option("-f,--format", replay.format, "Report format")
-      ->check(CLI::IsMember({"table", "json", "csv"}))
+  app.add_option("-f,--format", replay.format,
+                 "Report format; html writes one self-contained page with charts "
+                 "(default: html when --output ends in .html, else table)")
+      ->check(CLI::IsMember({"table", "json", "csv", "html"}))
       ->default_str("table");
   app.add_option("-o,--output", replay.output,
                  "Write the report to FILE (atomically) instead of standard output")

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "base/errors.h"
+#include "cli/output_format.h"
 #include "sim/engine/replay.h"
 #include "sim/io/output_file.h"
 #include "sim/io/progress_line.h"
@@ -75,8 +76,10 @@ int RunReplay(const ReplayCommand& command) {
   CheckSettingsUsed(registry, requests, settings);
   const TraceEncoding encoding = ParseTraceEncoding(command.trace_format);
 
+  const std::string format = OutputFormat(command.format, command.output, "table");
   SimOptions sim = command.sim;
   sim.proxy = command.proxy.Choice();
+  sim.charts = format == "html";
   // A profile named here is known now: strategies that do not fit it fail
   // before anything is read (one named by the trace header, when read).
   if (sim.proxy.profile)
@@ -147,9 +150,10 @@ int RunReplay(const ReplayCommand& command) {
   if (progress) progress->Finish();
 
   Report report = BuildReport(result);
-  std::string text = command.format == "json"  ? RenderJson(report)
-                     : command.format == "csv" ? RenderCsv(report)
-                                               : RenderTable(report);
+  std::string text = format == "json"   ? RenderJson(report)
+                     : format == "csv"  ? RenderCsv(report)
+                     : format == "html" ? RenderHtml(report)
+                                        : RenderTable(report);
   // Every output is complete on disk before any is put in place.
   if (decisions_file) {
     for (ScratchFile& f : scratch)

@@ -13,7 +13,7 @@ struct ReplayCommand {
   std::string trace;
   std::vector<std::string> strategies;  // --strategy values; empty: the default
   std::vector<std::string> settings;    // NAME.KEY=VALUE
-  std::string format = "table";         // table | json | csv
+  std::string format;                   // table | json | csv | html; empty: by --output, else table
   std::string output;                   // empty or "-": standard output
   std::string decisions;                // decision log path, empty: none
   std::string trace_format = "auto";

@@ -194,6 +194,9 @@ const std::vector<std::uint32_t>& LatencyChartQuantiles();
 std::string RenderJson(const Report& report);
 // The report as a human table with the strategies side by side.
 std::string RenderTable(const Report& report);
+// The report as one self-contained HTML page with charts (inline SVG, no
+// script, no external resource); needs report.charts.
+std::string RenderHtml(const Report& report);
 // One CSV row per strategy x Instance, with a header row.
 std::string RenderCsv(const Report& report);
 // The windows of every strategy run: one CSV row per strategy x window x

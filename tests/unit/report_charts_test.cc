@@ -178,6 +178,7 @@ TEST_CASE("charts of a trace without events: no windows") {
   REQUIRE(report.charts);
   CHECK(report.charts->window == 0.0);
   CHECK(report.charts->strategies[0].windows.empty());
+  CHECK_FALSE(RenderHtml(report).empty());
 }
 
 }  // namespace
