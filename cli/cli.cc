@@ -359,9 +359,20 @@ exit status 2 and no output file, unless --skip-bad.)");
   sweep_cmd->add_option("--shard", sweep.shard,
                         "Run only slice I of N of the cells (join the slices with lbsim merge)")
       ->type_name("I/N");
-  sweep_cmd->add_option("-f,--format", sweep.format, "Output format")
-      ->check(CLI::IsMember({"csv", "json"}))
+  sweep_cmd->add_option("-f,--format", sweep.format,
+                        "Output format; html draws heatmaps and a scatter with the Pareto front "
+                        "(default: html when --output ends in .html, else csv)")
+      ->check(CLI::IsMember({"csv", "json", "html"}))
       ->default_str("csv");
+  sweep_cmd->add_option("--slots", sweep.slots,
+                        "Service model in every cell: each Instance runs at most K requests at "
+                        "once; adds latency and utilisation figures")
+      ->check(CLI::Range(1u, 1u << 30).description(""))
+      ->type_name("K");
+  sweep_cmd->add_option("--scatter", sweep.scatter,
+                        "html: the two figures to plot against each other, x first (default "
+                        "latency_p99,jain with --slots, else herded_decisions,jain)")
+      ->type_name("X,Y");
   sweep_cmd->add_option("-o,--output", sweep.output,
                         "Write to FILE (atomically) instead of standard output")
       ->type_name("FILE");

@@ -17,10 +17,12 @@ struct SweepCommand {
   std::vector<std::uint64_t> seeds;
   unsigned jobs = 0;                    // 0: one per hardware thread
   std::string shard;                    // "I/N", empty: the whole sweep
-  std::string format = "csv";           // csv | json
+  std::string format;                   // csv | json | html; empty: by --output, else csv
   std::string output;                   // empty or "-": standard output
   std::string trace_format = "auto";
   ProxyOptions proxy;  // --proxy, --python
+  std::uint32_t slots = 0;  // service model in every cell; 0: off
+  std::string scatter;      // html: "X,Y" figures to plot; empty: the default
 };
 
 // Runs the sweep (or its shard) and writes one row per cell. The output

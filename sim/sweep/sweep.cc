@@ -35,6 +35,7 @@ void RunCellGroup(const SweepGrid& grid, const std::vector<SweepCell>& all,
   const std::string& trace = grid.traces[all[cells.front()].trace];
   SimOptions options;
   options.proxy = grid.proxy;
+  options.slots = grid.slots;
   const ReplayResult replay = Replay(trace, grid.encoding, requests, {}, options);
   Report report = BuildReport(replay);
   for (std::size_t k = 0; k < cells.size(); ++k) {
@@ -60,6 +61,7 @@ void RunCellGroup(const SweepGrid& grid, const std::vector<SweepCell>& all,
     row.herded_decisions = s.herded_decisions;
     row.longest_run = s.longest_run;
     row.prefix_cache = s.prefix_cache;
+    if (s.what_if && s.what_if->service) row.service = s.what_if->service;
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include "sim/report/fairness.h"
 #include "sim/report/report.h"
+#include "sim/sweep/sweep_figures.h"
 #include "strategies/registry.h"
 #include "traces/trace_reader.h"
 
@@ -39,6 +40,8 @@ struct SweepGrid {
   // The Proxy every cell replays; by default each trace's header profile,
   // else latest.
   ProxyChoice proxy;
+  // The service model's slots per Instance in every cell (--slots); 0: off.
+  std::uint32_t slots = 0;
 };
 
 // One cell of the grid.
@@ -89,6 +92,8 @@ struct SweepRow {
   std::uint64_t longest_run = 0;
   // Present when the trace's arrivals carried prefix_blocks.
   std::optional<PrefixCacheReport> prefix_cache;
+  // With the service model (SweepGrid::slots): latency and utilisation.
+  std::optional<ServiceFigures> service;
 };
 
 // What a sweep (or a slice of one) produced.
@@ -112,6 +117,10 @@ SweepResult RunSweep(const SweepGrid& grid, const StrategyRegistry& registry,
 std::string RenderSweepCsv(const SweepResult& result);
 // A sweep result as a JSON document ending in a newline.
 std::string RenderSweepJson(const SweepResult& result);
+// A sweep result as one self-contained HTML page: a heatmap of each figure
+// over the grid, a scatter of two figures per trace with the Pareto front
+// marked, and every row's figures as a table (sweep_html.cc).
+std::string RenderSweepHtml(const SweepResult& result, const SweepScatter& scatter);
 
 // Joins slices of one sweep (the outputs of its shards, all CSV or all
 // JSON, in any order) into the output of the whole sweep: byte-identical

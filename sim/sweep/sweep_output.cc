@@ -22,7 +22,23 @@ std::uint64_t ReasonCount(const SweepRow& row, std::string_view word) {
   return 0;
 }
 
-ojson RowJson(const SweepRow& row) {
+// The service figures of a row, as the replay's JSON report gives them.
+ojson ServiceJson(const std::optional<ServiceFigures>& service) {
+  if (!service) return nullptr;
+  const LatencySummary& l = service->latency;
+  const ojson utilisation =
+      service->utilisation ? ojson(*service->utilisation) : ojson(nullptr);
+  if (l.served == 0)
+    return {{"served", 0}, {"latency", nullptr}, {"mean_queue_wait", nullptr},
+            {"utilisation", utilisation}};
+  return {{"served", l.served},
+          {"latency", {{"p50", l.p50}, {"p90", l.p90}, {"p99", l.p99}, {"max", l.max},
+                       {"mean", l.mean}}},
+          {"mean_queue_wait", l.mean_wait},
+          {"utilisation", utilisation}};
+}
+
+ojson RowJson(const SweepRow& row, bool service) {
   ojson j;
   j["cell"] = row.cell;
   j["trace"] = row.trace;
@@ -55,6 +71,8 @@ ojson RowJson(const SweepRow& row) {
     j["prefix_cache"] = {{"requested_blocks", row.prefix_cache->requested_blocks},
                          {"matched_blocks", row.prefix_cache->matched_blocks},
                          {"hit_rate", row.prefix_cache->hit_rate}};
+  // Only a sweep with the service model has the key: others stay as they were.
+  if (service) j["service"] = ServiceJson(row.service);
   return j;
 }
 
@@ -62,13 +80,17 @@ ojson RowJson(const SweepRow& row) {
 ojson GridJson(const SweepGrid& grid) {
   ojson vary = ojson::object();
   for (const SweepAxis& axis : grid.axes) vary[axis.Name()] = axis.values;
-  return {{"traces", grid.traces},
-          {"strategies", grid.strategies},
-          {"settings", grid.settings},
-          {"vary", vary},
-          {"seeds", grid.seeds},
-          {"proxy", grid.proxy.profile ? ojson(grid.proxy.profile->name) : ojson(nullptr)},
-          {"python", PythonVersionName(grid.proxy.python)}};
+  ojson j = {{"traces", grid.traces},
+             {"strategies", grid.strategies},
+             {"settings", grid.settings},
+             {"vary", vary},
+             {"seeds", grid.seeds},
+             {"proxy", grid.proxy.profile ? ojson(grid.proxy.profile->name) : ojson(nullptr)},
+             {"python", PythonVersionName(grid.proxy.python)}};
+  // Only with the service model: slices of sweeps with and without it (or
+  // with other slots) do not merge.
+  if (grid.slots > 0) j["slots"] = grid.slots;
+  return j;
 }
 
 }  // namespace
@@ -80,7 +102,7 @@ std::string RenderSweepJson(const SweepResult& result) {
   j["cells"] = result.cells;
   if (result.shard) j["shard"] = {{"index", result.shard->index}, {"count", result.shard->count}};
   ojson rows = ojson::array();
-  for (const SweepRow& row : result.rows) rows.push_back(RowJson(row));
+  for (const SweepRow& row : result.rows) rows.push_back(RowJson(row, result.grid.slots > 0));
   j["results"] = rows;
   return j.dump(2) + "\n";
 }
@@ -103,7 +125,12 @@ std::string RenderSweepCsv(const SweepResult& result) {
   for (const std::string& word : result.reason_words) out += fmt::format(",reason_{}", word);
   out += ",unknown_excluded,jain,jain_eligible,cv,max_min_ratio,max_mean_ratio,gini,"
          "herded_decisions,longest_run,prefix_requested_blocks,prefix_matched_blocks,"
-         "prefix_hit_rate\n";
+         "prefix_hit_rate";
+  // The service model's columns only when it ran: other sweeps' CSV stays as it was.
+  const bool service = result.grid.slots > 0;
+  if (service)
+    out += ",served,latency_p50,latency_p90,latency_p99,latency_max,mean_queue_wait,utilisation";
+  out += "\n";
   for (const SweepRow& row : result.rows) {
     out += fmt::format("{},{},{},{},{},{},{},{}", row.cell, result.cells, CsvField(row.trace),
                        row.strategy, CsvField(row.spec),
@@ -122,10 +149,21 @@ std::string RenderSweepCsv(const SweepResult& result) {
                        Number(f.max_mean_ratio), Number(f.gini), row.herded_decisions,
                        row.longest_run);
     if (row.prefix_cache)
-      out += fmt::format(",{},{},{}\n", row.prefix_cache->requested_blocks,
+      out += fmt::format(",{},{},{}", row.prefix_cache->requested_blocks,
                          row.prefix_cache->matched_blocks, Number(row.prefix_cache->hit_rate));
     else
-      out += ",,,\n";
+      out += ",,,";
+    if (service) {
+      const LatencySummary l = row.service ? row.service->latency : LatencySummary{};
+      const std::optional<double> utilisation =
+          row.service ? row.service->utilisation : std::nullopt;
+      if (l.served > 0)
+        out += fmt::format(",{},{},{},{},{},{},{}", l.served, l.p50, l.p90, l.p99, l.max,
+                           l.mean_wait, Number(utilisation));
+      else
+        out += fmt::format(",0,,,,,,{}", Number(utilisation));
+    }
+    out += "\n";
   }
   return out;
 }
