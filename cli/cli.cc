@@ -252,6 +252,10 @@ int RunCli(int argc, char** argv) {
   check_cmd->add_option("--junit", check.junit,
                         "Also write the results as JUnit XML to FILE (atomically)")
       ->type_name("FILE");
+  check_cmd->add_option("--html", check.html,
+                        "Also write the results as an HTML page to FILE (atomically), failed "
+                        "expectations first")
+      ->type_name("FILE");
   check_cmd->add_option("-f,--format", check.format, "Output format")
       ->check(CLI::IsMember({"text", "json"}))
       ->default_str("text");
@@ -408,7 +412,8 @@ exit status 2 and no output file, unless --skip-bad.)");
       return RunGen(gen);
     }
     if (check_cmd->parsed()) {
-      if (!check.junit.empty()) unwritten = {"--junit " + check.junit};
+      if (!check.junit.empty()) unwritten.push_back("--junit " + check.junit);
+      if (!check.html.empty()) unwritten.push_back("--html " + check.html);
       return RunCheck(check);
     }
     if (diff_cmd->parsed()) return RunDiff(diff);
