@@ -34,7 +34,8 @@ nav ol{display:flex;flex-wrap:wrap;gap:.2rem 1.2rem;margin:.6rem 0;padding:0;lis
 figure{margin:0;padding:.6rem .7rem;background:var(--panel);border:1px solid var(--rule);border-radius:6px;break-inside:avoid}
 figcaption{font-weight:600;margin-bottom:.2rem;overflow-wrap:anywhere}
 figure p{margin:.3rem 0;font-size:.9rem}
-svg.chart{display:block;width:100%;height:auto;font-size:11px}
+svg.chart{display:block;width:100%;max-width:640px;height:auto;font-size:11px}
+svg.chart.wide{max-width:1000px}
 svg.chart.heatmap{width:auto;max-width:none}
 .panels.wide{grid-template-columns:repeat(auto-fit,minmax(520px,1fr))}
 svg.chart text{fill:var(--fg)}

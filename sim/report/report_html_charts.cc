@@ -297,8 +297,8 @@ HtmlSection ShareSection(const Report& report, const InstanceColours& colours) {
       const std::string name = members.size() == 1 ? report.instances[members[0]]
                                                    : fmt::format("{} others", members.size());
       return BarValue{share,
-                      fmt::format("{}: {} selections, {} (fair share {})", name, picks,
-                                  Percent(share), Percent(f)),
+                      fmt::format("{}: {} selection{}, {} (fair share {})", name, picks,
+                                  picks == 1 ? "" : "s", Percent(share), Percent(f)),
                       f};
     };
     for (std::size_t b = 0; b < bars.labels.size(); ++b) {
@@ -520,7 +520,9 @@ HtmlSection ShareTimeSection(const Report& report, const InstanceColours& colour
       std::optional<std::size_t> most;
       for (std::size_t k = 0; k < c.windows.size(); ++k)
         if (se.values[k] && (!most || *se.values[k] > *se.values[*most])) most = k;
-      if (most)
+      if (most && *se.values[*most] == 0.0)
+        desc += fmt::format(" {} never chosen;", se.label);
+      else if (most)
         desc += fmt::format(" {} highest {} in {};", se.label, Percent(*se.values[*most]),
                             t.time.Span(c.windows[*most]));
     }
@@ -575,11 +577,15 @@ HtmlSection InflightSection(const Report& report, const InstanceColours& colours
     for (const Series& se : all[r])
       for (const auto& run : Steps(c.windows, se.values)) plot.Path(run, se.cls);
     HoverColumns(plot, c.windows, [&](const ChartWindowReport& w) {
-      std::string tip = t.time.Span(w) + ":";
+      std::string tip = t.time.Span(w);
       const std::size_t k = static_cast<std::size_t>(&w - c.windows.data());
+      const char* separator = ": ";
       for (const Series& se : all[r])
-        if (se.values[k]) tip += fmt::format(" {} {};", se.label, FixedText(*se.values[k], 2));
-      return Finish(tip);
+        if (se.values[k]) {
+          tip += fmt::format("{}{} {}", separator, se.label, FixedText(*se.values[k], 2));
+          separator = "; ";
+        }
+      return tip;
     });
     std::string desc = fmt::format("Mean requests in flight per window of {} {}.",
                                    FixedText(t.charts.window, t.time.decimals), t.time.unit);
@@ -760,9 +766,11 @@ HtmlSection FallbackSection(const Report& report, const Timeline& t) {
       for (std::size_t k = 0; k < c.windows.size(); ++k)
         if (fallback.values[k] && (!most || *fallback.values[k] > *fallback.values[*most]))
           most = k;
-      desc = most ? fmt::format("Highest fallback rate {} in {}.", Percent(*fallback.values[*most]),
-                                t.time.Span(c.windows[*most]))
-                  : "No decisions.";
+      desc = !most                              ? std::string("No decisions.")
+             : *fallback.values[*most] == 0.0 ? std::string("No decision fell back.")
+                                              : fmt::format("Highest fallback rate {} in {}.",
+                                                            Percent(*fallback.values[*most]),
+                                                            t.time.Span(c.windows[*most]));
     } else {
       desc = fmt::format("{} has no fallback.", s.strategy);
     }

@@ -248,12 +248,13 @@ std::string SvgPlot::Axes() const {
 
 std::string SvgPlot::Render(std::string_view id, std::string_view title, std::string_view desc,
                             std::string_view attributes) const {
+  // Wide charts (a whole row to themselves) may grow larger on screen.
   std::string out = fmt::format(
-      "<svg class=\"chart\" id=\"{0}\" viewBox=\"0 0 {1} {2}\" role=\"img\" "
+      "<svg class=\"chart{7}\" id=\"{0}\" viewBox=\"0 0 {1} {2}\" role=\"img\" "
       "aria-labelledby=\"{0}-t\" aria-describedby=\"{0}-d\"{3}{4}>\n"
       "<title id=\"{0}-t\">{5}</title>\n<desc id=\"{0}-d\">{6}</desc>\n",
       id, width_, height_, attributes.empty() ? "" : " ", attributes, HtmlText(title),
-      HtmlText(desc));
+      HtmlText(desc), width_ > 640 ? " wide" : "");
   out += Axes();
   out += marks_;
   // The axis lines on top of the marks.

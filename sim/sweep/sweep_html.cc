@@ -228,6 +228,7 @@ std::string ScatterSection(const SweepResult& result, const Grid& g, const Sweep
     for (const Point& p : points)
       if (p.front) front.push_back(p.at);
     std::sort(front.begin(), front.end());
+    front.erase(std::unique(front.begin(), front.end()), front.end());
     if (front.size() > 1) plot.Path(front, "front");
     std::string desc = fmt::format("{} configurations. Pareto front:", points.size());
     std::vector<std::vector<std::string>> rows;
@@ -330,7 +331,7 @@ std::string RenderSweepHtml(const SweepResult& result, const SweepScatter& scatt
                                    : "off (--slots K adds latency figures)");
   body += "</dl>\n</header>\n";
 
-  std::string heatmaps, constant;
+  std::string heatmaps, constant, none;
   std::size_t number = 0;
   for (const SweepFigure& f : SweepFigures()) {
     if (f.service && !grid.slots) continue;
@@ -339,19 +340,25 @@ std::string RenderSweepHtml(const SweepResult& result, const SweepScatter& scatt
       heatmaps += map;
       continue;
     }
-    // The same value everywhere (or none): one line instead of a map.
+    // The same value wherever there is one, or none at all: a line each
+    // instead of a map.
     std::optional<double> v;
     for (const SweepRow& row : result.rows)
       if ((v = f.value(row))) break;
-    constant += fmt::format("{}<code>{}</code> {}", constant.empty() ? "" : ", ", f.name,
-                            Value(f, v));
+    if (v)
+      constant += fmt::format("{}<code>{}</code> {}", constant.empty() ? "" : ", ", f.name,
+                              Value(f, *v));
+    else
+      none += fmt::format("{}<code>{}</code>", none.empty() ? "" : ", ", f.name);
   }
   body += "<nav aria-label=\"Contents\"><ol>\n<li><a href=\"#heatmaps\">Figures over the grid</a></li>\n"
           "<li><a href=\"#scatter\">Scatter</a></li>\n<li><a href=\"#rows\">All rows</a></li>\n</ol></nav>\n<main>\n";
   body += "<section id=\"heatmaps\">\n<h2>Figures over the grid</h2>\n<p class=\"note\">A row per "
           "configuration, a column per trace, the value written in each cell; its colour goes from "
           "the worst (dark) to the best (yellow) value of its column.</p>\n";
-  if (!constant.empty()) body += fmt::format("<p>The same in every cell: {}.</p>\n", constant);
+  if (!constant.empty())
+    body += fmt::format("<p>The same in every cell that has a value: {}.</p>\n", constant);
+  if (!none.empty()) body += fmt::format("<p>No value in any cell: {}.</p>\n", none);
   body += "<div class=\"panels wide\">\n" + heatmaps + "</div>\n</section>\n";
   body += ScatterSection(result, g, scatter);
   body += RowsTable(result);

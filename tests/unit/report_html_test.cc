@@ -121,7 +121,7 @@ TEST_CASE("html report: every chart has a title and a description, and a table o
   SimOptions options;
   options.slots = 1;
   const std::string html = HtmlOf(kHostile, options);
-  const std::size_t charts = Count(html, "<svg class=\"chart\"");
+  const std::size_t charts = Count(html, "<svg class=\"chart");
   // Two strategies x (share, share over time, inflight, reasons, fallback,
   // queue wait, utilisation) + one latency CDF.
   CHECK(charts == 2 * 7 + 1);
