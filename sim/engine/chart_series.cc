@@ -30,10 +30,15 @@ void AddInto(std::vector<T>& into, const std::vector<T>& from) {
 
 }  // namespace
 
-ChartSeries::ChartSeries(double base, int finest) : base_(base), exponent_(finest) {}
+ChartSeries::ChartSeries(double base, int finest) : base_(base), exponent_(finest) {
+  SetExponent(finest);
+}
 
-double ChartSeries::width() const {
-  return exponent_ >= 0 ? base_ * Pow10(exponent_) : base_ / Pow10(-exponent_);
+void ChartSeries::SetExponent(int exponent) {
+  exponent_ = exponent;
+  scale_ = Pow10(exponent >= 0 ? exponent : -exponent);
+  width_ = exponent >= 0 ? base_ * scale_ : base_ / scale_;
+  found_start_ = found_end_ = 0.0;  // no time is in [0, 0)
 }
 
 double ChartSeries::Boundary(double base, int exponent, std::int64_t k) {
@@ -45,33 +50,31 @@ double ChartSeries::Boundary(double base, int exponent, std::int64_t k) {
 
 std::int64_t ChartSeries::IndexOf(double t) const {
   // Division can land one off at a boundary; settle it against Start().
-  auto k = static_cast<std::int64_t>(std::floor(t / width()));
+  auto k = static_cast<std::int64_t>(std::floor(t / width_));
   while (Start(k + 1) <= t) ++k;
   while (Start(k) > t) --k;
   return k;
-}
-
-std::size_t ChartSeries::MaxBuckets() const {
-  if (instances_ == 0) return kMaxBuckets;
-  return std::clamp(kMaxCells / instances_, kMinBuckets, kMaxBuckets);
 }
 
 void ChartSeries::Begin(double t) {
   t = Finite(t);
   begun_ = true;
   // Bucket numbers stay exact integers in a double.
-  while (t / width() >= 0x1p52) ++exponent_;
+  while (t / width_ >= 0x1p52) SetExponent(exponent_ + 1);
   first_ = IndexOf(t);
   buckets_.assign(1, Bucket{});
+  SetLimit();
 }
 
 void ChartSeries::Fit(double t) {
+  if (t < limit_ && buckets_.size() <= max_buckets_) return;  // the common case
   // Compared as doubles: a time far past the buckets must not overflow a
   // bucket number before the buckets are widened.
-  while (std::floor(t / width()) - static_cast<double>(first_) >=
-             static_cast<double>(MaxBuckets()) ||
-         buckets_.size() > MaxBuckets())
+  while (std::floor(t / width_) - static_cast<double>(first_) >=
+             static_cast<double>(max_buckets_) ||
+         buckets_.size() > max_buckets_)
     Coarsen();
+  SetLimit();
 }
 
 void ChartSeries::Coarsen() {
@@ -91,7 +94,7 @@ void ChartSeries::Coarsen() {
   }
   buckets_ = std::move(merged);
   first_ = first;
-  ++exponent_;
+  SetExponent(exponent_ + 1);
   // The open run's buckets merge the same way.
   std::vector<std::pair<std::int64_t, std::uint64_t>> spans;
   for (const auto& [k, n] : run_.per_bucket) {
@@ -110,7 +113,7 @@ ChartSeries::Bucket& ChartSeries::Make(std::int64_t k) {
 
 std::int64_t ChartSeries::Reach(double t) {
   Fit(t);
-  const std::int64_t k = IndexOf(t);
+  const std::int64_t k = Find(t);
   Make(k);
   return k;
 }
@@ -118,7 +121,9 @@ std::int64_t ChartSeries::Reach(double t) {
 void ChartSeries::See(InstanceIndex i) {
   if (i < instances_) return;
   instances_ = static_cast<std::size_t>(i) + 1;
-  if (buckets_.size() > MaxBuckets()) Fit(Start(first_));
+  max_buckets_ = std::clamp(kMaxCells / instances_, kMinBuckets, kMaxBuckets);
+  SetLimit();
+  if (buckets_.size() > max_buckets_) Fit(Start(first_));
 }
 
 std::size_t ChartSeries::ReasonSlot(std::string_view reason) {
@@ -185,8 +190,10 @@ void ChartSeries::AddArea(InstanceIndex i, double from, double to, double level)
   if (!(to > from) || level == 0.0) return;
   See(i);
   Fit(to);
-  const std::int64_t last = IndexOf(to);
-  for (std::int64_t k = IndexOf(from); k <= last; ++k) {
+  const std::int64_t last = Find(to);
+  // Mostly the stretch lies within the bucket `to` is in.
+  const std::int64_t first = from >= found_start_ ? last : IndexOf(from);
+  for (std::int64_t k = first; k <= last; ++k) {
     const double lo = std::max(from, Start(k));
     const double hi = std::min(to, Start(k + 1));
     if (!(hi > lo)) continue;

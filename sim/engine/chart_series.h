@@ -69,11 +69,15 @@ class ChartSeries {
   double base() const { return base_; }
   int exponent() const { return exponent_; }
   // The width of every bucket, base x 10^exponent.
-  double width() const;
+  double width() const { return width_; }
   // Buckets are numbered from 0 at trace time 0: buckets()[j] is bucket
   // first() + j.
   std::int64_t first() const { return first_; }
-  double Start(std::int64_t k) const { return Boundary(base_, exponent_, k); }
+  double Start(std::int64_t k) const {
+    // As Boundary computes it, with 10^|exponent| kept.
+    const auto x = static_cast<double>(k);
+    return exponent_ >= 0 ? x * width_ : x * base_ / scale_;
+  }
   // Where bucket `k` of buckets `base` x 10^`exponent` wide starts: the
   // double nearest k x base x 10^exponent.
   static double Boundary(double base, int exponent, std::int64_t k);
@@ -82,7 +86,7 @@ class ChartSeries {
   const std::vector<std::string>& reasons() const { return reasons_; }
   const std::optional<HerdingRun>& longest_herding_run() const { return longest_; }
   // The most buckets kept now (kMaxBuckets, fewer for a large pool).
-  std::size_t MaxBuckets() const;
+  std::size_t MaxBuckets() const { return max_buckets_; }
 
  private:
   // The current run of picks of one Instance, with its decisions per
@@ -98,6 +102,19 @@ class ChartSeries {
 
   // The bucket number holding `t`: Start(k) <= t < Start(k + 1).
   std::int64_t IndexOf(double t) const;
+  // IndexOf, answered from the bucket last found when `t` is in it (times
+  // mostly move forward a little at a time).
+  std::int64_t Find(double t) {
+    if (t >= found_start_ && t < found_end_) return found_;
+    found_ = IndexOf(t);
+    found_start_ = Start(found_);
+    found_end_ = Start(found_ + 1);
+    return found_;
+  }
+  // Sets the exponent and what follows from it, and forgets Find's bucket.
+  void SetExponent(int exponent);
+  // Recomputes limit_, the first time the buckets cannot reach.
+  void SetLimit() { limit_ = Start(first_ + static_cast<std::int64_t>(max_buckets_)); }
   // Widens the buckets until [first bucket, t] takes at most MaxBuckets(),
   // makes the buckets reach `t` and returns the number of the one holding it.
   std::int64_t Reach(double t);
@@ -116,6 +133,13 @@ class ChartSeries {
 
   double base_;
   int exponent_;
+  double scale_ = 1.0;  // 10^|exponent_|
+  double width_ = 0.0;  // base_ x 10^exponent_
+  std::size_t max_buckets_ = kMaxBuckets;
+  double limit_ = 0.0;  // times from here on need wider buckets
+  std::int64_t found_ = 0;  // Find's last bucket and its span
+  double found_start_ = 0.0;
+  double found_end_ = 0.0;
   bool begun_ = false;
   std::int64_t first_ = 0;
   std::vector<Bucket> buckets_;
