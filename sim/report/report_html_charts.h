@@ -4,16 +4,9 @@
 #include <vector>
 
 #include "sim/report/report.h"
+#include "sim/report/report_html_parts.h"
 
 namespace lbsim {
-
-// One section of an HTML page: its anchor, its heading and its HTML (the
-// heading included).
-struct HtmlSection {
-  std::string id;
-  std::string title;
-  std::string html;
-};
 
 // The chart sections of a replay's HTML report, in page order: selection
 // share per Instance, shares over time, requests in flight over time,
