@@ -2,8 +2,9 @@
 // (JSON Lines, 16 Instances, a load snapshot every 10 arrivals) replayed
 // side by side with -f json and with -f html, for least_load alone, for
 // round_robin + least_load + power_of_two, and for least_load under the
-// service model (where the run is already on the exact-order path and the
-// charts add only their series). Prints each command's median wall and CPU
+// service model, 64 slots per Instance (the run is already on the exact-order
+// path there; 64 slots keep the queues of 10M arrivals short), where the
+// charts add only their series. Prints each command's median wall and CPU
 // time and peak RSS, the html runs' cost over json's, and the size of each
 // report: it must not grow with --arrivals (try 1000000 and 10000000).
 //
@@ -12,6 +13,8 @@
 #include <sys/stat.h>
 
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -28,6 +31,16 @@ namespace {
 long FileSize(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0 ? static_cast<long>(st.st_size) : -1;
+}
+
+// The "chart window" line of an HTML report's header.
+std::string ChartWindow(const std::string& path) {
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string key = "chart window</dt><dd>";
+  const std::size_t at = text.find(key);
+  if (at == std::string::npos) return "?";
+  return text.substr(at + key.size(), text.find('<', at + key.size()) - at - key.size());
 }
 
 }  // namespace
@@ -49,7 +62,7 @@ int main(int argc, char** argv) {
   const std::vector<Case> cases{
       {"-s ll", {"-s", "ll"}},
       {"-s rr,ll,p2c", {"-s", "rr,ll,p2c"}},
-      {"-s ll --slots 8", {"-s", "ll", "--slots", "8"}},
+      {"-s ll --slots 64", {"-s", "ll", "--slots", "64"}},
   };
   std::vector<std::vector<std::string>> commands;
   std::vector<std::string> labels, outputs;
@@ -83,6 +96,7 @@ int main(int argc, char** argv) {
                cases[c].label, html.seconds / json.seconds, html.cpu_seconds / json.cpu_seconds,
                (html.max_rss_kib - json.max_rss_kib) / 1024.0);
   }
+  fmt::print("chart window: {}\n", ChartWindow(outputs[1]));
   std::remove(trace.c_str());
   for (const std::string& out : outputs) std::remove(out.c_str());
   return 0;
