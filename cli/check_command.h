@@ -10,6 +10,7 @@ namespace lbsim {
 struct CheckCommand {
   std::vector<std::string> paths;  // scenario files or folders
   std::string junit;               // JUnit XML path, empty: none
+  std::string html;                // HTML page path, empty: none
   std::string format = "text";     // text | json
   bool quiet = false;              // text: failed expectations only
   std::vector<std::string> fail_on;  // --fail-on values

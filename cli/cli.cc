@@ -205,8 +205,10 @@ int RunCli(int argc, char** argv) {
                  "Set a strategy parameter for every run of it, e.g. ll.qps_1m=0")
       ->allow_extra_args(false)
       ->type_name("NAME.KEY=VALUE");
-  app.add_option("-f,--format", replay.format, "Report format")
-      ->check(CLI::IsMember({"table", "json", "csv"}))
+  app.add_option("-f,--format", replay.format,
+                 "Report format; html writes one self-contained page with charts "
+                 "(default: from --output's extension, .json .csv .html .txt, else table)")
+      ->check(CLI::IsMember({"table", "json", "csv", "html"}))
       ->default_str("table");
   app.add_option("-o,--output", replay.output,
                  "Write the report to FILE (atomically) instead of standard output")
@@ -338,6 +340,10 @@ int RunCli(int argc, char** argv) {
       ->type_name("PATH");
   check_cmd->add_option("--junit", check.junit,
                         "Also write the results as JUnit XML to FILE (atomically)")
+      ->type_name("FILE");
+  check_cmd->add_option("--html", check.html,
+                        "Also write the results as an HTML page to FILE (atomically), failed "
+                        "expectations first")
       ->type_name("FILE");
   check_cmd->add_option("-f,--format", check.format, "Output format")
       ->check(CLI::IsMember({"text", "json"}))
@@ -517,9 +523,15 @@ exit status 2 and no output file, unless --skip-bad.)");
   sweep_cmd->add_option("--shard", sweep.shard,
                         "Run only slice I of N of the cells (join the slices with lbsim merge)")
       ->type_name("I/N");
-  sweep_cmd->add_option("-f,--format", sweep.format, "Output format")
-      ->check(CLI::IsMember({"csv", "json"}))
+  sweep_cmd->add_option("-f,--format", sweep.format,
+                        "Output format; html draws heatmaps and a scatter with the Pareto front "
+                        "(default: from --output's extension, .json .csv .html, else csv)")
+      ->check(CLI::IsMember({"csv", "json", "html"}))
       ->default_str("csv");
+  sweep_cmd->add_option("--scatter", sweep.scatter,
+                        "html: the two figures to plot against each other, x first (default "
+                        "latency_p99,jain with --slots, else herded_decisions,jain)")
+      ->type_name("X,Y");
   sweep_cmd->add_option("-o,--output", sweep.output,
                         "Write to FILE (atomically) instead of standard output")
       ->type_name("FILE");
@@ -560,7 +572,8 @@ exit status 2 and no output file, unless --skip-bad.)");
       return RunGen(gen);
     }
     if (check_cmd->parsed()) {
-      if (!check.junit.empty()) unwritten = {"--junit " + check.junit};
+      if (!check.junit.empty()) unwritten.push_back("--junit " + check.junit);
+      if (!check.html.empty()) unwritten.push_back("--html " + check.html);
       return RunCheck(check);
     }
     if (diff_cmd->parsed()) {

@@ -95,12 +95,12 @@ int RunReplay(const ReplayCommand& command) {
     if (std::find(seeds.begin(), seeds.begin() + k, seeds[k]) != seeds.begin() + k)
       throw UsageError(fmt::format("--seeds: seed {} is given twice", seeds[k]));
   if (seeds.empty()) seeds.push_back(command.sim.seed);
-  constexpr std::string_view kFormats[] = {"table", "json", "csv"};
+  constexpr std::string_view kFormats[] = {"table", "json", "csv", "html"};
   const std::string format =
       ChooseFormat(command.format_given ? std::optional(command.format) : std::nullopt,
                    command.output, kFormats, "table");
   if (seeds.size() > 1) {
-    if (format == "csv")
+    if (format == "csv" || format == "html")
       throw UsageError("--seeds with several seeds writes a table or JSON (--format table|json)");
     if (!command.decisions.empty())
       throw UsageError("--decisions: one decision log per replay; with --seeds give one seed");
@@ -129,6 +129,7 @@ int RunReplay(const ReplayCommand& command) {
   SimOptions sim = command.sim;
   sim.seed = seeds.front();
   sim.proxy = command.proxy.Choice();
+  sim.charts = format == "html";
   // A profile named here is known now: strategies that do not fit it fail
   // before anything is read (one named by the trace header, when read).
   if (sim.proxy.profile)
@@ -263,9 +264,10 @@ int RunReplay(const ReplayCommand& command) {
   if (progress) progress->Finish();
 
   Report report = BuildReport(result);
-  std::string text = format == "json"  ? RenderJson(report)
-                     : format == "csv" ? RenderCsv(report)
-                                       : RenderTable(report);
+  std::string text = format == "json"   ? RenderJson(report)
+                     : format == "csv"  ? RenderCsv(report)
+                     : format == "html" ? RenderHtml(report)
+                                        : RenderTable(report);
   // Every output is complete on disk before any is put in place.
   if (decisions_file) {
     for (ScratchFile& f : scratch)

@@ -14,7 +14,7 @@ struct ReplayCommand {
   std::string trace;
   std::vector<std::string> strategies;  // --strategy values; empty: the default
   std::vector<std::string> settings;    // NAME.KEY=VALUE
-  // table | json | csv; when -f was not given, from --output's extension
+  // table | json | csv | html; when -f was not given, from --output's extension
   // (report.json: json), else table.
   std::string format = "table";
   bool format_given = false;

@@ -38,16 +38,28 @@ int RunSweepCommand(const SweepCommand& command) {
   grid.sim.engine = command.engine.Resolve();
   std::optional<SweepShard> shard;
   if (!command.shard.empty()) shard = SweepShard::Parse(command.shard);
+  constexpr std::string_view kFormats[] = {"csv", "json", "html"};
+  const std::string format =
+      ChooseFormat(command.format_given ? std::optional(command.format) : std::nullopt,
+                   command.output, kFormats, "csv");
+  if (!command.scatter.empty() && format != "html")
+    throw UsageError("--scatter: only the html format draws a scatter (-f html)");
+  // Checked before any work: a bad figure name fails at once.
+  const bool service =
+      grid.sim.service() || std::any_of(grid.axes.begin(), grid.axes.end(), [](const SweepAxis& a) {
+        return a.IsSim() && a.key == "slots";
+      });
+  const SweepScatter scatter = command.scatter.empty()
+                                   ? DefaultSweepScatter(service)
+                                   : ParseSweepScatter(command.scatter, service);
   for (const std::string& trace : command.traces) RefuseOverwrite(command.output, trace, "--output");
 
   OutputTarget output(command.output);
   unsigned jobs = command.jobs ? command.jobs : std::max(1u, std::thread::hardware_concurrency());
   SweepResult result = RunSweep(grid, StrategyRegistry::Builtin(), shard, jobs);
-  constexpr std::string_view kFormats[] = {"csv", "json"};
-  const std::string format =
-      ChooseFormat(command.format_given ? std::optional(command.format) : std::nullopt,
-                   command.output, kFormats, "csv");
-  output.Write(format == "json" ? RenderSweepJson(result) : RenderSweepCsv(result));
+  output.Write(format == "json"   ? RenderSweepJson(result)
+               : format == "html" ? RenderSweepHtml(result, scatter)
+                                  : RenderSweepCsv(result));
   return 0;
 }
 

@@ -21,13 +21,14 @@ struct SweepCommand {
   std::vector<std::uint64_t> seeds;
   unsigned jobs = 0;                    // 0: one per hardware thread
   std::string shard;                    // "I/N", empty: the whole sweep
-  // csv | json; when -f was not given, from --output's extension, else csv.
+  // csv | json | html; when -f was not given, from --output's extension, else csv.
   std::string format = "csv";
   bool format_given = false;
   std::string output;                   // empty or "-": standard output
   std::string trace_format = "auto";
   ProxyOptions proxy;  // --proxy, --python
   EngineOptions engine;  // --engine, --signal-*
+  std::string scatter;      // html: "X,Y" figures to plot; empty: the default
 };
 
 // Runs the sweep (or its shard) and writes one row per cell. The output

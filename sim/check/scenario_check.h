@@ -58,5 +58,9 @@ std::string RenderCheckJson(const std::vector<ScenarioResult>& results);
 // JUnit XML: one testsuite per scenario file, one testcase per expectation,
 // a <failure> with expected and actual for each failed one.
 std::string RenderCheckJUnit(const std::vector<ScenarioResult>& results);
+// One self-contained HTML page: the totals, then the failed expectations
+// with their expected and actual values, each scenario's counts (failing
+// ones first), then the expectations that held.
+std::string RenderCheckHtml(const std::vector<ScenarioResult>& results);
 
 }  // namespace lbsim

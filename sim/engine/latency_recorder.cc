@@ -96,4 +96,18 @@ std::vector<LatencySummary> LatencyRecorder::ByWindow(
   return out;
 }
 
+std::vector<double> LatencyRecorder::Quantiles(const std::vector<std::uint32_t>& per_mille) const {
+  std::vector<double> all;
+  for (const PerInstance& r : instances_) all.insert(all.end(), r.latencies.begin(), r.latencies.end());
+  if (all.empty()) return {};
+  std::sort(all.begin(), all.end());
+  const std::uint64_t n = all.size();
+  std::vector<double> out;
+  for (std::uint32_t q : per_mille) {
+    const std::uint64_t rank = std::max<std::uint64_t>(1, (q * n + 999) / 1000);
+    out.push_back(all[std::min(rank, n) - 1]);
+  }
+  return out;
+}
+
 }  // namespace lbsim

@@ -47,6 +47,11 @@ class LatencyRecorder {
   // Needs keep_arrivals.
   std::vector<LatencySummary> ByWindow(const std::function<std::size_t(double)>& window_of,
                                        std::size_t windows) const;
+  // The nearest-rank quantiles of every latency recorded, one per entry of
+  // `per_mille` (each <= 1000; 0 gives the smallest): the latency at
+  // 1-based rank max(1, ceil(q x n / 1000)) of the n sorted ones. Empty
+  // when nothing was served. Sorts a copy of every latency.
+  std::vector<double> Quantiles(const std::vector<std::uint32_t>& per_mille) const;
 
  private:
   struct PerInstance {

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <optional>
+#include <string_view>
 
+#include "sim/engine/chart_series.h"
 #include "sim/engine/level_tracker.h"
 #include "sim/engine/window_series.h"
 
@@ -11,16 +13,24 @@ namespace lbsim {
 // requests routed to it and not yet completed (waiting ones included; the
 // quantity the lifecycle counter tracks, whether or not that counter is
 // known), its time average and peak, and optionally the same per window
-// together with each window's decisions. The run's span is [the first
-// event, the last event or completion].
+// together with each window's decisions, and a ChartSeries for charts. The
+// run's span is [the first event, the last event or completion].
 class LoadTimeline {
  public:
-  // `window` > 0 also keeps a WindowSeries of that width.
-  explicit LoadTimeline(double window) : window_(window) {}
+  // `window` > 0 also keeps a WindowSeries of that width; `charts` a
+  // ChartSeries, whose buckets are `window` x 10^k wide (k >= 0), or with
+  // no window 10^k trace units (k >= kFinestChartExponent).
+  explicit LoadTimeline(double window, bool charts = false)
+      : window_(window), charts_wanted_(charts) {}
+
+  static constexpr int kFinestChartExponent = -6;
 
   // The run's first event is at `t`.
   void Begin(double t);
-  void Decision(double t, const InstanceIndex* chosen, bool fallback);
+  // A decision at `t` for `reason` among `candidates`; `chosen` is nullptr
+  // when it routed nothing.
+  void Decision(double t, const InstanceIndex* chosen, std::string_view reason,
+                std::size_t candidates);
   void Routed(InstanceIndex i, double t) { Change(i, t, +1); }
   void Completed(InstanceIndex i, double t) { Change(i, t, -1); }
   // The run ended at `t`: closes every level and window.
@@ -31,16 +41,19 @@ class LoadTimeline {
   double span_end() const { return end_; }
   const LevelTracker& outstanding() const { return outstanding_; }
   const WindowSeries* windows() const { return windows_ ? &*windows_ : nullptr; }
+  const ChartSeries* charts() const { return charts_ ? &*charts_ : nullptr; }
 
  private:
   void Change(InstanceIndex i, double t, std::int64_t delta);
 
   double window_;
+  bool charts_wanted_;
   bool begun_ = false;
   double start_ = 0.0;
   double end_ = 0.0;
   LevelTracker outstanding_;
   std::optional<WindowSeries> windows_;
+  std::optional<ChartSeries> charts_;
 };
 
 }  // namespace lbsim

@@ -253,7 +253,7 @@ ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
   for (auto& w : replayer.worlds()) {
     result.requests.push_back(w->request());
     result.metrics.push_back(std::move(w->metrics()));
-    if (options.any())
+    if (options.timed())
       result.what_if.push_back({w->TakeTimeline(), w->TakeService(), w->TakeEngine()});
   }
   return result;

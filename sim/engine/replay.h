@@ -55,7 +55,9 @@ struct ReplayResult {
   std::vector<StrategyRequest> requests;
   std::vector<RunMetrics> metrics;  // parallel to requests
   SimOptions options;
-  std::vector<WhatIfOutcome> what_if;  // parallel to requests; empty when all off
+  // Parallel to requests when options.timed() (a what-if part or charts
+  // on); empty otherwise.
+  std::vector<WhatIfOutcome> what_if;
   // By InstanceIndex, as the pool held them at the end: each Instance's
   // weight and service speed (speeds with the --speed overrides).
   std::vector<double> weights;

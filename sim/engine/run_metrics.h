@@ -130,6 +130,11 @@ class RunMetrics {
   // Those runs, and the alternating stretches; see Stretches.
   const std::map<LongRunKey, Stretches>& long_runs() const { return long_runs_; }
   const std::map<AlternationKey, Stretches>& alternations() const { return alternations_; }
+  // Whether `run`'s picks herded: more of them in a row than there were
+  // candidates (at least two). No branch, for ExtendRun.
+  static bool Herds(const Run& run) {
+    return (run.max_candidates >= 2) & (run.length > run.max_candidates);
+  }
 
  private:
   // Where Instance `i` stands in the candidate set, and since when.
@@ -177,11 +182,6 @@ class RunMetrics {
   }
   // Counts `run`, which Herds: out of line, as it is rare.
   void CountLongRun(const Run& run);
-  // Whether `run`'s picks herded: more of them in a row than there were
-  // candidates (at least two). No branch, for ExtendRun.
-  static bool Herds(const Run& run) {
-    return (run.max_candidates >= 2) & (run.length > run.max_candidates);
-  }
   // A decision with candidates, for `choice`'s reason: returns its slot.
   std::size_t CountDecision(const Choice& choice) {
     ++decisions_;

@@ -70,6 +70,13 @@ struct SimOptions {
   // header's profile, else the latest pinned Proxy version.
   ProxyChoice proxy;
 
+  // Chart series (the HTML report): each run's decisions by reason, picks,
+  // herding and outstanding requests over time, in a bounded number of
+  // buckets (ChartSeries). Not a what-if part: it changes no decision and
+  // no figure of the other reports; the run only takes the exact-order
+  // path the what-if parts take, which costs time.
+  bool charts = false;
+
   bool service() const { return slots > 0; }
   bool stale() const { return stale_interval > 0.0; }
   bool windows() const { return window > 0.0; }
@@ -77,6 +84,8 @@ struct SimOptions {
   bool signals() const { return engine.signals(); }
   // Whether any what-if part is on (the report then has its sections).
   bool any() const { return service() || stale() || windows() || engine_model(); }
+  // Whether a run keeps a load timeline (completions in exact order).
+  bool timed() const { return any() || charts; }
 };
 
 // Parses "ID=SPEED" (SPEED a finite number > 0); throws UsageError naming

@@ -15,14 +15,14 @@ World::World(const StrategyRequest& request, const SimOptions& options,
       wants_arrival_info_(strategy_->WantsArrivalInfo()),
       metrics_(request.info->reasons),
       caches_(options.cache_blocks),
-      plain_(!options.any()),
+      plain_(!options.timed()),
       candidates_(inflight_, metrics_, index_) {
   if (options.service()) service_ = std::make_unique<ServiceModel>(options.slots, options.windows());
   if (options.stale())
     view_ = std::make_unique<MetricView>(options.stale_interval, options.stale_delay,
                                          options.stale_jitter, options.seed);
   candidates_.SetView(view_.get());
-  if (options.any()) timeline_ = std::make_unique<LoadTimeline>(options.window);
+  if (options.timed()) timeline_ = std::make_unique<LoadTimeline>(options.window, options.charts);
   if (options.engine.on())
     engine_ = std::make_unique<EngineFleet>(options.engine.config, events_, options.window);
   if (options.signals()) {
@@ -205,7 +205,7 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
   std::span<const Candidate> candidates = candidates_.candidates();
   if (candidates.empty()) {
     metrics_.RecordNoInstances(seq);
-    if (timeline_) timeline_->Decision(arrival.t.value, nullptr, false);
+    if (timeline_) timeline_->Decision(arrival.t.value, nullptr, "no_instances", 0);
     if (log_)
       log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id, nullptr,
                                  "no_instances", 0});
@@ -229,7 +229,7 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
   if (log_)
     log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id,
                                &table.Id(chosen), choice.reason, candidates.size()});
-  if (timeline_) timeline_->Decision(arrival.t.value, &chosen, choice.reason == "fallback");
+  if (timeline_) timeline_->Decision(arrival.t.value, &chosen, choice.reason, candidates.size());
   // With the engine model its own caches measure prefix reuse.
   if (!engine_) ServePrefix(arrival.hint, chosen, pool);
 
@@ -287,7 +287,7 @@ inline void World::CountRouted(InstanceIndex routed, std::size_t slot, bool has_
 [[gnu::noinline]] void World::Refuse(const TraceEvent& arrival, std::uint64_t seq,
                                      std::string_view request_id, std::size_t candidates) {
   metrics_.RecordRefused(seq);
-  if (timeline_) timeline_->Decision(arrival.t.value, nullptr, false);
+  if (timeline_) timeline_->Decision(arrival.t.value, nullptr, "refused", candidates);
   if (log_)
     log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id, nullptr,
                                "refused", candidates});

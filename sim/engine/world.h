@@ -168,7 +168,7 @@ class World {
   // only decrements counters, and decrements clamped at 0 give the same
   // counts in any order (and the same candidates and index state: see
   // RunEventsBefore).
-  bool plain_;  // no what-if part
+  bool plain_;  // no what-if part and no charts: no load timeline
   InternalEvents events_;
   DrainWheel<Completion> plain_completions_;
   std::size_t in_flight_ = 0;  // routed with a duration, not yet completed

@@ -103,11 +103,12 @@ Report BuildReport(const ReplayResult& result) {
       s.prefix_cache = PrefixCacheReport{
           result.options.cache_blocks, m.requested_blocks(), m.matched_blocks(),
           static_cast<double>(m.matched_blocks()) / static_cast<double>(m.requested_blocks())};
-    if (!result.what_if.empty()) s.what_if = BuildWhatIfReport(result, r);
+    if (result.options.any()) s.what_if = BuildWhatIfReport(result, r);
     RunDetectors(s, result, r);
     AddWarnings(s, report.proxy);
     report.strategies.push_back(std::move(s));
   }
+  if (result.options.charts) report.charts = BuildChartsReport(result, report);
   return report;
 }
 

@@ -124,6 +124,49 @@ struct WhatIfReport {
   std::vector<EngineFigures> instance_engine;    // parallel; empty without it
 };
 
+// One window of a strategy run's charts.
+struct ChartWindowReport {
+  double start = 0.0;
+  double end = 0.0;
+  std::uint64_t decisions = 0;  // no_instances and refused ones included
+  std::uint64_t herded = 0;     // decisions inside herding runs
+  std::vector<std::uint64_t> by_reason;   // parallel to StrategyChartsReport::reasons
+  std::vector<std::uint64_t> selections;  // parallel to Report::instances
+  // Time-averaged outstanding requests over the part of the window inside
+  // the run's span, parallel to Report::instances; null when none of it is.
+  std::vector<std::optional<double>> mean_inflight;
+};
+
+// The longest herding run of a strategy run, for its timeline.
+struct HerdingRunReport {
+  std::string instance;
+  std::uint64_t length = 0;
+  double first = 0.0;  // times of its first and last decision
+  double last = 0.0;
+};
+
+// What the HTML report draws over time for one strategy run.
+struct StrategyChartsReport {
+  // Reason words in the report's order; kOtherReasons last when the run
+  // gave more words than a chart series counts one by one.
+  std::vector<std::string> reasons;
+  std::vector<ChartWindowReport> windows;  // the same windows for every run
+  std::optional<HerdingRunReport> longest_herding_run;
+  // With the service model: nearest-rank latency quantiles
+  // (kLatencyQuantiles per mille, latency); empty when nothing was served.
+  std::vector<std::pair<std::uint32_t, double>> latency_quantiles;
+};
+
+// The charts' time series: every strategy run cut into the same windows.
+struct ChartsReport {
+  double window = 0.0;          // the chart window's width, in the trace's unit
+  std::size_t max_windows = 0;  // the most windows the width was chosen for
+  std::vector<StrategyChartsReport> strategies;  // parallel to Report::strategies
+};
+
+// The name the charts give to reason words past ChartSeries::kMaxReasons.
+inline constexpr const char* kOtherReasons = "(other words)";
+
 // The Proxy a replay ran as.
 struct ProxyReport {
   std::string profile;     // "cacheroute@28e857c", "spec"
@@ -184,6 +227,7 @@ struct Report {
   ProxyReport proxy;
   std::vector<StrategyReport> strategies;
   std::optional<SimOptions> simulation;  // when a what-if option is on
+  std::optional<ChartsReport> charts;    // when the replay kept chart series
 };
 
 // Derives shares, fairness and warnings from a replay.
@@ -195,12 +239,26 @@ WhatIfReport BuildWhatIfReport(const ReplayResult& result, std::size_t r);
 // `kv_blocks` blocks.
 void AddEngineFigures(const EngineStats& stats, std::size_t instances,
                       const std::string& time_unit, std::uint64_t kv_blocks, WhatIfReport& out);
+// The charts' series of every strategy run of `report`, built from
+// `result` (result.options.charts must be set): the narrowest chart window
+// that the run's buckets allow, of 1, 2 or 5 x 10^k times their base width,
+// giving at most ChartWindowLimit(arrivals) windows (docs/html-reports.md).
+ChartsReport BuildChartsReport(const ReplayResult& result, const Report& report);
+// The most chart windows for a trace of `arrivals`: 100, fewer for a short
+// trace (about 5 arrivals a window), never fewer than 10.
+std::size_t ChartWindowLimit(std::uint64_t arrivals);
+// The latency quantiles the charts keep, per mille: 0 (the fastest), 10,
+// 20, ..., 990, 995, 999, 1000 (the slowest).
+const std::vector<std::uint32_t>& LatencyChartQuantiles();
 
 // The report as JSON (trace format v1 "Report" keys, plus more), ending in
 // a newline.
 std::string RenderJson(const Report& report);
 // The report as a human table with the strategies side by side.
 std::string RenderTable(const Report& report);
+// The report as one self-contained HTML page with charts (inline SVG, no
+// script, no external resource); needs report.charts.
+std::string RenderHtml(const Report& report);
 // One CSV row per strategy x Instance, then one for the strategy's whole
 // run (its instance field empty), with a header row.
 std::string RenderCsv(const Report& report);

@@ -9,6 +9,7 @@
 
 #include "sim/report/fairness.h"
 #include "sim/report/report.h"
+#include "sim/sweep/sweep_figures.h"
 #include "strategies/registry.h"
 #include "traces/trace_reader.h"
 
@@ -138,6 +139,10 @@ std::string SweepId(const SweepGrid& grid);
 std::string RenderSweepCsv(const SweepResult& result);
 // A sweep result as a JSON document ending in a newline.
 std::string RenderSweepJson(const SweepResult& result);
+// A sweep result as one self-contained HTML page: a heatmap of each figure
+// over the grid, a scatter of two figures per trace with the Pareto front
+// marked, and every row's figures as a table (sweep_html.cc).
+std::string RenderSweepHtml(const SweepResult& result, const SweepScatter& scatter);
 
 // Joins slices of one sweep (the outputs of its shards, all CSV or all
 // JSON, in any order) into the output of the whole sweep: byte-identical

@@ -12,6 +12,11 @@ conventions the pages follow (docs/development.md, "Documentation"):
   The command runs with bash -o pipefail -c, so pipes, redirections and loops
   work and a failure anywhere in a pipeline counts (a writer that a reader
   such as "head" stopped early, exit status 141 for SIGPIPE, does not).
+* A trailing "# needs chromium" (before any "# exit N") marks a command
+  that drives a browser (tests/html/screenshots.py): it runs only when
+  Chromium is installed (or LBSIM_CHROMIUM names it). Without it the page's
+  other commands still run and must pass, and the test then exits with 77,
+  which ctest reports as skipped, never as passed.
 * The lines after a command, up to the next "$ " line or the end of the
   block, are its output: standard output and standard error as they
   interleave (both go to one pipe). They must match the output exactly,
@@ -40,7 +45,8 @@ conventions the pages follow (docs/development.md, "Documentation"):
   page (possibly with its output piped or redirected), so the command the
   job runs is run here.
 
-Exit status 0 when every example holds; 1 with one message per failure.
+Exit status 0 when every example holds; 1 with one message per failure;
+77 when every example that ran held but one needing Chromium could not run.
 """
 
 import argparse
@@ -53,6 +59,8 @@ import tempfile
 
 SHELL_LANGUAGES = {"sh", "bash", "shell", "zsh"}
 EXIT_ANNOTATION = re.compile(r"\s+#\s*exit\s+(\d+)\s*$")
+NEEDS_ANNOTATION = re.compile(r"\s+#\s*needs\s+chromium\s*$")
+SKIPPED = 77
 FENCE = re.compile(r"^(```+|~~~+)\s*([A-Za-z0-9_+-]*)\s*$")
 TIMEOUT_SECONDS = 600
 # Pages linked before they exist, each written under its own issue; a link
@@ -65,7 +73,8 @@ LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 
 
 class Example:
-    def __init__(self, page, line, command, status, expected):
+    def __init__(self, page, line, command, status, expected, needs_chromium=False):
+        self.needs_chromium = needs_chromium  # runs only where Chromium is
         self.page = page
         self.line = line          # 1-based line of the "$ " in the page
         self.command = command    # as given to bash -c
@@ -118,11 +127,15 @@ def console_examples(page, start, body, errors):
         if m:
             status = int(m.group(1))
             command = command[:m.start()]
+        needs = NEEDS_ANNOTATION.search(command)
+        if needs:
+            command = command[:needs.start()]
         output = []
         while i < len(body) and not body[i].startswith("$ "):
             output.append(body[i])
             i += 1
-        examples.append(Example(page, line_number, command, status, output if output else None))
+        examples.append(Example(page, line_number, command, status, output if output else None,
+                                bool(needs)))
     return examples
 
 
@@ -289,7 +302,15 @@ def scratch_copy(source, build, scratch):
     return tree
 
 
-def run_page(page, source, build, show=False):
+def chromium_found():
+    """Whether a Chromium the browser tests can drive is installed."""
+    named = os.environ.get("LBSIM_CHROMIUM")
+    if named:
+        return os.access(named, os.X_OK)
+    return any(shutil.which(name) for name in ("chromium", "chromium-browser"))
+
+
+def run_page(page, source, build, show=False, skipped=None):
     errors = []
     with open(os.path.join(source, page), encoding="utf-8") as f:
         text = f.read()
@@ -304,6 +325,10 @@ def run_page(page, source, build, show=False):
     with tempfile.TemporaryDirectory(prefix="lbsim-doc-examples-") as scratch:
         tree = scratch_copy(source, build, scratch)
         for example in examples:
+            if example.needs_chromium and not chromium_found():
+                if skipped is not None:
+                    skipped.append(f"{page}:{example.line}: $ {example.command}")
+                continue
             try:
                 done = subprocess.run(["bash", "-o", "pipefail", "-c", example.command],
                                       cwd=tree, env=env,
@@ -347,15 +372,23 @@ def main():
     if not os.access(os.path.join(args.build, "lbsim"), os.X_OK):
         print(f"run_doc_examples: no lbsim binary in {args.build}", file=sys.stderr)
         return 1
-    failures, total = [], 0
+    failures, total, skipped = [], 0, []
     for page in args.pages:
-        errors, count = run_page(page, os.path.abspath(args.source), args.build, args.show)
+        errors, count = run_page(page, os.path.abspath(args.source), args.build, args.show,
+                                 skipped)
         failures += errors
         total += count
         print(f"{page}: {count} command examples, {len(errors)} failures")
     for failure in failures:
         print(failure, file=sys.stderr)
-    return 1 if failures else 0
+    if failures:
+        return 1
+    if skipped:
+        for line in skipped:
+            print(f"skipped, Chromium not found (apt-get install chromium, or set "
+                  f"LBSIM_CHROMIUM): {line}", file=sys.stderr)
+        return SKIPPED
+    return 0
 
 
 if __name__ == "__main__":

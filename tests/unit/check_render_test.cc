@@ -1,4 +1,4 @@
-// Renderings of check results: text lines, JSON and JUnit XML.
+// Renderings of check results: text lines, JSON, JUnit XML and HTML.
 
 #include <doctest/doctest.h>
 
@@ -56,6 +56,37 @@ TEST_CASE("junit: escaped, deterministic, one testcase per expectation") {
   CHECK(xml.find("<testcase name=\"expect[1]: least_load.decisions\" classname=\"dir.a&amp;b\" "
                  "file=\"dir/a&amp;b.json\"/>") != std::string::npos);
   CHECK(xml == RenderCheckJUnit(Results()));
+}
+
+TEST_CASE("html: escaped, failures first, the totals, deterministic") {
+  std::vector<ScenarioResult> results = Results();
+  ScenarioResult passing;
+  passing.path = "dir/ok.json";
+  passing.name = "fine";
+  passing.expectations.push_back({"expect[0]", "round_robin.decisions", "== 1", "1", "", true});
+  results.insert(results.begin(), passing);  // ran first, shown after the failing one
+  const std::string html = RenderCheckHtml(results);
+  CHECK(html.rfind("<!DOCTYPE html>\n", 0) == 0);
+  CHECK(html.find("<title>lbsim check: 1 expectation failed</title>") != std::string::npos);
+  CHECK(html.find("<dt>expectations</dt><dd>3</dd>\n<dt>passed</dt><dd>2</dd>\n"
+                  "<dt>failed</dt><dd>1</dd>") != std::string::npos);
+  CHECK(html.find("<code>dir/a&amp;b.json</code>") != std::string::npos);
+  CHECK(html.find("<code>least_load.share.x&lt;y</code></td><td class=\"text\">&gt;= 0.5</td>"
+                  "<td class=\"text\">0.25</td><td class=\"text\">why &amp; \\u0001</td>") !=
+        std::string::npos);
+  CHECK(html.find("quotes &quot;and&quot; &lt;tags&gt;") != std::string::npos);
+  CHECK(html.find('\x01') == std::string::npos);
+  // The failed expectation comes before the passing ones, and the failing
+  // scenario before the passing one in the scenario table.
+  const std::size_t failed = html.find("<section id=\"failed\">");
+  const std::size_t passed = html.find("<section id=\"passed\">");
+  CHECK(failed < html.find("least_load.share.x&lt;y"));
+  CHECK(html.find("least_load.share.x&lt;y") < passed);
+  CHECK(html.find("round_robin.decisions", passed) != std::string::npos);
+  const std::size_t table = html.find("<section id=\"scenarios\">");
+  CHECK(html.find("dir/a&amp;b.json", table) < html.find("dir/ok.json", table));
+  CHECK(html == RenderCheckHtml(results));
+  CHECK(RenderCheckHtml({}).find("<p>None: every expectation holds.</p>") != std::string::npos);
 }
 
 }  // namespace

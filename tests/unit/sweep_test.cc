@@ -220,6 +220,82 @@ TEST_CASE("Merging refuses slices that do not make up one whole sweep") {
       "b.json: JSON, but the first slice is CSV", InputError);
 }
 
+TEST_CASE("A sweep with the service model gives each row the latencies of its cell alone") {
+  SweepGrid grid;
+  grid.traces = {"tests/cli/whatif/two_instances_k1.json", "traces/examples/ties.json"};
+  grid.strategies = {"rr", "ll"};
+  grid.proxy = testing::SpecProxy();
+  grid.sim.slots = 1;
+  SweepResult result = RunSweep(grid, Registry(), std::nullopt, 2);
+  std::vector<SweepCell> cells = ExpandSweep(grid, Registry());
+  REQUIRE(result.rows.size() == 4);
+  for (const SweepCell& cell : cells) {
+    INFO(cell.spec);
+    SimOptions options;
+    options.proxy = grid.proxy;
+    options.slots = 1;
+    Report alone =
+        BuildReport(Replay(grid.traces[cell.trace], grid.encoding, {cell.request}, {}, options));
+    const SweepRow& row = result.rows[cell.index];
+    REQUIRE(row.service);
+    const ServiceFigures& want = *alone.strategies[0].what_if->service;
+    CHECK(row.service->latency.served == want.latency.served);
+    CHECK(row.service->latency.p99 == want.latency.p99);
+    CHECK(row.service->latency.mean_wait == want.latency.mean_wait);
+    CHECK(row.service->utilisation == want.utilisation);
+  }
+  // The hand-computed case (tests/cli/whatif_tests.cmake): p99 4, mean wait 4/6.
+  CHECK(result.rows[0].service->latency.p99 == 4.0);
+  CHECK(result.rows[0].service->latency.mean_wait == 4.0 / 6);
+  CHECK(result.rows[2].service->latency.served == 0);  // ties.json: no durations
+  const std::string csv = RenderSweepCsv(result);
+  CHECK(csv.find(",served,latency_p50,latency_p90,latency_p99,latency_max,latency_mean,wait_p50,"
+                 "wait_p90,wait_p99,wait_max,mean_queue_wait,utilisation,offered_utilisation,"
+                 "warnings\n") != std::string::npos);
+  const std::string json = RenderSweepJson(result);
+  CHECK(json.find("\"slots\": 1") != std::string::npos);
+  CHECK(json.find("\"mean\": 0.6666666666666666") != std::string::npos);  // the mean wait
+  // Without the model, the columns are there but empty, the key null.
+  grid.sim.slots = 0;
+  const SweepResult plain = RunSweep(grid, Registry(), std::nullopt, 2);
+  CHECK(RenderSweepCsv(plain).find(",,,,,,,,,,,,,") != std::string::npos);
+  CHECK(RenderSweepJson(plain).find("\"service\": null") != std::string::npos);
+  CHECK(RenderSweepJson(plain).find("\"slots\": 0") != std::string::npos);
+  CHECK_FALSE(plain.rows[0].service);
+}
+
+TEST_CASE("Slices of sweeps with other slots do not merge") {
+  SweepGrid grid = ExampleGrid();
+  grid.traces.resize(1);
+  for (bool json : {false, true}) {
+    INFO("json " << json);
+    auto slices = Slices(grid, 2, json);
+    SweepGrid served = grid;
+    served.sim.slots = 2;
+    slices[1] = Slices(served, 2, json)[1];
+    CHECK_THROWS_AS(MergeSweepSlices(slices), InputError);
+  }
+}
+
+TEST_CASE("Sweep figures by name: --scatter X,Y and its defaults") {
+  const SweepScatter d = DefaultSweepScatter(false);
+  CHECK(d.x->name == "herded_decisions");
+  CHECK(d.y->name == "jain");
+  const SweepScatter s = DefaultSweepScatter(true);
+  CHECK(s.x->name == "latency_p99");
+  CHECK(s.x->lower_is_better);
+  CHECK_FALSE(s.y->lower_is_better);
+  CHECK(ParseSweepScatter("gini,prefix_hit_rate", false).y->name == "prefix_hit_rate");
+  CHECK_THROWS_WITH_AS(ParseSweepScatter("latency_p99,jain", false),
+                       "--scatter latency_p99,jain: latency_p99 needs the service model "
+                       "(--slots K)",
+                       UsageError);
+  for (const char* bad : {"jain", "jain,", ",jain", "jain,gini,cv", "jain,fair"}) {
+    INFO(bad);
+    CHECK_THROWS_AS(ParseSweepScatter(bad, true), UsageError);
+  }
+}
+
 TEST_CASE("CSV fields are quoted when they need it and split back") {
   CHECK(CsvField("plain") == "plain");
   CHECK(CsvField("a,b") == "\"a,b\"");

@@ -1,0 +1,86 @@
+#include "sim/sweep/sweep_figures.h"
+
+#include <string>
+
+#include <fmt/format.h>
+
+#include "base/errors.h"
+#include "sim/sweep/sweep.h"
+
+namespace lbsim {
+namespace {
+
+std::optional<double> Count(std::uint64_t n) { return static_cast<double>(n); }
+
+// A latency figure: none when nothing was served.
+template <double LatencySummary::*Field>
+std::optional<double> Latency(const SweepRow& row) {
+  if (!row.service || row.service->latency.served == 0) return std::nullopt;
+  return row.service->latency.*Field;
+}
+
+}  // namespace
+
+const std::vector<SweepFigure>& SweepFigures() {
+  static const std::vector<SweepFigure> figures = {
+      {"jain", "Jain's fairness index of the selections", false, false, 4,
+       [](const SweepRow& r) { return r.fairness.jain; }},
+      {"jain_eligible", "Jain's index of selections per candidate decision", false, false, 4,
+       [](const SweepRow& r) { return r.fairness.jain_eligible; }},
+      {"cv", "coefficient of variation of the selections", true, false, 4,
+       [](const SweepRow& r) { return r.fairness.cv; }},
+      {"max_min_ratio", "most / fewest selections", true, false, 4,
+       [](const SweepRow& r) { return r.fairness.max_min_ratio; }},
+      {"max_mean_ratio", "most / mean selections", true, false, 4,
+       [](const SweepRow& r) { return r.fairness.max_mean_ratio; }},
+      {"gini", "Gini coefficient of the selections", true, false, 4,
+       [](const SweepRow& r) { return r.fairness.gini; }},
+      {"herded_decisions", "decisions in herding runs", true, false, 0,
+       [](const SweepRow& r) { return Count(r.herded_decisions); }},
+      {"longest_run", "longest run of one Instance", true, false, 0,
+       [](const SweepRow& r) { return Count(r.longest_run); }},
+      {"no_instances", "arrivals that found no Instance", true, false, 0,
+       [](const SweepRow& r) { return Count(r.no_instances); }},
+      {"prefix_hit_rate", "prefix cache hit rate", false, false, 4,
+       [](const SweepRow& r) -> std::optional<double> {
+         if (!r.prefix_cache) return std::nullopt;
+         return r.prefix_cache->hit_rate;
+       }},
+      {"latency_p50", "median latency", true, true, 3, Latency<&LatencySummary::p50>},
+      {"latency_p90", "p90 latency", true, true, 3, Latency<&LatencySummary::p90>},
+      {"latency_p99", "p99 latency", true, true, 3, Latency<&LatencySummary::p99>},
+      {"latency_max", "longest latency", true, true, 3, Latency<&LatencySummary::max>},
+      {"mean_queue_wait", "mean queue wait", true, true, 3, Latency<&LatencySummary::mean_wait>},
+  };
+  return figures;
+}
+
+SweepScatter ParseSweepScatter(std::string_view text, bool service) {
+  std::string names;
+  for (const SweepFigure& f : SweepFigures())
+    names += fmt::format("{}{}", names.empty() ? "" : ", ", f.name);
+  const std::size_t comma = text.find(',');
+  const std::string_view parts[2] = {text.substr(0, comma),
+                                     comma == std::string_view::npos ? std::string_view()
+                                                                     : text.substr(comma + 1)};
+  if (comma == std::string_view::npos || parts[1].find(',') != std::string_view::npos)
+    throw UsageError(fmt::format("--scatter: expected X,Y, two of {}; got '{}'", names, text));
+  const SweepFigure* found[2] = {nullptr, nullptr};
+  for (int k = 0; k < 2; ++k) {
+    for (const SweepFigure& f : SweepFigures())
+      if (f.name == parts[k]) found[k] = &f;
+    if (!found[k])
+      throw UsageError(fmt::format("--scatter {}: no figure '{}'; expected one of {}", text,
+                                   parts[k], names));
+    if (found[k]->service && !service)
+      throw UsageError(fmt::format(
+          "--scatter {}: {} needs the service model (--slots K)", text, parts[k]));
+  }
+  return SweepScatter{found[0], found[1]};
+}
+
+SweepScatter DefaultSweepScatter(bool service) {
+  return ParseSweepScatter(service ? "latency_p99,jain" : "herded_decisions,jain", service);
+}
+
+}  // namespace lbsim
