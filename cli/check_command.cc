@@ -10,6 +10,7 @@
 #include "sim/check/scenario_check.h"
 #include "sim/check/scenario_files.h"
 #include "sim/io/output_file.h"
+#include "sim/io/write_stream.h"
 
 namespace lbsim {
 
@@ -34,12 +35,10 @@ int RunCheck(const CheckCommand& command) {
   const std::string text =
       command.format == "json" ? RenderCheckJson(results) : RenderCheckText(results);
   if (junit) {
-    const std::string xml = RenderCheckJUnit(results);
-    std::fwrite(xml.data(), 1, xml.size(), junit->stream());
+    WriteText(RenderCheckJUnit(results), junit->stream(), command.junit + ": cannot write output");
     junit->Commit();
   }
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fflush(stdout);
+  WriteStandardOutput(text, "the results");
   return Summarize(results).failed > 0 ? 1 : 0;
 }
 

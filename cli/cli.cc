@@ -2,9 +2,11 @@
 
 #include "cli/cli.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +14,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "cli/gen_command.h"
@@ -23,9 +26,11 @@
 #include "cli/sweep_command.h"
 #include "traces/gen/gen_flags.h"
 #include "base/errors.h"
+#include "base/signal_cleanup.h"
 #include "base/number_text.h"
 #include "sim/io/output_file.h"
 #include "sim/io/printable.h"
+#include "sim/io/write_stream.h"
 
 #ifndef LBSIM_VERSION
 #define LBSIM_VERSION "0.0.0"
@@ -117,9 +122,21 @@ int Fail(const std::string& message, const std::vector<std::string>& unwritten =
   return status;
 }
 
+// Gives each of standard input, output and error that is closed a
+// read-only /dev/null, so that no file lbsim opens takes its number: an
+// output file would otherwise receive what goes to standard output. A write
+// to a standard output closed this way fails (EBADF) and is reported.
+void HoldStandardDescriptors() {
+  for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd)
+    if (::fcntl(fd, F_GETFD) < 0 && errno == EBADF) ::open("/dev/null", O_RDONLY);
+}
+
 }  // namespace
 
 int RunCli(int argc, char** argv) {
+  // From the start: an interrupted run removes its unfinished outputs.
+  InstallSignalCleanup();
+  HoldStandardDescriptors();
   CLI::App app{
       "lbsim replays a trace of Instance load and request arrivals through "
       "Proxy Instance-selection strategies and reports what each would do.",
@@ -380,8 +397,16 @@ exit status 2 and no output file, unless --skip-bad.)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);
-    return Fail(fmt::format("{} (see lbsim --help)", e.what()));
+    if (e.get_exit_code() != 0) return Fail(fmt::format("{} (see lbsim --help)", e.what()));
+    // --help or --version: printed here, so that a failed write is an error.
+    std::ostringstream out, err;
+    const int status = app.exit(e, out, err);
+    try {
+      WriteStandardOutput(out.str());
+    } catch (const UsageError& failed) {
+      return Fail(failed.what());
+    }
+    return status;
   }
 
   std::vector<std::string> unwritten;  // output files a failure leaves unwritten

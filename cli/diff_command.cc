@@ -1,7 +1,6 @@
 #include "cli/diff_command.h"
 
-#include <cstdio>
-
+#include "sim/io/write_stream.h"
 #include "strategies/params.h"
 
 namespace lbsim {
@@ -12,8 +11,7 @@ int RunDiff(const DiffCommand& command) {
     pairs.push_back(SplitAssignment(pair, "--pair (BASE_LABEL=NEW_LABEL)"));
   const ReportDiff diff = DiffReports(command.base, command.next, command.tolerances, pairs);
   const std::string text = RenderDiffText(diff);
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fflush(stdout);
+  WriteStandardOutput(text, "the comparison");
   return diff.flagged() > 0 ? 1 : 0;
 }
 

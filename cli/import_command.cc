@@ -1,6 +1,10 @@
 #include "cli/import_command.h"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -13,6 +17,8 @@
 #include "traces/importers/trace_import.h"
 #include "base/errors.h"
 #include "sim/io/output_file.h"
+#include "sim/io/write_stream.h"
+#include "traces/gen/trace_line_writer.h"
 #include "traces/trace_stream.h"
 
 namespace lbsim {
@@ -104,14 +110,23 @@ int RunImport(const ImportCommand& c) {
   const std::string display_path = from_stdin ? "<stdin>" : c.input;
   std::unique_ptr<std::FILE, FileCloser> in(from_stdin ? stdin : OpenTraceFile(c.input));
   std::optional<OutputFile> out_file;
-  if (!IsStandardOutputPath(c.output)) out_file.emplace(c.output);
+  std::optional<WriteStream> out;  // standard output, streamed
+  if (IsStandardOutputPath(c.output)) out.emplace(STDOUT_FILENO);
+  else out_file.emplace(c.output);
+  const std::string_view out_name = out_file ? out_file->Name() : "standard output";
 
   std::unique_ptr<RequestSource> source = format.open(in.get(), display_path);
-  ImportStats stats =
-      ImportTrace(format, *source, display_path, c.name.empty() ? DefaultName(c.input) : c.name,
-                  options, out_file ? out_file->stream() : stdout);
+  ImportStats stats;
+  try {
+    stats = ImportTrace(format, *source, display_path,
+                        c.name.empty() ? DefaultName(c.input) : c.name, options,
+                        out ? out->get() : out_file->stream());
+  } catch (const TraceWriteError& e) {
+    throw UsageError(fmt::format("{}: cannot write output: {}", out_name, e.what()));
+  }
   if (out_file) out_file->Commit();
-  else std::fflush(stdout);
+  else if (const int err = out->Flush())
+    throw UsageError(fmt::format("{}: cannot write output: {}", out_name, std::strerror(err)));
 
   std::string summary = fmt::format("lbsim: imported {} from {} ({})",
                                     Counted(stats.arrivals, "arrival"), display_path,

@@ -14,6 +14,7 @@
 #include "sim/engine/replay.h"
 #include "sim/io/output_file.h"
 #include "sim/io/progress_line.h"
+#include "sim/io/write_stream.h"
 #include "sim/report/report.h"
 #include "strategies/registry.h"
 #include "traces/read_ahead.h"
@@ -168,7 +169,7 @@ int RunReplay(const ReplayCommand& command) {
   if (decisions_file) decisions_file->Commit();
   if (window_file) window_file->Commit();
   if (report_file) report_file->Commit();
-  else WriteText(text, stdout, "standard output: cannot write the report");
+  else WriteStandardOutput(text, "the report");
   return 0;
 }
 
@@ -214,7 +215,7 @@ int RunListStrategies(const ProxyRun& run) {
       out += fmt::format("  {:<{}}  default {:<{}}  {}\n", p.name, w, p.default_text,
                          dw, p.description);
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  WriteStandardOutput(out, "the listing");
   return 0;
 }
 

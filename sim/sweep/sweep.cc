@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "base/errors.h"
+#include "base/signal_cleanup.h"
 #include "sim/engine/replay.h"
 #include "sim/report/report.h"
 
@@ -222,7 +223,12 @@ SweepResult RunSweep(const SweepGrid& grid, const StrategyRegistry& registry,
     }
   };
   std::vector<std::thread> threads;
-  for (unsigned t = 1; t < std::min<std::size_t>(jobs, groups.size()); ++t) threads.emplace_back(work);
+  {
+    // Signals stay with this thread, which the cleanup handler expects.
+    TerminationSignalsBlocked blocked;
+    for (unsigned t = 1; t < std::min<std::size_t>(jobs, groups.size()); ++t)
+      threads.emplace_back(work);
+  }
   work();
   for (std::thread& t : threads) t.join();
   for (const std::exception_ptr& e : errors)

@@ -1,5 +1,8 @@
 #include "traces/gen/trace_line_writer.h"
 
+#include <cerrno>
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include "base/errors.h"
@@ -30,8 +33,9 @@ void TraceLineWriter::EndLine() {
 }
 
 void TraceLineWriter::Flush() {
+  errno = 0;
   if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), out_) != buffer_.size())
-    throw UsageError("cannot write the trace (disk full or closed pipe?)");
+    throw TraceWriteError(std::strerror(errno ? errno : EIO));
   buffer_.clear();
 }
 
