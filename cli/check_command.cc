@@ -1,6 +1,5 @@
 #include "cli/check_command.h"
 
-#include <cstdio>
 #include <optional>
 
 #include <fmt/format.h>
@@ -13,24 +12,53 @@
 #include "sim/io/write_stream.h"
 
 namespace lbsim {
+namespace {
+
+// A scenario that runs an exec:COMMAND strategy runs COMMAND through the
+// shell: checking a folder of someone else's scenarios must not run code
+// unless asked to.
+void RefuseExec(const Scenario& scenario) {
+  for (std::size_t i = 0; i < scenario.strategies.size(); ++i) {
+    const StrategyRequest& r = scenario.strategies[i];
+    if (r.info->name != "exec") continue;
+    throw UsageError(fmt::format(
+        "{}: strategies[{}]: exec:{} would run a shell command; lbsim check runs exec "
+        "strategies only with --allow-exec",
+        scenario.path, i, r.params.Text("command")));
+  }
+}
+
+}  // namespace
 
 int RunCheck(const CheckCommand& command) {
+  if (command.junit == "-")
+    throw UsageError("--junit -: the results already go to standard output; give a file");
   const std::vector<std::string> files = FindScenarioFiles(command.paths);
+  // Every scenario is read and validated before anything runs or is
+  // written: bad input leaves no partial output.
+  std::vector<Scenario> scenarios;
+  for (const std::string& file : files) {
+    scenarios.push_back(LoadScenario(file));
+    if (!command.allow_exec) RefuseExec(scenarios.back());
+  }
+  // Neither the JUnit file nor standard output may be a file the check
+  // reads: a scenario or the trace it names.
+  for (const Scenario& s : scenarios) {
+    for (const std::string& out : {command.junit, std::string("-")}) {
+      if (out.empty()) continue;
+      RefuseOverwrite(out, s.path, "--junit", "scenario");
+      if (!s.inline_trace)
+        RefuseOverwrite(out, s.trace_path, "--junit", fmt::format("trace of {}", s.path));
+    }
+  }
   std::optional<OutputFile> junit;
   if (!command.junit.empty()) {
-    if (command.junit == "-")
-      throw UsageError("--junit -: the results already go to standard output; give a file");
-    for (const std::string& file : files)
-      if (command.junit == file || SameFile(command.junit, file))
-        throw UsageError(fmt::format(
-            "--junit {}: refusing to overwrite a scenario file", command.junit));
+    RefuseStandardOutputAs(command.junit, "--junit");
     junit.emplace(command.junit);  // fails now, before any work, if it cannot be written
   }
 
-  // Everything is computed before anything is printed: bad input leaves
-  // no partial output.
   std::vector<ScenarioResult> results;
-  for (const std::string& file : files) results.push_back(CheckScenario(LoadScenario(file)));
+  for (const Scenario& scenario : scenarios) results.push_back(CheckScenario(scenario));
 
   const std::string text =
       command.format == "json" ? RenderCheckJson(results) : RenderCheckText(results);

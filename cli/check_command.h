@@ -11,11 +11,13 @@ struct CheckCommand {
   std::vector<std::string> paths;  // scenario files or folders
   std::string junit;               // JUnit XML path, empty: none
   std::string format = "text";     // text | json
+  bool allow_exec = false;         // run exec:COMMAND strategies of scenarios
 };
 
 // Runs every scenario and prints one line per expectation and a summary.
 // Returns 0 when every expectation holds and 1 when one fails; throws
-// InputError/UsageError (exit 2) before printing or writing anything.
+// InputError/UsageError (exit 2) before printing or writing anything: also
+// for a scenario with an exec:COMMAND strategy, unless allow_exec.
 int RunCheck(const CheckCommand& command);
 
 }  // namespace lbsim

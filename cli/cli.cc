@@ -86,6 +86,8 @@ Examples:
 
 Folders are searched recursively for *.json scenarios (other JSON files, such as
 traces or gen specs, are skipped); scenarios run in sorted path order.
+A scenario with an exec:COMMAND strategy is refused (exit 2) unless --allow-exec:
+COMMAND would run through the shell.
 Exit status: 0 every expectation holds; 1 an expectation failed; 2 usage error or
 bad scenario/trace (one line on stderr naming the file and key; no JUnit file is
 written); 3 internal error.)";
@@ -270,6 +272,9 @@ int RunCli(int argc, char** argv) {
   check_cmd->add_option("-f,--format", check.format, "Output format")
       ->check(CLI::IsMember({"text", "json"}))
       ->default_str("text");
+  check_cmd->add_flag("--allow-exec", check.allow_exec,
+                      "Run the exec:COMMAND strategies scenarios name (COMMAND runs through "
+                      "the shell: give it only for scenarios you trust)");
 
   DiffCommand diff;
   CLI::App* diff_cmd = app.add_subcommand(

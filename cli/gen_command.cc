@@ -29,9 +29,7 @@ int RunGen(const GenCommand& command) {
   ValidateGenSpec(spec, origin);
 
   const bool to_stdout = IsStandardOutputPath(command.output);
-  if (!to_stdout && !command.spec.empty() &&
-      (command.output == command.spec || SameFile(command.output, command.spec)))
-    throw UsageError(fmt::format("--output {}: refusing to overwrite the spec", command.output));
+  if (!command.spec.empty()) RefuseOverwrite(command.output, command.spec, "--output", "spec");
   std::optional<OutputFile> file;
   std::optional<WriteStream> out;  // standard output, streamed
   if (to_stdout) out.emplace(STDOUT_FILENO);

@@ -108,6 +108,13 @@ int RunReplay(const ReplayCommand& command) {
     if (!command.window_csv.empty() && !other->empty() &&
         (command.window_csv == *other || SameFile(command.window_csv, *other)))
       throw UsageError("--window-csv names the same file as --output or --decisions");
+  // What goes to standard output must not go into a file an output replaces.
+  if (IsStandardOutputPath(command.output) || command.decisions == "-" ||
+      command.window_csv == "-") {
+    RefuseStandardOutputAs(command.output, "--output");
+    RefuseStandardOutputAs(command.decisions, "--decisions");
+    RefuseStandardOutputAs(command.window_csv, "--window-csv");
+  }
 
   // Outputs are prepared before reading and committed only after success.
   std::optional<OutputFile> decisions_file;

@@ -254,20 +254,43 @@ bool SameFile(const std::string& a, const std::string& b) {
   const bool b_exists = ::stat(b.c_str(), &sb) == 0;
   if (a_exists && b_exists) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
   if (a_exists || b_exists) return false;
+  // Neither exists yet: the places they would be made, dangling symbolic
+  // links followed (an output's link to another output's place).
   namespace fs = std::filesystem;
   std::error_code error;
-  const fs::path pa = fs::weakly_canonical(fs::absolute(a, error), error);
+  const fs::path pa = fs::weakly_canonical(fs::absolute(FollowLinks(a), error), error);
   if (error) return false;
-  const fs::path pb = fs::weakly_canonical(fs::absolute(b, error), error);
+  const fs::path pb = fs::weakly_canonical(fs::absolute(FollowLinks(b), error), error);
   return !error && pa == pb;
+}
+
+bool StandardOutputIs(const std::string& input) {
+  struct stat out {}, in {};
+  if (::fstat(STDOUT_FILENO, &out) != 0 || !S_ISREG(out.st_mode)) return false;
+  const bool found = input == "-" ? ::fstat(STDIN_FILENO, &in) == 0 : ::stat(input.c_str(), &in) == 0;
+  return found && in.st_dev == out.st_dev && in.st_ino == out.st_ino;
 }
 
 void RefuseOverwrite(const std::string& out, const std::string& input,
                      std::string_view flag, std::string_view kind) {
-  if (IsStandardOutputPath(out)) return;
+  if (IsStandardOutputPath(out)) {
+    if (StandardOutputIs(input))
+      throw UsageError(input == "-"
+                           ? std::string("standard output is the file standard input reads: "
+                                         "refusing to write over it")
+                           : fmt::format("standard output is {}, the input {}: refusing to "
+                                         "write over it",
+                                         input, kind));
+    return;
+  }
   if (input == "-" ? IsStandardInput(out) : out == input || SameFile(out, input))
     throw UsageError(fmt::format("{} {}: refusing to overwrite the input {}{}", flag, out, kind,
                                  input == "-" ? " (standard input reads it)" : ""));
+}
+
+void RefuseStandardOutputAs(const std::string& out, std::string_view flag) {
+  if (!IsStandardOutputPath(out) && StandardOutputIs(OutputDestination(out)))
+    throw UsageError(fmt::format("{} {}: standard output writes to the same file", flag, out));
 }
 
 void WriteText(std::string_view text, std::FILE* out, std::string_view failure) {

@@ -93,12 +93,22 @@ std::FILE* ScratchFileNear(const std::string& near_path);
 
 // Whether two paths name the same file: the same existing file, or, when
 // neither exists yet, the same place once "." and ".." and symbolic links
-// in the existing part are resolved.
+// (a dangling last one included) are resolved.
 bool SameFile(const std::string& a, const std::string& b);
 
-// Throws UsageError when the output `out` given with `flag` (empty or "-":
-// standard output) would overwrite the input `input` (a `kind`: trace,
-// slice); for `input` "-", when `out` is the file standard input reads.
+// Throws UsageError when standard output is the file the output `out`
+// (given with `flag`) will replace: what went to standard output would be
+// lost with the old file.
+void RefuseStandardOutputAs(const std::string& out, std::string_view flag);
+
+// Whether standard output is the regular file `input` ("-": the file
+// standard input reads), as in `lbsim ... >> INPUT`.
+bool StandardOutputIs(const std::string& input);
+
+// Throws UsageError when the output `out` given with `flag` would overwrite
+// the input `input` (a `kind`: trace, slice, scenario); for `input` "-",
+// when `out` is the file standard input reads. For `out` empty or "-"
+// (standard output), when standard output is that input.
 void RefuseOverwrite(const std::string& out, const std::string& input,
                      std::string_view flag, std::string_view kind = "trace");
 

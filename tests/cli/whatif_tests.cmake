@@ -121,7 +121,7 @@ lbsim_cli_test(NAME "gen needs an end"
   EXIT 2 STDERR_MATCH "expected a \"count\" or an \"until\"" STDERR_LINES 1)
 lbsim_cli_test(NAME "gen refuses to overwrite its spec"
   ARGS gen tests/cli/whatif/gen_small.json -o tests/cli/whatif/gen_small.json
-  EXIT 2 STDERR_MATCH "refusing to overwrite the spec\nlbsim: no output written \\(--output tests/cli/whatif/gen_small.json\\)\n$"
+  EXIT 2 STDERR_MATCH "refusing to overwrite the input spec\nlbsim: no output written \\(--output tests/cli/whatif/gen_small.json\\)\n$"
   STDERR_LINES 2)
 lbsim_cli_test(NAME "whatif negative window"
   ARGS --window -1 tests/cli/whatif/two_instances_k1.json
