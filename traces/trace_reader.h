@@ -81,6 +81,11 @@ inline constexpr std::size_t kMaxEventValues = 1'000'000;
 inline constexpr std::size_t kMaxInstances = 10'000;
 // Bytes of one Instance id or request id.
 inline constexpr std::size_t kMaxIdBytes = 4096;
+// Bytes of a JSON file lbsim reads whole into memory (a scenario, a report
+// for lbsim diff, a gen spec), and JSON values in it: a value costs 16 to
+// 100 bytes of memory however short its text.
+inline constexpr std::size_t kMaxJsonFileBytes = 64u << 20;
+inline constexpr std::size_t kMaxJsonFileValues = 4'000'000;
 
 // Reads the trace at `path` ("-" reads JSON Lines from standard input),
 // validating every rule of trace format v1, and feeds it to `visitor` in

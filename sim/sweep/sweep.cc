@@ -112,7 +112,37 @@ std::vector<SweepCell> ExpandSweep(const SweepGrid& grid, const StrategyRegistry
                    [](const StrategyInfo* i) { return Declares(*i, "seed"); }))
     throw UsageError("--seeds: none of the strategies of the sweep takes a seed");
 
+  // A key varied twice would give cells whose spec names it twice, the
+  // second value silently winning.
+  for (std::size_t a = 0; a < grid.axes.size(); ++a)
+    for (std::size_t b = 0; b < a; ++b)
+      if (&registry.Require(grid.axes[a].strategy) == &registry.Require(grid.axes[b].strategy) &&
+          grid.axes[a].key == grid.axes[b].key)
+        throw UsageError(fmt::format(
+            "--vary {}: {} is varied twice (also by --vary {}); give all its values in one --vary",
+            grid.axes[a].Name(), grid.axes[a].key, grid.axes[b].Name()));
+
+  // The number of cells, counted before any is made (saturating).
+  std::uint64_t count = 0;
+  for (std::size_t s = 0; s < specs.size(); ++s) {
+    std::uint64_t per_trace = 1;
+    auto times = [&](std::uint64_t n) {
+      per_trace = per_trace > kMaxSweepCells ? per_trace : per_trace * std::max<std::uint64_t>(n, 1);
+    };
+    for (const SweepAxis& axis : grid.axes)
+      if (&registry.Require(axis.strategy) == infos[s]) times(axis.values.size());
+    if (Declares(*infos[s], "seed")) times(grid.seeds.size());
+    times(grid.traces.size());
+    count = std::min<std::uint64_t>(count + per_trace, kMaxSweepCells + 1);
+  }
+  if (count > kMaxSweepCells)
+    throw UsageError(fmt::format(
+        "the sweep has more than the limit of {} cells (traces x strategies x varied values x "
+        "seeds); vary fewer values, or run several sweeps",
+        kMaxSweepCells));
+
   std::vector<SweepCell> cells;
+  cells.reserve(count);
   for (std::size_t t = 0; t < grid.traces.size(); ++t) {
     for (std::size_t s = 0; s < specs.size(); ++s) {
       std::vector<const SweepAxis*> mine;
@@ -202,7 +232,9 @@ SweepResult RunSweep(const SweepGrid& grid, const StrategyRegistry& registry,
     std::size_t end = c;
     while (end < last && cells[end].trace == cells[c].trace) ++end;
     const std::size_t n = end - c;
-    const std::size_t split = std::min(parts, n);
+    // Enough groups for the threads, none larger than one replay takes.
+    const std::size_t split =
+        std::max(std::min(parts, n), (n + kMaxStrategyRuns - 1) / kMaxStrategyRuns);
     for (std::size_t p = 0; p < split; ++p) {
       std::vector<std::size_t> group;
       for (std::size_t k = c + n * p / split; k < c + n * (p + 1) / split; ++k) group.push_back(k);

@@ -73,6 +73,17 @@ ojson GridJson(const SweepGrid& grid) {
 
 }  // namespace
 
+std::string SweepFingerprint(const SweepGrid& grid) {
+  // FNV-1a, 64 bits, of the grid as the JSON form writes it: the same on
+  // every machine.
+  std::uint64_t hash = 0xcbf29ce484222325u;
+  for (unsigned char c : GridJson(grid).dump()) {
+    hash ^= c;
+    hash *= 0x100000001b3u;
+  }
+  return fmt::format("{:016x}", hash);
+}
+
 std::string RenderSweepJson(const SweepResult& result) {
   ojson j;
   j["lbsim_sweep"] = 1;
@@ -103,7 +114,8 @@ std::string RenderSweepCsv(const SweepResult& result) {
   for (const std::string& word : result.reason_words) out += fmt::format(",reason_{}", word);
   out += ",unknown_excluded,jain,jain_eligible,cv,max_min_ratio,max_mean_ratio,gini,"
          "herded_decisions,longest_run,prefix_requested_blocks,prefix_matched_blocks,"
-         "prefix_hit_rate\n";
+         "prefix_hit_rate,sweep\n";
+  const std::string fingerprint = SweepFingerprint(result.grid);
   for (const SweepRow& row : result.rows) {
     out += fmt::format("{},{},{},{},{},{},{},{}", row.cell, result.cells, CsvField(row.trace),
                        row.strategy, CsvField(row.spec),
@@ -122,10 +134,11 @@ std::string RenderSweepCsv(const SweepResult& result) {
                        Number(f.max_mean_ratio), Number(f.gini), row.herded_decisions,
                        row.longest_run);
     if (row.prefix_cache)
-      out += fmt::format(",{},{},{}\n", row.prefix_cache->requested_blocks,
+      out += fmt::format(",{},{},{}", row.prefix_cache->requested_blocks,
                          row.prefix_cache->matched_blocks, Number(row.prefix_cache->hit_rate));
     else
-      out += ",,,\n";
+      out += ",,,";
+    out += fmt::format(",{}\n", fingerprint);
   }
   return out;
 }

@@ -1,14 +1,16 @@
 // Reading a `lbsim gen` JSON spec file (format: README "Generating traces").
 
 #include <cmath>
-#include <fstream>
 #include <initializer_list>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "traces/gen/gen_spec.h"
 #include "base/errors.h"
+#include "traces/gen/gen_spec.h"
+#include "traces/json_line_parser.h"
+#include "traces/text_file.h"
+#include "traces/trace_reader.h"
 
 namespace lbsim {
 namespace {
@@ -261,11 +263,14 @@ void ReadReporting(const SpecReader& r, const json& j, GenSpec& spec) {
 }  // namespace
 
 void ReadGenSpecFile(const std::string& path, GenSpec& spec) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open the gen spec", path));
-  json root = json::parse(in, nullptr, false);
-  if (root.is_discarded())
-    throw InputError(fmt::format("{}: not valid JSON (expected a gen spec object)", path));
+  const std::string text = ReadTextFile(path, "gen spec", kMaxJsonFileBytes);
+  json root;
+  JsonTextError error;
+  if (!ParseBoundedJson(text, kMaxJsonFileValues, root, error)) {
+    const std::string message = DescribeJsonTextError(text, error);
+    const bool positioned = !message.empty() && message[0] >= '0' && message[0] <= '9';
+    throw InputError(fmt::format("{}:{}{}", path, positioned ? "" : " ", message));
+  }
   const SpecReader r(path);
   r.Object(root, "", {"name", "description", "time_unit", "seed", "proxy", "instances",
                       "arrivals", "durations", "events", "flapping", "joins", "reporting"});
