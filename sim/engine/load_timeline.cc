@@ -5,7 +5,7 @@ namespace lbsim {
 void LoadTimeline::Begin(double t) {
   begun_ = true;
   start_ = end_ = t;
-  if (window_ > 0.0) windows_.emplace(window_, t);
+  if (window_ > 0.0) windows_.emplace(window_, t, window_figures_);
 }
 
 void LoadTimeline::Decision(double t, const InstanceIndex* chosen, bool fallback) {

@@ -15,8 +15,10 @@ namespace lbsim {
 // event, the last event or completion].
 class LoadTimeline {
  public:
-  // `window` > 0 also keeps a WindowSeries of that width.
-  explicit LoadTimeline(double window) : window_(window) {}
+  // `window` > 0 also keeps a WindowSeries of that width, of at most
+  // `window_figures` windows x Instances.
+  LoadTimeline(double window, std::uint64_t window_figures)
+      : window_(window), window_figures_(window_figures) {}
 
   // The run's first event is at `t`.
   void Begin(double t);
@@ -36,6 +38,7 @@ class LoadTimeline {
   void Change(InstanceIndex i, double t, std::int64_t delta);
 
   double window_;
+  std::uint64_t window_figures_;
   bool begun_ = false;
   double start_ = 0.0;
   double end_ = 0.0;

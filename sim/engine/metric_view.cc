@@ -1,5 +1,10 @@
 #include "sim/engine/metric_view.h"
 
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "base/errors.h"
 #include "base/seed_mix.h"
 
 namespace lbsim {
@@ -12,8 +17,9 @@ double Unit(std::uint64_t seed, std::uint64_t snapshot, std::uint64_t instance) 
 
 }  // namespace
 
-MetricView::MetricView(double interval, double delay, double jitter, std::uint64_t seed)
-    : interval_(interval), delay_(delay), jitter_(jitter), seed_(seed) {}
+MetricView::MetricView(double interval, double delay, double jitter, std::uint64_t seed,
+                       SnapshotLimits limits)
+    : interval_(interval), delay_(delay), jitter_(jitter), seed_(seed), limits_(limits) {}
 
 void MetricView::Start(double t) {
   started_ = true;
@@ -43,6 +49,27 @@ std::optional<InstanceIndex> MetricView::RunNext(std::span<const std::int64_t> c
 
 void MetricView::TakeSnapshot(std::uint64_t number, double time,
                               std::span<const std::int64_t> counters) {
+  const std::uint64_t values = std::max<std::uint64_t>(counters.size(), 1);
+  if (taken_ + values > limits_.taken)
+    throw UsageError(fmt::format(
+        "--stale-interval {}: the run needs more than {} snapshot values (snapshots x "
+        "Instances, the limit of one replay, shared by its strategy runs); choose a longer "
+        "interval",
+        interval_, limits_.taken));
+  if (pending_ + values > limits_.pending)
+    throw UsageError(fmt::format(
+        "--stale-interval {}: more than {} snapshot values would wait to be published at once "
+        "(the limit of one replay, shared by its strategy runs); choose a longer interval or a "
+        "shorter --stale-delay and --stale-jitter",
+        interval_, limits_.pending));
+  const double next = start_ + static_cast<double>(number) * interval_;
+  if (!(next > time))
+    throw UsageError(fmt::format(
+        "--stale-interval {}: too short for the trace's times (around {}), where it no longer "
+        "moves the time of the next snapshot; choose a longer interval",
+        interval_, time));
+  taken_ += values;
+  pending_ += values;
   Snapshot s{number, {counters.begin(), counters.end()}, 0};
   if (jitter_ > 0.0) {
     for (InstanceIndex i = 0; i < s.values.size(); ++i)
@@ -54,7 +81,7 @@ void MetricView::TakeSnapshot(std::uint64_t number, double time,
   }
   snapshots_.push_back(std::move(s));
   // Computed from the anchor, not accumulated, so times do not drift.
-  Push(start_ + static_cast<double>(number) * interval_, Event{true, number + 1, kAllInstances});
+  Push(next, Event{true, number + 1, kAllInstances});
 }
 
 void MetricView::Publish(const Event& e) {
@@ -75,7 +102,10 @@ void MetricView::Publish(const Event& e) {
     apply(e.instance);
   }
   --s.pending;
-  while (!snapshots_.empty() && snapshots_.front().pending == 0) snapshots_.pop_front();
+  while (!snapshots_.empty() && snapshots_.front().pending == 0) {
+    pending_ -= std::max<std::uint64_t>(snapshots_.front().values.size(), 1);
+    snapshots_.pop_front();
+  }
 }
 
 std::optional<std::int64_t> MetricView::Seen(InstanceIndex i) const {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/engine/event_queue.h"
+#include "sim/engine/sim_options.h"
 #include "strategies/hint.h"
 
 namespace lbsim {
@@ -20,9 +21,20 @@ namespace lbsim {
 // published so far; before its first publication the load is unknown. An
 // unknown counter publishes as unknown. Memory holds the snapshots not yet
 // fully published: about Instances x (delay + jitter) / interval values.
+// How much one run's view of stale metrics may take, in snapshot values
+// (one per Instance and snapshot).
+struct SnapshotLimits {
+  std::uint64_t taken = kMaxSnapshotValues;           // in the whole run
+  std::uint64_t pending = kMaxPendingSnapshotValues;  // not yet published, at once
+};
+
 class MetricView {
  public:
-  MetricView(double interval, double delay, double jitter, std::uint64_t seed);
+  // Past a limit, or when snapshot times no longer advance (an interval
+  // below the times' resolution), the snapshot that would go past it
+  // throws a UsageError naming the option to change, before it is taken.
+  MetricView(double interval, double delay, double jitter, std::uint64_t seed,
+             SnapshotLimits limits = {});
 
   // Anchors the snapshots at `t`, the time of the run's first event.
   void Start(double t);
@@ -62,6 +74,9 @@ class MetricView {
 
   double interval_, delay_, jitter_;
   std::uint64_t seed_;
+  SnapshotLimits limits_;
+  std::uint64_t taken_ = 0;    // snapshot values taken so far
+  std::uint64_t pending_ = 0;  // of those, the ones in snapshots not fully published
   bool started_ = false;
   double start_ = 0.0;
   EventQueue<Event> queue_;

@@ -29,6 +29,15 @@ void CheckSimOptions(const SimOptions& o) {
     throw UsageError("what-if times must be finite numbers >= 0");
   if (!o.stale() && (o.stale_delay > 0.0 || o.stale_jitter > 0.0))
     throw UsageError("--stale-delay and --stale-jitter need --stale-interval");
+  // Each snapshot waits delay + jitter to be published: so many are held at
+  // once, whatever the trace.
+  if (o.stale() && (o.stale_delay + o.stale_jitter) / o.stale_interval >=
+                       static_cast<double>(kMaxPendingSnapshotValues))
+    throw UsageError(fmt::format(
+        "--stale-interval {}: more than {} snapshot values would wait to be published at once "
+        "(the limit of one replay, shared by its strategy runs); choose a longer interval or a "
+        "shorter --stale-delay and --stale-jitter",
+        o.stale_interval, kMaxPendingSnapshotValues));
 }
 
 }  // namespace lbsim

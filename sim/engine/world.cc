@@ -19,10 +19,13 @@ World::World(const StrategyRequest& request, const SimOptions& options,
       candidates_(inflight_, metrics_, index_) {
   if (options.service()) service_ = std::make_unique<ServiceModel>(options.slots);
   if (options.stale())
-    view_ = std::make_unique<MetricView>(options.stale_interval, options.stale_delay,
-                                         options.stale_jitter, options.seed);
+    view_ = std::make_unique<MetricView>(
+        options.stale_interval, options.stale_delay, options.stale_jitter, options.seed,
+        SnapshotLimits{kMaxSnapshotValues / options.runs,
+                       kMaxPendingSnapshotValues / options.runs});
   candidates_.SetView(view_.get());
-  if (options.any()) timeline_ = std::make_unique<LoadTimeline>(options.window);
+  if (options.any())
+    timeline_ = std::make_unique<LoadTimeline>(options.window, kMaxWindowFigures / options.runs);
 }
 
 void World::SetInflight(InstanceIndex i, std::optional<std::int64_t> value) {
