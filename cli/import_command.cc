@@ -17,6 +17,7 @@
 #include "traces/importers/trace_import.h"
 #include "base/errors.h"
 #include "sim/io/output_file.h"
+#include "sim/io/printable.h"
 #include "sim/io/write_stream.h"
 #include "traces/gen/trace_line_writer.h"
 #include "traces/trace_stream.h"
@@ -137,7 +138,8 @@ int RunImport(const ImportCommand& c) {
   }
   if (!options.keep_failed)
     summary += fmt::format("; dropped {}", Counted(stats.failed_dropped, "failed request"));
-  std::fprintf(stderr, "%s\n", summary.c_str());
+  // The path and the first skipped row's message hold text from the input.
+  std::fprintf(stderr, "%s\n", Printable(summary).c_str());
   return 0;
 }
 

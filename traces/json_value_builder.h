@@ -124,10 +124,19 @@ class BasicJsonValueBuilder {
       parent.push_back(std::move(v));
       return &parent.back();
     }
-    json& slot = parent[key_];
-    slot = std::move(v);
     has_key_ = false;
-    return &slot;
+    if constexpr (std::is_same_v<json, nlohmann::ordered_json>) {
+      // ordered_json looks a key up by walking its members: appended
+      // directly (Key refused a repeat), an object of n keys costs n, not n^2.
+      auto& members =
+          static_cast<typename json::object_t::Container&>(parent.template get_ref<typename json::object_t&>());
+      members.emplace_back(std::move(key_), std::move(v));
+      return &members.back().second;
+    } else {
+      json& slot = parent[key_];
+      slot = std::move(v);
+      return &slot;
+    }
   }
 
   json root_;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "sim/check/scenario_check.h"
+#include "sim/io/printable.h"
 
 namespace lbsim {
 namespace {
@@ -12,6 +13,7 @@ namespace {
 // `text` escaped for an XML attribute value or, with `attribute` false,
 // character data (where line breaks stay as they are). Characters XML 1.0
 // cannot carry (controls other than tab, newline, return) become '?'.
+// Text from a scenario or a report goes through Text() first.
 std::string Xml(std::string_view text, bool attribute = true) {
   std::string out;
   for (char ch : text) {
@@ -30,6 +32,11 @@ std::string Xml(std::string_view text, bool attribute = true) {
   }
   return out;
 }
+
+// Text from a scenario or a report, as a CI log may show it: escaped
+// (Printable), so that it can neither break a line nor reorder what is
+// around it.
+std::string Text(std::string_view text) { return Printable(text); }
 
 // "scenarios/ties.json" -> "scenarios.ties": a class name that tools which
 // split class names at dots show as package "scenarios", class "ties".
@@ -52,24 +59,26 @@ std::string RenderCheckJUnit(const std::vector<ScenarioResult>& results) {
   for (const ScenarioResult& s : results) {
     out += fmt::format(
         "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\">\n",
-        Xml(s.path), s.expectations.size(), s.failed());
+        Xml(Text(s.path)), s.expectations.size(), s.failed());
     out += fmt::format(
         "    <properties><property name=\"scenario\" value=\"{}\"/></properties>\n",
-        Xml(s.name));
-    const std::string class_name = Xml(ClassName(s.path));
+        Xml(Text(s.name)));
+    const std::string class_name = Xml(Text(ClassName(s.path)));
     for (const ExpectationResult& r : s.expectations) {
       out += fmt::format("    <testcase name=\"{}\" classname=\"{}\" file=\"{}\"",
-                         Xml(r.key + ": " + r.subject), class_name, Xml(s.path));
+                         Xml(Text(r.key + ": " + r.subject)), class_name, Xml(Text(s.path)));
       if (r.passed) {
         out += "/>\n";
         continue;
       }
-      std::string detail = fmt::format("scenario: {} ({})\nexpectation: {}: {}\nexpected: {}\nactual: {}\n",
-                                       s.name, s.path, r.key, r.subject, r.expected, r.actual);
-      if (!r.why.empty()) detail += fmt::format("why: {}\n", r.why);
+      std::string detail = fmt::format(
+          "scenario: {} ({})\nexpectation: {}: {}\nexpected: {}\nactual: {}\n", Text(s.name),
+          Text(s.path), Text(r.key), Text(r.subject), Text(r.expected), Text(r.actual));
+      if (!r.why.empty()) detail += fmt::format("why: {}\n", Text(r.why));
       out += fmt::format(
           ">\n      <failure type=\"expectation\" message=\"{}\">{}</failure>\n    </testcase>\n",
-          Xml(fmt::format("expected {}, actual {}", r.expected, r.actual)), Xml(detail, false));
+          Xml(Text(fmt::format("expected {}, actual {}", r.expected, r.actual))),
+          Xml(detail, false));
     }
     out += "  </testsuite>\n";
   }

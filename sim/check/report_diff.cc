@@ -4,12 +4,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "base/errors.h"
 #include "sim/io/json_file.h"
+#include "sim/io/printable.h"
 #include "sim/report/text_table.h"
 
 namespace lbsim {
@@ -31,11 +35,11 @@ struct ReportFigures {
   std::uint64_t events = 0, arrivals = 0;
   std::vector<std::string> instances;
   std::vector<Strategy> strategies;
+  std::unordered_map<std::string, std::size_t> by_label;  // the first of each label
 
   const Strategy* Find(const std::string& label) const {
-    for (const Strategy& s : strategies)
-      if (s.label == label) return &s;
-    return nullptr;
+    auto it = by_label.find(label);
+    return it == by_label.end() ? nullptr : &strategies[it->second];
   }
   std::string Labels() const {
     std::string out;
@@ -65,8 +69,10 @@ class ReportReader {
     }
     const ojson& list = Get(doc, "strategies", "strategies");
     if (!list.is_array()) Fail("strategies", "expected an array");
-    for (std::size_t i = 0; i < list.size(); ++i)
+    for (std::size_t i = 0; i < list.size(); ++i) {
       r.strategies.push_back(StrategyFigures(list[i], fmt::format("strategies[{}]", i)));
+      r.by_label.emplace(r.strategies.back().label, i);
+    }
     return r;
   }
 
@@ -131,22 +137,34 @@ class ReportReader {
   std::string path_;
 };
 
+// The values of one list by name (the first of a name that repeats), so
+// that a comparison costs time in proportion to the lists, not their square.
 template <typename Value>
-std::optional<double> Lookup(const std::vector<std::pair<std::string, Value>>& list,
-                             const std::string& name) {
-  for (const auto& [key, value] : list)
-    if (key == name) return std::optional<double>(value);
-  return std::nullopt;
+std::unordered_map<std::string_view, const Value*> ByName(
+    const std::vector<std::pair<std::string, Value>>& list) {
+  std::unordered_map<std::string_view, const Value*> out;
+  out.reserve(list.size());
+  for (const auto& [key, value] : list) out.emplace(key, &value);
+  return out;
 }
 
-// The names of both lists, base order first, then names only in `next`.
+template <typename Value>
+const Value* Lookup(const std::unordered_map<std::string_view, const Value*>& by_name,
+                    std::string_view name) {
+  auto it = by_name.find(name);
+  return it == by_name.end() ? nullptr : it->second;
+}
+
+// The names of both lists, base order first, then names only in `next`;
+// each once.
 template <typename Value>
 std::vector<std::string> Names(const std::vector<std::pair<std::string, Value>>& base,
                                const std::vector<std::pair<std::string, Value>>& next) {
   std::vector<std::string> out;
-  for (const auto& entry : base) out.push_back(entry.first);
-  for (const auto& entry : next)
-    if (std::find(out.begin(), out.end(), entry.first) == out.end()) out.push_back(entry.first);
+  std::unordered_set<std::string_view> seen;
+  for (const auto* list : {&base, &next})
+    for (const auto& entry : *list)
+      if (seen.insert(entry.first).second) out.push_back(entry.first);
   return out;
 }
 
@@ -183,27 +201,32 @@ StrategyDiff Compare(const ReportFigures::Strategy* b, const ReportFigures::Stra
   }
   if (!b || !n) return d;
 
+  auto number = [](const double* v) { return v ? std::optional<double>(*v) : std::nullopt; };
+  const auto base_share = ByName(b->share), next_share = ByName(n->share);
   for (const std::string& id : Names(b->share, n->share)) {
-    DiffRow row{DiffRow::Kind::kShare, id, Lookup(b->share, id), Lookup(n->share, id)};
+    DiffRow row{DiffRow::Kind::kShare, id, number(Lookup(base_share, id)),
+                number(Lookup(next_share, id))};
     row.flagged = !row.base || !row.next || std::fabs(*row.next - *row.base) > tol.share;
     d.rows.push_back(std::move(row));
   }
+  const auto base_fairness = ByName(b->fairness), next_fairness = ByName(n->fairness);
   for (const std::string& key : Names(b->fairness, n->fairness)) {
-    auto value = [&](const auto& list) {
-      for (const auto& [k, v] : list)
-        if (k == key) return v;
-      return std::optional<double>();
+    auto value = [&](const auto& by_name) {
+      const std::optional<double>* v = Lookup(by_name, key);
+      return v ? *v : std::optional<double>();
     };
-    DiffRow row{DiffRow::Kind::kFairness, key, value(b->fairness), value(n->fairness)};
+    DiffRow row{DiffRow::Kind::kFairness, key, value(base_fairness), value(next_fairness)};
     row.flagged = row.base.has_value() != row.next.has_value() ||
                   (row.base && std::fabs(*row.next - *row.base) > tol.fairness);
     d.rows.push_back(std::move(row));
   }
   const double decisions = static_cast<double>(std::max<std::uint64_t>(d.decisions, 1));
+  const auto base_reasons = ByName(b->reasons), next_reasons = ByName(n->reasons);
   for (const std::string& word : Names(b->reasons, n->reasons)) {
     // A reason one strategy never gives counts 0 there.
-    DiffRow row{DiffRow::Kind::kReason, word, Lookup(b->reasons, word).value_or(0.0),
-                Lookup(n->reasons, word).value_or(0.0)};
+    DiffRow row{DiffRow::Kind::kReason, word,
+                number(Lookup(base_reasons, word)).value_or(0.0),
+                number(Lookup(next_reasons, word)).value_or(0.0)};
     row.flagged = std::fabs(*row.next - *row.base) / decisions > tol.reasons;
     d.rows.push_back(std::move(row));
   }
@@ -226,7 +249,8 @@ std::string Change(const DiffRow& row) {
 }
 
 std::string Side(const std::string& label, const std::string& requested) {
-  return label.empty() ? std::string("(absent)") : fmt::format("{} \"{}\"", label, requested);
+  return label.empty() ? std::string("(absent)")
+                       : fmt::format("{} \"{}\"", Printable(label), Printable(requested));
 }
 
 }  // namespace
@@ -287,8 +311,11 @@ ReportDiff DiffReports(const std::string& base_path, const std::string& next_pat
 
 std::string RenderDiffText(const ReportDiff& diff) {
   const DiffTolerances& tol = diff.tolerances;
-  std::string out = fmt::format("base      {}\nnew       {}\n", diff.base_path, diff.next_path);
-  out += fmt::format("trace     {}: {} arrivals, {} Instances\n", diff.trace_name,
+  // Text from the reports (paths, names, labels, ids) is escaped: it can
+  // neither split a line nor drive the terminal.
+  std::string out = fmt::format("base      {}\nnew       {}\n", Printable(diff.base_path),
+                                Printable(diff.next_path));
+  out += fmt::format("trace     {}: {} arrivals, {} Instances\n", Printable(diff.trace_name),
                      diff.arrivals, diff.instances);
   out += fmt::format(
       "flagged   share change > {}, fairness change > {}, reason count change > {} of "
@@ -310,7 +337,7 @@ std::string RenderDiffText(const ReportDiff& diff) {
       std::string title = row.kind == DiffRow::Kind::kShare      ? "  share "
                           : row.kind == DiffRow::Kind::kFairness ? "  fairness "
                                                                  : "  reasons ";
-      t.Row({title + row.name, Value(row, row.base), Value(row, row.next), Change(row),
+      t.Row({title + Printable(row.name), Value(row, row.base), Value(row, row.next), Change(row),
              row.flagged ? "FLAGGED" : ""});
     }
   }

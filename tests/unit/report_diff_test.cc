@@ -2,6 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
+
+#include <fmt/format.h>
+
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -29,6 +33,13 @@ class TempDir {
   ~TempDir() {
     for (const std::string& f : files_) std::remove(f.c_str());
     ::rmdir(path_.c_str());
+  }
+  // Writes `document` as a trace file (a JSON document) and returns its path.
+  std::string Trace(const std::string& document) {
+    std::string file = path_ + "/" + std::to_string(files_.size()) + ".trace.json";
+    std::ofstream(file) << document;
+    files_.push_back(file);
+    return file;
   }
   // Writes the JSON report of `specs` replaying `trace` to a new file.
   std::string Report(const std::vector<std::string>& specs,
@@ -168,6 +179,40 @@ TEST_CASE("the text rendering marks flagged rows and ends with a summary") {
   CHECK(text.find("  share inst-c             0.3333  0.3333        0\n") != std::string::npos);
   CHECK(text.substr(text.rfind('\n', text.size() - 2)) ==
         "\nlbsim diff: 2 of 13 figures beyond tolerance\n");
+}
+
+TEST_CASE("the text rendering escapes what the reports hold") {
+  TempDir dir;
+  const std::string trace = dir.Trace(
+      "{\"lbsim_trace\": 1, \"name\": \"t\\u202e\\n\", \"instances\": [{\"id\": \"a\\u001b[31m\\nFLAGGED\"},"
+      " {\"id\": \"b\"}], \"events\": [{\"t\": 0, \"type\": \"arrival\"}]}");
+  const std::string base = dir.Report({"rr"}, trace);
+  const std::string text = RenderDiffText(DiffReports(base, base, DiffTolerances{}));
+  CHECK(text.find('\x1b') == std::string::npos);
+  CHECK(text.find("\xe2\x80\xae") == std::string::npos);
+  CHECK(text.find("  share a\\u001b[31m\\nFLAGGED ") != std::string::npos);
+  CHECK(text.find("trace     t\\u202e\\n: 1 arrivals, 2 Instances\n") != std::string::npos);
+}
+
+TEST_CASE("a comparison takes time in proportion to the reports, not their square") {
+  // 10,000 Instances (a share and a selection each, per side): reading the
+  // reports' objects and pairing their keys took seconds; it takes
+  // milliseconds.
+  TempDir dir;
+  std::string instances, events;
+  for (int i = 0; i < 10000; ++i) instances += (i ? "," : "") + fmt::format("{{\"id\": \"i{}\"}}", i);
+  const std::string trace = dir.Trace(
+      "{\"lbsim_trace\": 1, \"instances\": [" + instances + "], \"events\": [{\"t\": 0, \"type\": \"arrival\"}]}");
+  const std::string report = dir.Report({"rr"}, trace);
+  const auto start = std::chrono::steady_clock::now();
+  const ReportDiff diff = DiffReports(report, report, DiffTolerances{});
+  CHECK(diff.rows() > 10000);
+#if defined(__SANITIZE_ADDRESS__)
+  constexpr auto kSlowdown = 10;  // the sanitizers' cost
+#else
+  constexpr auto kSlowdown = 1;
+#endif
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::milliseconds(1500) * kSlowdown);
 }
 
 }  // namespace

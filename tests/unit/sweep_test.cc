@@ -314,12 +314,18 @@ TEST_CASE("CSV fields are quoted when they need it and split back") {
   CHECK(CsvField("plain") == "plain");
   CHECK(CsvField("a,b") == "\"a,b\"");
   CHECK(CsvField("say \"hi\"") == "\"say \"\"hi\"\"\"");
+  // No control character, line break or bidi override reaches a cell.
+  CHECK(CsvField("a\x1b[31m\x07\nb\xe2\x80\xae") == "a\\u001b[31m\\u0007\\nb\\u202e");
   std::string text = "x," + CsvField("a,\"b\"\nc") + ",y\r\n1,2,3";
   std::vector<CsvRecord> records;
   REQUIRE(SplitCsv(text, records));
   REQUIRE(records.size() == 2);
-  CHECK(records[0].fields == std::vector<std::string>{"x", "a,\"b\"\nc", "y"});
-  CHECK(records[0].text == "x,\"a,\"\"b\"\"\nc\",y\r\n");
+  CHECK(records[0].fields == std::vector<std::string>{"x", "a,\"b\"\\nc", "y"});
+  CHECK(records[0].text == "x,\"a,\"\"b\"\"\\nc\",y\r\n");
+  // (RFC 4180 line breaks in quotes are still read.)
+  std::vector<CsvRecord> quoted_break;
+  REQUIRE(SplitCsv("\"a\nb\",c\n", quoted_break));
+  CHECK(quoted_break[0].fields == std::vector<std::string>{"a\nb", "c"});
   CHECK(records[1].fields == std::vector<std::string>{"1", "2", "3"});
   CHECK_FALSE(SplitCsv("a,\"b", records));
 }
