@@ -3,7 +3,11 @@
 #include "cli/cli.h"
 
 #include <cerrno>
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
+#include <limits>
+#include <tuple>
 #include <exception>
 #include <new>
 #include <sstream>
@@ -24,6 +28,7 @@
 #include "cli/merge_command.h"
 #include "cli/replay_command.h"
 #include "cli/sweep_command.h"
+#include "sim/sweep/sweep.h"
 #include "traces/gen/gen_flags.h"
 #include "base/errors.h"
 #include "base/signal_cleanup.h"
@@ -78,6 +83,24 @@ CLI::Validator NonNegative(bool zero_ok) {
       },
       "");
 }
+// Accepts an integer written in decimal digits, from `min` to `max`; says
+// so otherwise (CLI11 would take "-1" for 2^64-1, and print its own bounds
+// in full).
+CLI::Validator IntegerFrom(std::uint64_t min, std::uint64_t max, std::string max_text = "") {
+  if (max_text.empty()) max_text = fmt::format("{}", max);
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        std::uint64_t x = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
+        if (!text.empty() && ec == std::errc() && end == text.data() + text.size() && x >= min &&
+            x <= max)
+          return {};
+        return fmt::format("expected an integer from {} to {}, got {}", min, max_text, text);
+      },
+      "");
+}
+constexpr std::uint64_t kMaxSeed = std::uint64_t{1} << 53;  // what strategies take
+
 constexpr const char* kCheckFooter = R"(
 Examples:
   lbsim check scenarios/
@@ -186,7 +209,7 @@ int RunCli(int argc, char** argv) {
   const std::string what_if = "What-if simulation";
   app.add_option("--slots", replay.sim.slots,
                  "Service model: each Instance runs at most K requests at once, the rest wait FIFO")
-      ->check(CLI::Range(1u, 1u << 30).description(""))
+      ->check(IntegerFrom(1, 1u << 30, "2^30"))
       ->type_name("K")
       ->group(what_if);
   app.add_option("--speed", replay.speeds,
@@ -212,11 +235,12 @@ int RunCli(int argc, char** argv) {
   app.add_option("--seed", replay.sim.seed,
                  "Seed of the randomized strategies (random, power_of_two) unless set per "
                  "strategy, and of the stale-metrics jitter; reports echo it (default 1)")
+      ->check(IntegerFrom(0, kMaxSeed, "2^53"))
       ->type_name("N");
   app.add_option("--cache-blocks", replay.sim.cache_blocks,
                  "KV-cache capacity of each simulated Instance in blocks, for the prefix hit "
                  "rate; also kv_aware's cache_blocks unless set per strategy (default 4096)")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 53))
+      ->check(IntegerFrom(1, std::uint64_t{1} << 53, "2^53"))
       ->type_name("N");
   app.add_option("--window", replay.sim.window,
                  "Per-window shares, mean inflight and fallback rate over windows of W")
@@ -342,7 +366,8 @@ exit status 2 and no output file, unless --skip-bad.)");
                          "Divide arrival times by X (2 = twice the request rate)")
       ->default_str("1")
       ->type_name("X");
-  import_cmd->add_option("--limit", import.limit, "Write only the first N requests")
+  import_cmd->add_option("--limit", import.limit, "Write only the first N requests (N >= 1)")
+      ->check(IntegerFrom(1, std::numeric_limits<std::uint64_t>::max()))
       ->type_name("N");
   import_cmd->add_flag("--skip-bad", import.skip_bad,
                        "Skip malformed rows and report how many on stderr");
@@ -371,11 +396,12 @@ exit status 2 and no output file, unless --skip-bad.)");
       ->type_name("NAME.KEY=V1,V2,...");
   sweep_cmd->add_option("--seeds", sweep.seeds,
                         "Run each randomized strategy once per seed")
+      ->check(IntegerFrom(0, kMaxSeed, "2^53"))
       ->delimiter(',')
       ->allow_extra_args(false)
       ->type_name("S1,S2,...");
   sweep_cmd->add_option("-j,--jobs", sweep.jobs, "Threads to use (default: all cores)")
-      ->check(CLI::PositiveNumber);
+      ->check(IntegerFrom(1, kMaxSweepJobs));
   sweep_cmd->add_option("--shard", sweep.shard,
                         "Run only slice I of N of the cells (join the slices with lbsim merge)")
       ->type_name("I/N");
@@ -415,6 +441,20 @@ exit status 2 and no output file, unless --skip-bad.)");
   }
 
   std::vector<std::string> unwritten;  // output files a failure leaves unwritten
+  // A file name given empty is no file name: refused, never taken for
+  // standard output (the default when none is given).
+  for (const auto& [app_of, name, value] :
+       std::vector<std::tuple<CLI::App*, std::string, const std::string*>>{
+           {&app, "--output", &replay.output},     {&app, "--decisions", &replay.decisions},
+           {&app, "--window-csv", &replay.window_csv}, {&app, "trace", &replay.trace},
+           {gen_cmd, "--output", &gen.output},     {check_cmd, "--junit", &check.junit},
+           {import_cmd, "--output", &import.output}, {sweep_cmd, "--output", &sweep.output},
+           {merge_cmd, "--output", &merge.output}}) {
+    if (app_of->count(name) > 0 && value->empty())
+      return Fail(fmt::format("{}: expected a file name, got an empty one{}", name,
+                              name == "trace" || name == "--junit" ? ""
+                                                                   : " (- is standard output)"));
+  }
   try {
     if (proxies_cmd->parsed()) return RunListProxies();
     if (strategies_cmd->parsed())

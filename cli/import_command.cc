@@ -25,8 +25,6 @@
 namespace lbsim {
 namespace {
 
-constexpr std::uint64_t kMaxInstances = 100000;
-
 // "N" gives inst-1 .. inst-N; anything else is a comma-separated id list.
 std::vector<std::string> InstanceIds(const std::string& text) {
   if (text.empty())
@@ -35,8 +33,10 @@ std::vector<std::string> InstanceIds(const std::string& text) {
   std::vector<std::string> ids;
   if (std::optional<std::uint64_t> n = ParseCount(text)) {
     if (*n == 0 || *n > kMaxInstances)
-      throw UsageError(fmt::format("--instances: expected a count from 1 to {}, got {}",
-                                   kMaxInstances, text));
+      throw UsageError(fmt::format(
+          "--instances: expected a count from 1 to {} (the most Instances a trace may have), "
+          "got {}",
+          kMaxInstances, text));
     for (std::uint64_t i = 1; i <= *n; ++i) ids.push_back(fmt::format("inst-{}", i));
     return ids;
   }
@@ -49,12 +49,17 @@ std::vector<std::string> InstanceIds(const std::string& text) {
       throw UsageError(fmt::format("--instances: empty Instance id in '{}'", text));
     if (!seen.insert(id).second)
       throw UsageError(fmt::format("--instances: Instance id '{}' appears twice", id));
+    if (id.size() > kMaxIdBytes)
+      throw UsageError(fmt::format("--instances: an Instance id of {} bytes; at most {} (the limit)",
+                                   id.size(), kMaxIdBytes));
     ids.push_back(std::move(id));
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
   }
   if (ids.size() > kMaxInstances)
-    throw UsageError(fmt::format("--instances: at most {} Instances", kMaxInstances));
+    throw UsageError(fmt::format(
+        "--instances: at most {} Instances (the most a trace may have), got {}", kMaxInstances,
+        ids.size()));
   return ids;
 }
 

@@ -81,6 +81,12 @@ inline constexpr std::size_t kMaxEventValues = 1'000'000;
 inline constexpr std::size_t kMaxInstances = 10'000;
 // Bytes of one Instance id or request id.
 inline constexpr std::size_t kMaxIdBytes = 4096;
+// Most requests one strategy run of a replay keeps in flight: routed with
+// a duration and not yet completed, whether running or (with the service
+// model) waiting for a slot. Each costs memory until it completes; the
+// limit keeps a trace of endless durations from growing memory without
+// bound. (gen and import refuse to write a trace past it.)
+inline constexpr std::size_t kMaxInFlight = 1'000'000;
 // Bytes of a JSON file lbsim reads whole into memory (a scenario, a report
 // for lbsim diff, a gen spec), and JSON values in it: a value costs 16 to
 // 100 bytes of memory however short its text.

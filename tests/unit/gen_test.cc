@@ -205,14 +205,32 @@ TEST_CASE("gen: flags parse into the spec, bad values name the flag") {
   CHECK(spec.reporting.inflight);
   CHECK(spec.reporting.qps_1m);
   CHECK_THROWS_WITH_AS(ApplyGenFlag(spec, "--report-fields", "both"),
-                       "--report-fields both: expected inflight|qps_1m|inflight,qps_1m|none",
+                       "--report-fields both: expected inflight, qps_1m, inflight,qps_1m or none",
                        UsageError);
   CHECK_THROWS_WITH_AS(ApplyGenFlag(spec, "--durations", "gamma:2"),
-                       "--durations gamma:2: expected fixed:V|exponential:MEAN|lognormal:MEAN:SIGMA", UsageError);
+                       "--durations gamma:2: expected fixed:V, exponential:MEAN or "
+                       "lognormal:MEAN:SIGMA, each value a number",
+                       UsageError);
   CHECK_THROWS_WITH_AS(ApplyGenFlag(spec, "--burst", "10"),
-                       "--burst 10: expected AT:COUNT[:OVER]", UsageError);
+                       "--burst 10: expected AT:COUNT or AT:COUNT:OVER (AT and OVER numbers, "
+                       "COUNT an integer >= 0)",
+                       UsageError);
   CHECK_THROWS_WITH_AS(ApplyGenFlag(spec, "--arrivals", "1.5"),
-                       "--arrivals 1.5: expected N", UsageError);
+                       "--arrivals 1.5: expected an integer from 0 to 9000000000000000", UsageError);
+  // Every flag says what it wants, never only its placeholder.
+  CHECK_THROWS_WITH_AS(ApplyGenFlag(spec, "--rate", "abc"),
+                       "--rate abc: expected a number (arrivals per time unit)", UsageError);
+  CHECK_THROWS_WITH_AS(ApplyGenFlag(spec, "--seed", "-1"),
+                       "--seed -1: expected an integer from 0 to 9000000000000000", UsageError);
+  CHECK_THROWS_WITH_AS(ApplyGenFlag(spec, "--instances", "10001"),
+                       "--instances 10001: expected an integer from 1 to 10000 (the most "
+                       "Instances a trace may have)",
+                       UsageError);
+  for (const GenFlagInfo& f : GenFlags()) {
+    if (f.type_name == "TEXT" || f.type_name == "ID") continue;  // any text will do
+    CAPTURE(f.name);
+    CHECK_FALSE(f.expected.empty());
+  }
 }
 
 TEST_CASE("gen: load reports carry the reference round-robin Proxy's counts, delayed") {

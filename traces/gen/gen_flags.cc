@@ -9,6 +9,7 @@
 
 #include "base/errors.h"
 #include "base/number_text.h"
+#include "traces/trace_reader.h"
 
 namespace lbsim {
 namespace {
@@ -16,29 +17,45 @@ namespace {
 constexpr std::array<GenFlagInfo, 26> kFlags{{
     {"--name", "TEXT", "Trace name (header)"},
     {"--description", "TEXT", "Trace description (header)"},
-    {"--time-unit", "s|ms", "Unit of every time, duration and rate (default s)"},
-    {"--seed", "N", "Seed: the same spec and seed give byte-identical traces (default 1)"},
-    {"--instances", "N", "Number of initial Instances (default 4)"},
+    {"--time-unit", "s|ms", "Unit of every time, duration and rate (default s)", false, "s or ms"},
+    {"--seed", "N", "Seed: the same spec and seed give byte-identical traces (default 1)", false,
+     "an integer from 0 to 9000000000000000"},
+    {"--instances", "N", "Number of initial Instances (default 4)", false,
+     "an integer from 1 to 10000 (the most Instances a trace may have)"},
     {"--prefix", "TEXT", "Id prefix of the initial Instances (default inst-)"},
-    {"--speeds", "A,B,...", "Service speed of each initial Instance (written as speed keys)"},
-    {"--weights", "A,B,...", "Weight of each initial Instance"},
-    {"--rate", "R", "Poisson arrivals per time unit (default 10)"},
-    {"--arrivals", "N", "Stop after N arrivals"},
-    {"--until", "T", "Stop arrivals at time T"},
-    {"--on-off", "ON:OFF[:OFF_RATE]", "Rate curve: the rate for ON, then OFF_RATE (default 0) for OFF"},
-    {"--diurnal", "PERIOD:AMPLITUDE[:PEAK_AT]", "Rate curve: rate x (1 + AMPLITUDE cos(2 pi (t - PEAK_AT) / PERIOD))"},
-    {"--burst", "AT:COUNT[:OVER]", "COUNT extra arrivals spread over [AT, AT+OVER)", true},
-    {"--durations", "fixed:V|exponential:MEAN|lognormal:MEAN:SIGMA", "Request durations (default fixed:1)"},
-    {"--down", "ID@T", "Instance ID goes down at T", true},
-    {"--up", "ID@T", "Instance ID comes back up at T", true},
-    {"--remove", "ID@T", "Instance ID is removed from the pool at T", true},
-    {"--flap", "ID@START:PERIOD:DOWN_FOR[:UNTIL]", "Instance ID goes down every PERIOD from START, for DOWN_FOR", true},
-    {"--join", "ID@T[:SPEED]", "A new Instance joins at T with unknown load (cold start)", true},
-    {"--proxy", "NAME", "Proxy profile the trace is written for, named in its header (see lbsim proxies; default: none named, which replays as latest)"},
-    {"--report-fields", "inflight|qps_1m|inflight,qps_1m|none", "Load fields the reports carry (default inflight; none for a Proxy that counts its own requests, cacheroute@2f1019a on)"},
-    {"--report-interval", "S", "A load report of each reporting Instance every S (default 0: never)"},
-    {"--report-delay", "D", "Reports appear D after their snapshot (default 0)"},
-    {"--silent-fraction", "F", "Fraction of the initial Instances (chosen by the seed) that never report"},
+    {"--speeds", "A,B,...", "Service speed of each initial Instance (written as speed keys)",
+     false, "numbers separated by commas, one per Instance"},
+    {"--weights", "A,B,...", "Weight of each initial Instance", false,
+     "numbers separated by commas, one per Instance"},
+    {"--rate", "R", "Poisson arrivals per time unit (default 10)", false,
+     "a number (arrivals per time unit)"},
+    {"--arrivals", "N", "Stop after N arrivals", false, "an integer from 0 to 9000000000000000"},
+    {"--until", "T", "Stop arrivals at time T", false, "a number (a time)"},
+    {"--on-off", "ON:OFF[:OFF_RATE]", "Rate curve: the rate for ON, then OFF_RATE (default 0) for OFF",
+     false, "ON:OFF or ON:OFF:OFF_RATE, each a number"},
+    {"--diurnal", "PERIOD:AMPLITUDE[:PEAK_AT]", "Rate curve: rate x (1 + AMPLITUDE cos(2 pi (t - PEAK_AT) / PERIOD))",
+     false, "PERIOD:AMPLITUDE or PERIOD:AMPLITUDE:PEAK_AT, each a number"},
+    {"--burst", "AT:COUNT[:OVER]", "COUNT extra arrivals spread over [AT, AT+OVER)", true,
+     "AT:COUNT or AT:COUNT:OVER (AT and OVER numbers, COUNT an integer >= 0)"},
+    {"--durations", "fixed:V|exponential:MEAN|lognormal:MEAN:SIGMA", "Request durations (default fixed:1)",
+     false, "fixed:V, exponential:MEAN or lognormal:MEAN:SIGMA, each value a number"},
+    {"--down", "ID@T", "Instance ID goes down at T", true, "ID@T (T a number)"},
+    {"--up", "ID@T", "Instance ID comes back up at T", true, "ID@T (T a number)"},
+    {"--remove", "ID@T", "Instance ID is removed from the pool at T", true, "ID@T (T a number)"},
+    {"--flap", "ID@START:PERIOD:DOWN_FOR[:UNTIL]", "Instance ID goes down every PERIOD from START, for DOWN_FOR", true,
+     "ID@START:PERIOD:DOWN_FOR or ID@START:PERIOD:DOWN_FOR:UNTIL, each a number"},
+    {"--join", "ID@T[:SPEED]", "A new Instance joins at T with unknown load (cold start)", true,
+     "ID@T or ID@T:SPEED, each a number"},
+    {"--proxy", "NAME", "Proxy profile the trace is written for, named in its header (see lbsim proxies; default: none named, which replays as latest)",
+     false, "a Proxy profile (lbsim proxies lists them)"},
+    {"--report-fields", "inflight|qps_1m|inflight,qps_1m|none", "Load fields the reports carry (default inflight; none for a Proxy that counts its own requests, cacheroute@2f1019a on)",
+     false, "inflight, qps_1m, inflight,qps_1m or none"},
+    {"--report-interval", "S", "A load report of each reporting Instance every S (default 0: never)",
+     false, "a number (a time)"},
+    {"--report-delay", "D", "Reports appear D after their snapshot (default 0)", false,
+     "a number (a time)"},
+    {"--silent-fraction", "F", "Fraction of the initial Instances (chosen by the seed) that never report",
+     false, "a number from 0 to 1"},
     {"--silent", "ID", "An initial Instance that never reports", true},
 }};
 
@@ -95,10 +112,11 @@ class FlagValue {
 std::span<const GenFlagInfo> GenFlags() { return kFlags; }
 
 void ApplyGenFlag(GenSpec& spec, std::string_view flag, std::string_view value) {
-  std::string_view expected;
+  const GenFlagInfo* info = nullptr;
   for (const GenFlagInfo& f : kFlags)
-    if (f.name == flag) expected = f.type_name;
-  if (expected.empty()) throw UsageError(fmt::format("{}: not a gen flag", flag));
+    if (f.name == flag) info = &f;
+  if (!info) throw UsageError(fmt::format("{}: not a gen flag", flag));
+  const std::string_view expected = info->expected;
   const FlagValue v(flag, value, expected);
 
   if (flag == "--name") spec.name = value;
@@ -107,7 +125,7 @@ void ApplyGenFlag(GenSpec& spec, std::string_view flag, std::string_view value) 
   else if (flag == "--seed") spec.seed = v.Count(value);
   else if (flag == "--instances") {
     const std::uint64_t n = v.Count(value);
-    if (n > 1'000'000) v.Fail();
+    if (n < 1 || n > kMaxInstances) v.Fail();
     spec.instances = static_cast<std::uint32_t>(n);
   } else if (flag == "--prefix") spec.prefix = value;
   else if (flag == "--speeds" || flag == "--weights") {
@@ -156,7 +174,8 @@ void ApplyGenFlag(GenSpec& spec, std::string_view flag, std::string_view value) 
     spec.joins.push_back(j);
   } else if (flag == "--proxy") {
     spec.proxy = FindProxyProfile(value);
-    if (!spec.proxy) v.Fail();
+    if (!spec.proxy)
+      throw UsageError(fmt::format("--proxy {}: expected one of {}", value, ProxyProfileNames()));
   } else if (flag == "--report-fields") {
     spec.reporting.inflight = spec.reporting.qps_1m = false;
     spec.reporting.fields_given = true;

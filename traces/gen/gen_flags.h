@@ -13,6 +13,9 @@ struct GenFlagInfo {
   std::string_view type_name;  // e.g. "R"
   std::string_view help;
   bool repeatable = false;     // repeatable flags add to a list
+  // What a bad value is told it should be, e.g. "a number >= 0 (arrivals
+  // per time unit)"; empty: any text.
+  std::string_view expected = {};
 };
 
 // Every `lbsim gen` spec flag, in help order.

@@ -113,16 +113,18 @@ void Need(const SpecReader& r, const json& object, const std::string& field,
 
 void ReadInstances(const SpecReader& r, const json& j, GenSpec& spec) {
   const std::string f = "instances";
+  auto count = [&](const json& v, const std::string& k) {
+    const std::uint64_t n = r.Count(v, k);
+    if (n > kMaxInstances)
+      r.Fail(k, fmt::format("at most {} Instances (the most a trace may have)", kMaxInstances), &v);
+    spec.instances = static_cast<std::uint32_t>(n);
+  };
   if (j.is_number()) {
-    spec.instances = static_cast<std::uint32_t>(r.Count(j, f));
+    count(j, f);
     return;
   }
   r.Object(j, f, {"count", "prefix", "speeds", "weights"});
-  With(j, f, "count", [&](const json& v, const std::string& k) {
-    const std::uint64_t n = r.Count(v, k);
-    if (n > 1'000'000) r.Fail(k, "at most 1000000 Instances", &v);
-    spec.instances = static_cast<std::uint32_t>(n);
-  });
+  With(j, f, "count", count);
   With(j, f, "prefix", [&](const json& v, const std::string& k) { spec.prefix = r.String(v, k); });
   for (auto [key, list] : {std::pair{"speeds", &spec.speeds}, std::pair{"weights", &spec.weights}}) {
     With(j, f, key, [&, list = list](const json& v, const std::string& k) {
