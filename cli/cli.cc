@@ -2,9 +2,15 @@
 
 #include "cli/cli.h"
 
+#include <cerrno>
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
+#include <limits>
+#include <tuple>
 #include <exception>
 #include <new>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +18,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "cli/gen_command.h"
@@ -23,11 +30,14 @@
 #include "cli/merge_command.h"
 #include "cli/replay_command.h"
 #include "cli/sweep_command.h"
+#include "sim/sweep/sweep.h"
 #include "traces/gen/gen_flags.h"
 #include "base/errors.h"
+#include "base/signal_cleanup.h"
 #include "base/number_text.h"
 #include "sim/io/output_file.h"
 #include "sim/io/printable.h"
+#include "sim/io/write_stream.h"
 
 #ifndef LBSIM_VERSION
 #define LBSIM_VERSION "0.0.0"
@@ -125,6 +135,24 @@ CLI::Validator NonNegative(bool zero_ok) {
       },
       "");
 }
+// Accepts an integer written in decimal digits, from `min` to `max`; says
+// so otherwise (CLI11 would take "-1" for 2^64-1, and print its own bounds
+// in full).
+CLI::Validator IntegerFrom(std::uint64_t min, std::uint64_t max, std::string max_text = "") {
+  if (max_text.empty()) max_text = fmt::format("{}", max);
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        std::uint64_t x = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
+        if (!text.empty() && ec == std::errc() && end == text.data() + text.size() && x >= min &&
+            x <= max)
+          return {};
+        return fmt::format("expected an integer from {} to {}, got {}", min, max_text, text);
+      },
+      "");
+}
+constexpr std::uint64_t kMaxSeed = std::uint64_t{1} << 53;  // what strategies take
+
 constexpr const char* kCheckFooter = R"(
 Examples:
   lbsim check scenarios/
@@ -133,6 +161,8 @@ Examples:
 
 Folders are searched recursively for *.json scenarios (other JSON files, such as
 traces or gen specs, are skipped); scenarios run in sorted path order.
+A scenario with an exec:COMMAND strategy is refused (exit 2) unless --allow-exec:
+COMMAND would run through the shell.
 Exit status: 0 every expectation holds; 1 an expectation failed; 2 usage error or
 bad scenario/trace (one line on stderr naming the file and key; no JUnit file is
 written); 3 internal error.)";
@@ -175,9 +205,21 @@ int Fail(const std::string& message, const std::vector<std::string>& unwritten =
   return status;
 }
 
+// Gives each of standard input, output and error that is closed a
+// read-only /dev/null, so that no file lbsim opens takes its number: an
+// output file would otherwise receive what goes to standard output. A write
+// to a standard output closed this way fails (EBADF) and is reported.
+void HoldStandardDescriptors() {
+  for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd)
+    if (::fcntl(fd, F_GETFD) < 0 && errno == EBADF) ::open("/dev/null", O_RDONLY);
+}
+
 }  // namespace
 
 int RunCli(int argc, char** argv) {
+  // From the start: an interrupted run removes its unfinished outputs.
+  InstallSignalCleanup();
+  HoldStandardDescriptors();
   CLI::App app{
       "lbsim replays a trace of Instance load and request arrivals through "
       "Proxy Instance-selection strategies and reports what each would do.",
@@ -227,7 +269,7 @@ int RunCli(int argc, char** argv) {
   const std::string what_if = "What-if simulation";
   app.add_option("--slots", replay.sim.slots,
                  "Service model: each Instance runs at most K requests at once, the rest wait FIFO")
-      ->check(CLI::Range(1u, 1u << 30).description(""))
+      ->check(IntegerFrom(1, 1u << 30, "2^30"))
       ->type_name("K")
       ->group(what_if);
   app.add_option("--speed", replay.speeds,
@@ -254,10 +296,12 @@ int RunCli(int argc, char** argv) {
       app.add_option("--seed", replay.sim.seed,
                      "Seed of the randomized strategies (random, power_of_two) unless set per "
                      "strategy, and of the stale-metrics jitter; reports echo it (default 1)")
+          ->check(IntegerFrom(0, kMaxSeed, "2^53"))
           ->type_name("N");
   app.add_option("--seeds", replay.seeds,
                  "Replay once per seed (as --seed) and report every figure's median and "
                  "spread [min, max] over them (table or JSON)")
+      ->check(IntegerFrom(0, kMaxSeed, "2^53"))
       ->delimiter(',')
       ->allow_extra_args(false)
       ->type_name("S1,S2,...");
@@ -269,7 +313,7 @@ int RunCli(int argc, char** argv) {
   app.add_option("--cache-blocks", replay.sim.cache_blocks,
                  "KV-cache capacity of each simulated Instance in blocks, for the prefix hit "
                  "rate; also kv_aware's cache_blocks unless set per strategy (default 4096)")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 53))
+      ->check(IntegerFrom(1, std::uint64_t{1} << 53, "2^53"))
       ->type_name("N");
   app.add_option("--window", replay.sim.window,
                  "Per-window shares, mean inflight and fallback rate over windows of W")
@@ -355,6 +399,9 @@ int RunCli(int argc, char** argv) {
                         "(any) or a warning name; repeatable")
       ->allow_extra_args(false)
       ->type_name("NAME");
+  check_cmd->add_flag("--allow-exec", check.allow_exec,
+                      "Run the exec:COMMAND strategies scenarios name (COMMAND runs through "
+                      "the shell: give it only for scenarios you trust)");
 
   DiffCommand diff;
   CLI::App* diff_cmd = app.add_subcommand(
@@ -451,7 +498,8 @@ exit status 2 and no output file, unless --skip-bad.)");
                          "Divide arrival times by X (2 = twice the request rate)")
       ->default_str("1")
       ->type_name("X");
-  import_cmd->add_option("--limit", import.limit, "Write only the first N requests")
+  import_cmd->add_option("--limit", import.limit, "Write only the first N requests (N >= 1)")
+      ->check(IntegerFrom(1, std::numeric_limits<std::uint64_t>::max()))
       ->type_name("N");
   import_cmd->add_flag("--skip-bad", import.skip_bad,
                        "Skip malformed rows and report how many on stderr");
@@ -515,11 +563,12 @@ exit status 2 and no output file, unless --skip-bad.)");
       ->group(sweep_what_if);
   sweep_cmd->add_option("--seeds", sweep.seeds,
                         "Run each randomized strategy once per seed")
+      ->check(IntegerFrom(0, kMaxSeed, "2^53"))
       ->delimiter(',')
       ->allow_extra_args(false)
       ->type_name("S1,S2,...");
   sweep_cmd->add_option("-j,--jobs", sweep.jobs, "Threads to use (default: all cores)")
-      ->check(CLI::PositiveNumber);
+      ->check(IntegerFrom(1, kMaxSweepJobs));
   sweep_cmd->add_option("--shard", sweep.shard,
                         "Run only slice I of N of the cells (join the slices with lbsim merge)")
       ->type_name("I/N");
@@ -556,11 +605,33 @@ exit status 2 and no output file, unless --skip-bad.)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);
-    return Fail(DescribeParseError(e, app));
+    if (e.get_exit_code() != 0) return Fail(DescribeParseError(e, app));
+    // --help or --version: printed here, so that a failed write is an error.
+    std::ostringstream out, err;
+    const int status = app.exit(e, out, err);
+    try {
+      WriteStandardOutput(out.str());
+    } catch (const UsageError& failed) {
+      return Fail(failed.what());
+    }
+    return status;
   }
 
   std::vector<std::string> unwritten;  // output files a failure leaves unwritten
+  // A file name given empty is no file name: refused, never taken for
+  // standard output (the default when none is given).
+  for (const auto& [app_of, name, value] :
+       std::vector<std::tuple<CLI::App*, std::string, const std::string*>>{
+           {&app, "--output", &replay.output},     {&app, "--decisions", &replay.decisions},
+           {&app, "--window-csv", &replay.window_csv}, {&app, "trace", &replay.trace},
+           {gen_cmd, "--output", &gen.output},     {check_cmd, "--junit", &check.junit},
+           {import_cmd, "--output", &import.output}, {sweep_cmd, "--output", &sweep.output},
+           {merge_cmd, "--output", &merge.output}}) {
+    if (app_of->count(name) > 0 && value->empty())
+      return Fail(fmt::format("{}: expected a file name, got an empty one{}", name,
+                              name == "trace" || name == "--junit" ? ""
+                                                                   : " (- is standard output)"));
+  }
   try {
     if (proxies_cmd->parsed()) return RunListProxies();
     if (engines_cmd->parsed()) return RunListEngines(engine_name);

@@ -7,6 +7,7 @@
 
 #include "base/errors.h"
 #include "sim/io/output_file.h"
+#include "sim/io/write_stream.h"
 #include "strategies/params.h"
 
 namespace lbsim {
@@ -20,24 +21,26 @@ int RunDiff(const DiffCommand& command) {
     options.pairs.push_back(SplitAssignment(pair, "--pair (BASE_LABEL=NEW_LABEL)"));
   options.beyond_spread = command.beyond_spread;
   options.only_worse = command.only_worse;
+  // Standard output must not be one of the reports read.
+  for (const std::string& input : {command.base, command.next})
+    RefuseOverwrite("-", input, "", "report");
   std::optional<OutputFile> junit;
   if (!command.junit.empty()) {
     if (command.junit == "-")
       throw UsageError("--junit -: the comparison already goes to standard output; give a file");
-    for (const std::string* report : {&command.base, &command.next})
-      if (command.junit == *report || SameFile(command.junit, *report))
-        throw UsageError(fmt::format("--junit {}: refusing to overwrite a report", command.junit));
+    for (const std::string& input : {command.base, command.next})
+      RefuseOverwrite(command.junit, input, "--junit", "report");
+    RefuseStandardOutputAs(command.junit, "--junit");
     junit.emplace(command.junit);  // fails now, before any work, if it cannot be written
   }
   const ReportDiff diff = DiffReports(command.base, command.next, options);
   const std::string text = command.format == "json" ? RenderDiffJson(diff) : RenderDiffText(diff);
   if (junit) {
-    const std::string xml = RenderDiffJUnit(diff);
-    WriteText(xml, junit->stream(), command.junit + ": cannot write output");
+    WriteText(RenderDiffJUnit(diff), junit->stream(), command.junit + ": cannot write output");
     junit->Finish();
     junit->Commit();
   }
-  WriteText(text, stdout, "standard output: cannot write the comparison");
+  WriteStandardOutput(text, "the comparison");
   return diff.flagged() > 0 ? 1 : 0;
 }
 

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <unistd.h>
 #include <cstring>
 #include <optional>
 
@@ -12,6 +13,8 @@
 #include "traces/gen/trace_generator.h"
 #include "base/errors.h"
 #include "sim/io/output_file.h"
+#include "sim/io/write_stream.h"
+#include "traces/gen/trace_line_writer.h"
 
 namespace lbsim {
 
@@ -26,18 +29,20 @@ int RunGen(const GenCommand& command) {
   ValidateGenSpec(spec, origin);
 
   const bool to_stdout = IsStandardOutputPath(command.output);
-  if (!to_stdout && !command.spec.empty() &&
-      (command.output == command.spec || SameFile(command.output, command.spec)))
-    throw UsageError(fmt::format("--output {}: refusing to overwrite the gen spec", command.output));
+  if (!command.spec.empty()) RefuseOverwrite(command.output, command.spec, "--output", "spec");
   std::optional<OutputFile> file;
-  if (!to_stdout) file.emplace(command.output);
-  GenerateTrace(spec, to_stdout ? stdout : file->stream());
-  if (file) {
-    file->Commit();
-  } else if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    throw UsageError(fmt::format("standard output: cannot write the trace: {}",
-                                 std::strerror(errno ? errno : EIO)));
+  std::optional<WriteStream> out;  // standard output, streamed
+  if (to_stdout) out.emplace(STDOUT_FILENO);
+  else file.emplace(command.output);
+  const std::string_view name = file ? file->Name() : "standard output";
+  try {
+    GenerateTrace(spec, out ? out->get() : file->stream());
+  } catch (const TraceWriteError& e) {
+    throw UsageError(fmt::format("{}: cannot write output: {}", name, e.what()));
   }
+  if (file) file->Commit();
+  else if (const int err = out->Flush())
+    throw UsageError(fmt::format("{}: cannot write output: {}", name, std::strerror(err)));
   return 0;
 }
 

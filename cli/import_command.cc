@@ -1,6 +1,10 @@
 #include "cli/import_command.h"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -14,12 +18,13 @@
 #include "traces/input_file.h"
 #include "base/errors.h"
 #include "sim/io/output_file.h"
+#include "sim/io/printable.h"
+#include "sim/io/write_stream.h"
+#include "traces/gen/trace_line_writer.h"
 #include "traces/trace_stream.h"
 
 namespace lbsim {
 namespace {
-
-constexpr std::uint64_t kMaxInstances = 100000;
 
 // "N" gives inst-1 .. inst-N; anything else is a comma-separated id list.
 std::vector<std::string> InstanceIds(const std::string& text) {
@@ -29,8 +34,10 @@ std::vector<std::string> InstanceIds(const std::string& text) {
   std::vector<std::string> ids;
   if (std::optional<std::uint64_t> n = ParseCount(text)) {
     if (*n == 0 || *n > kMaxInstances)
-      throw UsageError(fmt::format("--instances: expected a count from 1 to {}, got {}",
-                                   kMaxInstances, text));
+      throw UsageError(fmt::format(
+          "--instances: expected a count from 1 to {} (the most Instances a trace may have), "
+          "got {}",
+          kMaxInstances, text));
     for (std::uint64_t i = 1; i <= *n; ++i) ids.push_back(fmt::format("inst-{}", i));
     return ids;
   }
@@ -43,12 +50,17 @@ std::vector<std::string> InstanceIds(const std::string& text) {
       throw UsageError(fmt::format("--instances: empty Instance id in '{}'", text));
     if (!seen.insert(id).second)
       throw UsageError(fmt::format("--instances: Instance id '{}' appears twice", id));
+    if (id.size() > kMaxIdBytes)
+      throw UsageError(fmt::format("--instances: an Instance id of {} bytes; at most {} (the limit)",
+                                   id.size(), kMaxIdBytes));
     ids.push_back(std::move(id));
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
   }
   if (ids.size() > kMaxInstances)
-    throw UsageError(fmt::format("--instances: at most {} Instances", kMaxInstances));
+    throw UsageError(fmt::format(
+        "--instances: at most {} Instances (the most a trace may have), got {}", kMaxInstances,
+        ids.size()));
   return ids;
 }
 
@@ -99,14 +111,23 @@ int RunImport(const ImportCommand& c) {
   const std::string display_path = from_stdin ? "<stdin>" : c.input;
   InputFile in = InputFile::Open(c.input, "input");
   std::optional<OutputFile> out_file;
-  if (!IsStandardOutputPath(c.output)) out_file.emplace(c.output);
+  std::optional<WriteStream> out;  // standard output, streamed
+  if (IsStandardOutputPath(c.output)) out.emplace(STDOUT_FILENO);
+  else out_file.emplace(c.output);
+  const std::string_view out_name = out_file ? out_file->Name() : "standard output";
 
   std::unique_ptr<RequestSource> source = format.open(in.get(), display_path, &in);
-  ImportStats stats =
-      ImportTrace(format, *source, display_path, c.name.empty() ? DefaultName(c.input) : c.name,
-                  options, out_file ? out_file->stream() : stdout);
+  ImportStats stats;
+  try {
+    stats = ImportTrace(format, *source, display_path,
+                        c.name.empty() ? DefaultName(c.input) : c.name, options,
+                        out ? out->get() : out_file->stream());
+  } catch (const TraceWriteError& e) {
+    throw UsageError(fmt::format("{}: cannot write output: {}", out_name, e.what()));
+  }
   if (out_file) out_file->Commit();
-  else std::fflush(stdout);
+  else if (const int err = out->Flush())
+    throw UsageError(fmt::format("{}: cannot write output: {}", out_name, std::strerror(err)));
 
   std::string summary = fmt::format("lbsim: imported {} from {} ({})",
                                     Counted(stats.arrivals, "arrival"), display_path,
@@ -117,7 +138,8 @@ int RunImport(const ImportCommand& c) {
   }
   if (!options.keep_failed)
     summary += fmt::format("; dropped {}", Counted(stats.failed_dropped, "failed request"));
-  std::fprintf(stderr, "%s\n", summary.c_str());
+  // The path and the first skipped row's message hold text from the input.
+  std::fprintf(stderr, "%s\n", Printable(summary).c_str());
   return 0;
 }
 

@@ -1,9 +1,5 @@
 #include "cli/merge_command.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 #include <utility>
 
 #include <fmt/format.h>
@@ -11,26 +7,21 @@
 #include "base/errors.h"
 #include "sim/io/output_file.h"
 #include "sim/sweep/sweep.h"
+#include "traces/text_file.h"
 
 namespace lbsim {
-namespace {
-
-std::string ReadWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw InputError(fmt::format("{}: read error", path));
-  return text.str();
-}
-
-}  // namespace
 
 int RunMergeCommand(const MergeCommand& command) {
   std::vector<std::pair<std::string, std::string>> slices;
+  std::size_t left = kMaxMergeBytes;  // for all the slices together
   for (const std::string& path : command.slices) {
     RefuseOverwrite(command.output, path, "--output", "slice");
-    slices.emplace_back(path, ReadWholeFile(path));
+    std::string text = ReadTextFile(
+        path, "sweep slice", left,
+        fmt::format("the slices are larger than the limit of {} MiB for one merge, together",
+                    kMaxMergeBytes >> 20));
+    left -= text.size();
+    slices.emplace_back(path, std::move(text));
   }
   OutputTarget output(command.output);
   output.Write(MergeSweepSlices(slices));

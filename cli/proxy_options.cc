@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "base/errors.h"
+#include "sim/io/write_stream.h"
 #include "strategies/registry.h"
 
 namespace lbsim {
@@ -89,8 +90,7 @@ int RunListProxies() {
     out += fmt::format("  {:<{}}  {}\n", p.name, width[0], LeastLoadDefaults(p));
   out += "\nL2 and L3 add up their terms with Python's sum(): left to right under --python "
          "3.11, compensated (Neumaier) under 3.12.\n";
-  if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size() || std::fflush(stdout) != 0)
-    throw UsageError("standard output: cannot write the listing");
+  WriteStandardOutput(out, "the listing");
   return 0;
 }
 

@@ -16,6 +16,7 @@
 #include "sim/io/output_file.h"
 #include "sim/io/progress_line.h"
 #include "sim/io/printable.h"
+#include "sim/io/write_stream.h"
 #include "sim/report/report.h"
 #include "sim/report/seed_spread.h"
 #include "sim/report/warning.h"
@@ -181,6 +182,15 @@ int RunReplay(const ReplayCommand& command) {
         (command.engine_log == *other || SameFile(command.engine_log, *other)))
       throw UsageError("--engine-log names the same file as --output, --decisions or --window-csv");
 
+  // What goes to standard output must not go into a file an output replaces.
+  if (IsStandardOutputPath(command.output) || command.decisions == "-" ||
+      command.window_csv == "-" || command.engine_log == "-") {
+    RefuseStandardOutputAs(command.output, "--output");
+    RefuseStandardOutputAs(command.decisions, "--decisions");
+    RefuseStandardOutputAs(command.window_csv, "--window-csv");
+    RefuseStandardOutputAs(command.engine_log, "--engine-log");
+  }
+
   const bool read_ahead = UsableCpus() >= 2;
   auto feed = [&](InstanceTable& table, TraceVisitor& visitor, TraceProgress* shown) {
     return read_ahead ? ReadTraceAhead(command.trace, encoding, table, visitor, shown)
@@ -208,7 +218,7 @@ int RunReplay(const ReplayCommand& command) {
       report_file->Finish();
       report_file->Commit();
     } else {
-      WriteText(text, stdout, "standard output: cannot write the report");
+      WriteStandardOutput(text, "the report");
     }
     return FailOn(runs, fail_on);
   }
@@ -292,7 +302,7 @@ int RunReplay(const ReplayCommand& command) {
   if (window_file) window_file->Commit();
   if (engine_log_file) engine_log_file->Commit();
   if (report_file) report_file->Commit();
-  else WriteText(text, stdout, "standard output: cannot write the report");
+  else WriteStandardOutput(text, "the report");
   runs.seeds.push_back(sim.seed);
   runs.reports.push_back(std::move(report));
   return FailOn(runs, fail_on);
@@ -341,7 +351,7 @@ int RunListStrategies(const ProxyRun& run) {
       out += fmt::format("  {:<{}}  default {:<{}}  {}\n", p.name, w, p.default_text,
                          dw, p.description);
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  WriteStandardOutput(out, "the listing");
   return 0;
 }
 

@@ -55,7 +55,8 @@ int RunSweepCommand(const SweepCommand& command) {
   for (const std::string& trace : command.traces) RefuseOverwrite(command.output, trace, "--output");
 
   OutputTarget output(command.output);
-  unsigned jobs = command.jobs ? command.jobs : std::max(1u, std::thread::hardware_concurrency());
+  unsigned jobs = command.jobs ? command.jobs
+                               : std::clamp(std::thread::hardware_concurrency(), 1u, kMaxSweepJobs);
   SweepResult result = RunSweep(grid, StrategyRegistry::Builtin(), shard, jobs);
   output.Write(format == "json"   ? RenderSweepJson(result)
                : format == "html" ? RenderSweepHtml(result, scatter)

@@ -20,6 +20,7 @@
 #include "traces/flat_object_scanner.h"
 #include "traces/json_scanner.h"
 #include "traces/json_syntax_error.h"
+#include "traces/text_file.h"
 #include "traces/trace_stream.h"
 
 namespace lbsim {
@@ -29,7 +30,7 @@ using Status = JsonScanner::Status;
 
 // What reading one value gave: the scanner's verdict, or kTooLong when the
 // value ran past kMaxValueBytes before it ended.
-enum class ValueStatus { kOk, kInvalid, kTooDeep, kTooMany, kTooLong };
+enum class ValueStatus { kOk, kInvalid, kTooDeep, kTooMany, kTooLong, kDuplicateKey };
 
 // A position in a document read through a FileWindow.
 class DocumentCursor {
@@ -81,6 +82,7 @@ class DocumentCursor {
         case Status::kInvalid: return ValueStatus::kInvalid;
         case Status::kTooDeep: return ValueStatus::kTooDeep;
         case Status::kTooMany: return ValueStatus::kTooMany;
+        case Status::kDuplicateKey: return ValueStatus::kDuplicateKey;
         case Status::kTruncated: break;
       }
       if (window_.size() - pos_ > kMaxValueBytes) return ValueStatus::kTooLong;
@@ -167,7 +169,8 @@ class DocumentReader {
       SyntaxError();
     }
     TopObject(cursor);
-    if (cursor.Peek() != '\0') SyntaxError();
+    // Only whitespace after the document: a NUL byte there is no end.
+    if (cursor.Peek() != '\0' || !cursor.AtEnd()) SyntaxError();
     end_ = cursor.offset();
   }
 
@@ -284,6 +287,8 @@ class DocumentReader {
       case ValueStatus::kTooLong:
         Fail(fmt::format("{}longer than the limit of {} MiB of JSON text", Location(),
                          kMaxValueBytes >> 20));
+      case ValueStatus::kDuplicateKey:
+        Fail(Location() + DuplicateKeyMessage(scanner_.duplicate_key()));
       case ValueStatus::kInvalid: break;
     }
     SyntaxError();
@@ -294,6 +299,11 @@ class DocumentReader {
   }
 
   [[noreturn]] void SyntaxError() {
+    char start[4] = {};
+    std::rewind(input_.get());
+    const std::string wide =
+        WideTextMessage(std::string_view(start, std::fread(start, 1, sizeof start, input_.get())));
+    if (!wide.empty()) Fail(wide);
     std::string error = DescribeDocumentSyntaxError(input_.get());
     // Errors with a position start with "LINE:COLUMN:", which joins the
     // path without a space; the others (number overflow) name the value.

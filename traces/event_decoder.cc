@@ -1,5 +1,6 @@
 #include "traces/event_decoder.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <unordered_set>
@@ -8,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "strategies/python_float.h"
+#include "traces/decision_log.h"
 #include "traces/json_line_parser.h"
 #include "traces/trace_reader.h"
 
@@ -34,8 +36,8 @@ std::string Show(const JsonView& v) { return ShortJson(nlohmann::json::parse(v.t
                                field, expected));
 }
 
-// The last member of `object` named `key` (later duplicates win, as in
-// nlohmann::json and Python's json).
+// The member of `object` named `key` (the last, were there several; the
+// readers refuse repeated keys).
 std::optional<JsonView> Member(const JsonView& object, std::string_view key,
                                std::string& scratch) {
   std::optional<JsonView> found;
@@ -255,8 +257,38 @@ void DecodePrefixBlocks(const JsonView& blocks, std::vector<std::uint64_t>& out)
   }
 }
 
-// The members of an event object that trace format v1 defines; the last of
-// duplicates wins.
+// Throws FieldError "key "K" appears twice[ WHERE]" when two of `members`
+// have the same key (as decoded: "t" and "\u0074" are one key).
+void CheckUniqueKeys(std::span<const JsonMember> members, std::string_view where) {
+  std::optional<std::string> repeated;
+  std::string a, b;
+  if (members.size() <= 16) {
+    // An event's few keys, compared pairwise by their text unless one
+    // holds an escape: no allocation on the path of every event with a
+    // hint.
+    for (std::size_t i = 1; i < members.size() && !repeated; ++i)
+      for (std::size_t j = 0; j < i && !repeated; ++j) {
+        const JsonView& x = members[i].key;
+        const JsonView& y = members[j].key;
+        if (x.escaped || y.escaped ? ReadString(x, a) == ReadString(y, b) : x.text == y.text)
+          repeated = std::string(ReadString(x, a));
+      }
+  } else {
+    std::vector<std::string> keys;
+    keys.reserve(members.size());
+    for (const JsonMember& m : members) keys.emplace_back(ReadString(m.key, a));
+    std::sort(keys.begin(), keys.end());
+    const auto twice = std::adjacent_find(keys.begin(), keys.end());
+    if (twice != keys.end()) repeated = *twice;
+  }
+  if (!repeated) return;
+  std::string quoted;
+  AppendJsonString(quoted, *repeated);
+  throw FieldError(fmt::format("key {} appears twice{}{}", quoted, where.empty() ? "" : " ", where));
+}
+
+// The members of an event object that trace format v1 defines, each at most
+// once.
 struct EventFields {
   const JsonView* t = nullptr;
   const JsonView* type = nullptr;
@@ -275,10 +307,12 @@ struct EventFields {
   // Sets the fields from `members`. Most traces write an event's keys in
   // one order (t, type, then the type's own), one each: those are matched
   // in turn, each against the one key expected there, which spares a
-  // multiway branch on every key; anything else goes through Set.
+  // multiway branch on every key; anything else goes through Set, after
+  // a check that no key comes twice (the usual orders hold no repeat).
   void Locate(std::span<const JsonMember> members, std::string& scratch) {
-    if (!LocateUsual(members))
-      for (const JsonMember& m : members) Set(ReadString(m.key, scratch), &m.value);
+    if (LocateUsual(members)) return;
+    CheckUniqueKeys(members, "in the event");
+    for (const JsonMember& m : members) Set(ReadString(m.key, scratch), &m.value);
   }
 
   void Set(std::string_view key, const JsonView* value) {
@@ -351,6 +385,12 @@ TraceHeader DecodeHeader(const JsonView& header, bool document) {
   std::string scratch, text;
   if (!header.is_object())
     throw FieldError(fmt::format("expected the header object, got {}", Show(header)));
+  {
+    std::vector<JsonMember> members;
+    JsonObjectReader reader(header);
+    for (JsonMember m; reader.Next(m);) members.push_back(m);
+    CheckUniqueKeys(members, "");
+  }
   std::optional<JsonView> version = Member(header, "lbsim_trace", scratch);
   if (!version || !version->is_number() || !ReadNumber(version->text).integral())
     Fail("lbsim_trace", "the integer 1 (trace format version)", Get(version));

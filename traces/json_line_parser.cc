@@ -12,18 +12,34 @@ std::string ShortJson(const nlohmann::json& value) {
   return text;
 }
 
-JsonLineParser::JsonLineParser() { sax_.builder.set_max_values(kMaxEventValues); }
-
 bool JsonLineParser::Parse(std::string_view line) {
-  sax_.builder.Reset();
-  sax_.error.clear();
-  if (nlohmann::json::sax_parse(line.begin(), line.end(), &sax_)) return true;
-  if (!sax_.builder.limit_error().empty())  // a builder callback refused: a limit
-    error_ = sax_.builder.limit_error();
-  else
-    error_ = fmt::format("invalid JSON at column {}: {}", sax_.error_position,
-                         ParseErrorDetail(sax_.error));
+  JsonTextError e;
+  if (ParseBoundedJson(line, kMaxEventValues, value_, e)) return true;
+  switch (e.kind) {
+    case JsonTextError::Kind::kSyntax:
+      error_ = fmt::format("invalid JSON at column {}: {}", e.offset + 1, ParseErrorDetail(e.what));
+      break;
+    case JsonTextError::Kind::kNul:
+      error_ = fmt::format("invalid JSON at column {}: {}", e.offset + 1, e.what);
+      break;
+    case JsonTextError::Kind::kLimit:
+      error_ = e.what;
+      break;
+  }
   return false;
+}
+
+std::pair<std::size_t, std::size_t> LineAndColumn(std::string_view text, std::size_t offset) {
+  std::size_t line = 1, line_start = 0;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i)
+    if (text[i] == '\n') ++line, line_start = i + 1;
+  return {line, offset - line_start + 1};
+}
+
+std::string DescribeJsonTextError(std::string_view text, const JsonTextError& error) {
+  if (error.kind == JsonTextError::Kind::kSyntax) return ParseErrorWithPosition(error.what);
+  const auto [line, column] = LineAndColumn(text, error.offset);
+  return fmt::format("{}:{}: {}", line, column, error.what);
 }
 
 }  // namespace lbsim

@@ -1,5 +1,6 @@
 #include "traces/json_scanner.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cassert>
@@ -9,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "traces/decision_log.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {
@@ -83,11 +85,18 @@ std::string LimitMessage(JsonScanner::Status status) {
   return fmt::format("nesting deeper than the limit of {} levels", kMaxNestingDepth);
 }
 
+std::string DuplicateKeyMessage(std::string_view key) {
+  std::string quoted;
+  AppendJsonString(quoted, key);
+  return fmt::format("key {} appears twice in one object", quoted);
+}
+
 JsonScanner::Status JsonScanner::ScanText(std::string_view text, JsonView& value) {
   end_ = text.data() + text.size();
   assert(*end_ == '\0');
   final_ = true;
   members_.clear();
+  nested_keys_.clear();
   values_ = 0;
   const char* p = text.data();
   if (static_cast<unsigned char>(*p) == 0xEF) {  // a byte order mark, if well-formed
@@ -100,7 +109,8 @@ JsonScanner::Status JsonScanner::ScanText(std::string_view text, JsonView& value
   p = Value(p, 0);
   if (!p) return status_;
   value = View(start, p);
-  return *SkipSpace(p) == '\0' ? Status::kOk : Status::kInvalid;
+  // Only whitespace up to the end: a NUL byte before it is no end.
+  return SkipSpace(p) == end_ ? Status::kOk : Status::kInvalid;
 }
 
 JsonScanner::Status JsonScanner::ScanValue(const char* p, const char* end, bool final,
@@ -109,6 +119,7 @@ JsonScanner::Status JsonScanner::ScanValue(const char* p, const char* end, bool 
   assert(*end_ == '\0');
   final_ = final;
   members_.clear();
+  nested_keys_.clear();
   values_ = 0;
   const char* start = p;
   p = Value(p, 0);
@@ -145,6 +156,7 @@ const char* JsonScanner::Object(const char* p, std::size_t depth) {
   if (depth >= kMaxNestingDepth) return Fail(Status::kTooDeep);
   if (!Count()) return Fail(Status::kTooMany);
   const bool record = depth == 0;
+  const std::size_t first_key = nested_keys_.size();
   p = SkipSpace(p + 1);
   if (*p == '}') return p + 1;
   for (;;) {
@@ -160,15 +172,68 @@ const char* JsonScanner::Object(const char* p, std::size_t depth) {
     p = Value(p, depth + 1);
     if (!p) return nullptr;
     if (record) members_.push_back(JsonMember{key, View(value, p)});
+    else nested_keys_.push_back(key);
     p = SkipSpace(p);
     if (*p == ',') {
       p = SkipSpace(p + 1);
     } else if (*p == '}') {
+      if (!record) {
+        if (!UniqueKeys(first_key)) return Fail(Status::kDuplicateKey);
+        nested_keys_.resize(first_key);
+      }
       return p + 1;
     } else {
       return *p == '\0' ? AtNul(p) : Fail(Status::kInvalid);
     }
   }
+}
+
+bool JsonScanner::UniqueKeys(std::size_t first) {
+  const std::size_t n = nested_keys_.size() - first;
+  const JsonView* keys = nested_keys_.data() + first;
+  if (n < 2) return true;
+  // Few keys, as in a hint's per-Instance queue fields: compared pairwise,
+  // first by length and last eight bytes (quotes included), which tell most
+  // keys apart without a call.
+  if (n <= 16) {
+    for (std::size_t i = 1; i < n; ++i) {
+      const std::string_view a = keys[i].text;
+      for (std::size_t j = 0; j < i; ++j) {
+        const std::string_view b = keys[j].text;
+        bool same;
+        if (keys[i].escaped || keys[j].escaped) {
+          same = ReadString(keys[i], scratch_[0]) == ReadString(keys[j], scratch_[1]);
+        } else {
+          same = a.size() == b.size() &&
+                 (a.size() < 8 ||
+                  LoadWord(a.data() + a.size() - 8) == LoadWord(b.data() + b.size() - 8)) &&
+                 a == b;
+        }
+        if (same) {
+          duplicate_key_ = ReadString(keys[i], scratch_[0]);
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+  // Many keys: decoded and sorted.
+  decoded_keys_.clear();
+  decoded_keys_.reserve(n);  // the views below point into these
+  sorted_keys_.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (keys[i].escaped) {
+      decoded_keys_.emplace_back(ReadString(keys[i], scratch_[0]));
+      sorted_keys_.push_back(decoded_keys_.back());
+    } else {
+      sorted_keys_.push_back(ReadString(keys[i], scratch_[0]));
+    }
+  }
+  std::sort(sorted_keys_.begin(), sorted_keys_.end());
+  const auto twice = std::adjacent_find(sorted_keys_.begin(), sorted_keys_.end());
+  if (twice == sorted_keys_.end()) return true;
+  duplicate_key_ = *twice;
+  return false;
 }
 
 const char* JsonScanner::Array(const char* p, std::size_t depth) {

@@ -11,14 +11,18 @@
 namespace lbsim {
 
 // Validates JSON text in one pass without building anything, accepting
-// exactly what nlohmann::json's parser accepts (the rules traces have
-// always been read by): RFC 8259 grammar, strings of well-formed UTF-8 with
-// paired surrogate escapes, numbers that stay finite as doubles, a UTF-8
-// byte order mark only at the start of a text, and a NUL byte where a token
-// is expected ending the input. It also refuses nesting deeper than
-// kMaxNestingDepth or more than kMaxEventValues values (scalars, arrays
-// and objects) in one scanned value. On success it hands out views of the value and, when the
-// value is an object, of its members; it never allocates in steady state.
+// what nlohmann::json's parser accepts (the rules traces have always been
+// read by): RFC 8259 grammar, strings of well-formed UTF-8 with paired
+// surrogate escapes, numbers that stay finite as doubles, a UTF-8 byte
+// order mark only at the start of a text. It refuses, where nlohmann's
+// parser accepts them, a NUL byte anywhere in the text (nlohmann's parser
+// ends the input there, dropping what follows) and a key repeated in an
+// object nested in the scanned value (the scanned object's own members are
+// the caller's to check: the trace decoder does). It also refuses nesting
+// deeper than kMaxNestingDepth or more than kMaxEventValues values
+// (scalars, arrays and objects) in one scanned value. On success it hands
+// out views of the value and, when the value is an object, of its members;
+// it never allocates in steady state.
 // The text scanned must be followed by a readable NUL byte (std::string
 // data is; the trace readers put one after every line and chunk): it stops
 // every loop without a bounds check.
@@ -30,6 +34,7 @@ class JsonScanner {
     kTooDeep,    // nesting deeper than kMaxNestingDepth
     kTooMany,    // more than kMaxEventValues values
     kTruncated,  // the data ended inside the value but more may follow
+    kDuplicateKey,  // a nested object repeats a key (see duplicate_key())
   };
 
   // Validates `text` as one complete JSON text: an optional byte order
@@ -56,10 +61,16 @@ class JsonScanner {
   // object (empty otherwise). Valid as long as the scanned text.
   const std::vector<JsonMember>& members() const { return members_; }
 
+  // After kDuplicateKey: the repeated key, decoded.
+  const std::string& duplicate_key() const { return duplicate_key_; }
+
  private:
   const char* Value(const char* p, std::size_t depth);
   // Counts one more value; false past the limit.
   bool Count();
+  // Whether the keys of one nested object, nested_keys_[first...], are all
+  // different; otherwise sets duplicate_key_.
+  bool UniqueKeys(std::size_t first);
   const char* Object(const char* p, std::size_t depth);
   const char* Array(const char* p, std::size_t depth);
   const char* String(const char* p);
@@ -90,9 +101,16 @@ class JsonScanner {
   std::size_t overflow_from_depth_ = SIZE_MAX;
   std::size_t values_ = 0;  // values counted in the current scan
   std::vector<JsonMember> members_;
+  std::vector<JsonView> nested_keys_;  // of the nested objects being scanned
+  std::vector<std::string_view> sorted_keys_;  // UniqueKeys' buffers
+  std::vector<std::string> decoded_keys_;
+  std::string scratch_[2];
+  std::string duplicate_key_;
 };
 
 // What a limit status (kTooDeep, kTooMany) says in an error message.
 std::string LimitMessage(JsonScanner::Status status);
+// What kDuplicateKey says: "key "K" appears twice in one object".
+std::string DuplicateKeyMessage(std::string_view key);
 
 }  // namespace lbsim

@@ -1,6 +1,10 @@
 #include "traces/json_syntax_error.h"
 
+#include <cstdint>
+#include <optional>
 #include <stdexcept>
+
+#include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +20,7 @@ using json = nlohmann::json;
 // error, so that a whole document can be checked in constant memory.
 struct SyntaxErrorSax : nlohmann::json_sax<json> {
   std::string what;
+  std::size_t position = 0;  // bytes read when the error showed
   bool failed = false;
 
   bool null() override { return true; }
@@ -30,9 +35,10 @@ struct SyntaxErrorSax : nlohmann::json_sax<json> {
   bool end_object() override { return true; }
   bool start_array(std::size_t) override { return true; }
   bool end_array() override { return true; }
-  bool parse_error(std::size_t, const std::string&,
+  bool parse_error(std::size_t at, const std::string&,
                    const nlohmann::detail::exception& ex) override {
     what = ex.what();
+    position = at;
     failed = true;
     return false;
   }
@@ -50,10 +56,38 @@ std::string DescribeLineSyntaxError(std::string_view line) {
   return parser.error();
 }
 
+namespace {
+
+// Where the first NUL byte of `file` is (offset, line and column), if any.
+struct NulByte {
+  std::uint64_t offset = 0, line = 1, column = 1;
+};
+std::optional<NulByte> FirstNulByte(std::FILE* file) {
+  std::rewind(file);
+  NulByte at;
+  char chunk[1 << 16];
+  for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, file)) > 0;) {
+    for (std::size_t i = 0; i < n; ++i, ++at.offset) {
+      if (chunk[i] == '\0') return at;
+      if (chunk[i] == '\n') ++at.line, at.column = 1;
+      else ++at.column;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::string DescribeDocumentSyntaxError(std::FILE* file) {
+  // nlohmann's parser takes a NUL byte for the end of the input: the error
+  // is the NUL, unless the parser finds one before it.
+  const std::optional<NulByte> nul = FirstNulByte(file);
   std::rewind(file);
   SyntaxErrorSax sax;
   json::sax_parse(file, &sax);
+  if (nul && (!sax.failed || sax.position == 0 || sax.position - 1 >= nul->offset))
+    return fmt::format("{}:{}: invalid JSON: a NUL byte (JSON text holds none)", nul->line,
+                       nul->column);
   if (!sax.failed) Disagree();
   return ParseErrorWithPosition(sax.what);
 }

@@ -12,6 +12,7 @@
 #include "traces/json_scanner.h"
 #include "traces/json_syntax_error.h"
 #include "traces/line_source.h"
+#include "traces/text_file.h"
 #include "traces/trace_stream.h"
 
 namespace lbsim {
@@ -63,7 +64,14 @@ void ReadLinesTrace(InputFile& input, TraceStream& stream) {
       case JsonScanner::Status::kTooMany:
         throw InputError(fmt::format("{}:{}: {}", stream.path(), lines.number(),
                                      LimitMessage(status)));
+      case JsonScanner::Status::kDuplicateKey:
+        throw InputError(fmt::format("{}:{}: {}", stream.path(), lines.number(),
+                                     DuplicateKeyMessage(scanner.duplicate_key())));
       default:
+        if (lines.number() == 1) {
+          const std::string wide = WideTextMessage(line);
+          if (!wide.empty()) throw InputError(fmt::format("{}: {}", stream.path(), wide));
+        }
         throw InputError(
             fmt::format("{}:{}: {}", stream.path(), lines.number(), DescribeLineSyntaxError(line)));
     }

@@ -19,6 +19,7 @@
 
 
 #include "base/errors.h"
+#include "base/signal_cleanup.h"
 #include "traces/input_file.h"
 #include "traces/trace_stream.h"
 
@@ -475,6 +476,8 @@ TraceCounts ReadTraceAhead(const std::string& path, TraceEncoding encoding,
   BatchRing ring;
   std::thread reader;
   try {
+    // Signals stay with this thread, which the cleanup handler expects.
+    TerminationSignalsBlocked blocked;
     reader = std::thread([&ring, &path, encoding, progress,
                           wants_raw_hint = visitor.WantsRawHint(),
                           proxy = visitor.Proxy()] {

@@ -110,17 +110,39 @@ TraceCounts ReadTraceValue(const std::string& display_path,
         "{}: header: field \"events\": expected an array of events{}",
         display_path, events == document.end() ? ", but it is missing" : ""));
   // The parsed values go through the trace decoder as their JSON text, so
-  // that inline traces follow exactly the rules of trace files.
+  // that inline traces follow exactly the rules of trace files, limits
+  // included.
   TraceStream stream(display_path, /*document=*/true, table, visitor);
   JsonScanner scanner;
   JsonView value;
-  std::string text = document.dump();  // a document header ignores "events"
-  scanner.ScanText(text, value);
+  // Checks one value's text as the document reader checks it in a file.
+  auto scan = [&](const std::string& text, const std::string& where) {
+    if (text.size() > kMaxValueBytes)
+      throw InputError(fmt::format("{}: {}longer than the limit of {} MiB of JSON text",
+                                   display_path, where, kMaxValueBytes >> 20));
+    switch (const JsonScanner::Status status = scanner.ScanText(text, value)) {
+      case JsonScanner::Status::kOk: return;
+      case JsonScanner::Status::kDuplicateKey:
+        throw InputError(fmt::format("{}: {}{}", display_path, where,
+                                     DuplicateKeyMessage(scanner.duplicate_key())));
+      case JsonScanner::Status::kTooDeep:
+      case JsonScanner::Status::kTooMany:
+        throw InputError(fmt::format("{}: {}{}", display_path, where, LimitMessage(status)));
+      default:  // a parsed value dumps as valid JSON
+        throw InputError(fmt::format("{}: {}invalid JSON", display_path, where));
+    }
+  };
+  nlohmann::json header = nlohmann::json::object();  // a document header holds no events
+  for (auto it = document.begin(); it != document.end(); ++it)
+    if (it.key() != "events") header[it.key()] = it.value();
+  std::string text = header.dump();
+  header = nullptr;
+  scan(text, "header: ");
   stream.Header(value, 0);
   std::uint64_t index = 0;
   for (const nlohmann::json& event : *events) {
     text = event.dump();
-    scanner.ScanText(text, value);
+    scan(text, fmt::format("events[{}]: ", index));
     stream.Event(value, scanner.members(), index++);
   }
   return stream.counts();

@@ -89,6 +89,17 @@ inline constexpr std::size_t kMaxEventValues = 1'000'000;
 inline constexpr std::size_t kMaxInstances = 10'000;
 // Bytes of one Instance id or request id.
 inline constexpr std::size_t kMaxIdBytes = 4096;
+// Most requests one strategy run of a replay keeps in flight: routed with
+// a duration and not yet completed, whether running or (with the service
+// model) waiting for a slot. Each costs memory until it completes; the
+// limit keeps a trace of endless durations from growing memory without
+// bound. (gen and import refuse to write a trace past it.)
+inline constexpr std::size_t kMaxInFlight = 1'000'000;
+// Bytes of a JSON file lbsim reads whole into memory (a scenario, a report
+// for lbsim diff, a gen spec), and JSON values in it: a value costs 16 to
+// 100 bytes of memory however short its text.
+inline constexpr std::size_t kMaxJsonFileBytes = 64u << 20;
+inline constexpr std::size_t kMaxJsonFileValues = 4'000'000;
 
 // Reads the trace at `path` ("-": standard input; gzip or zstd content is
 // decompressed, told by its magic bytes), validating every rule of trace

@@ -83,9 +83,7 @@ std::string ParseErrorDetail(const std::string& what) {
   if (colon != std::string::npos) detail = what.substr(colon + 2);
   else if (id_end != std::string::npos) detail = what.substr(id_end + 2);
   if (detail.size() > 160) detail = detail.substr(0, 157) + "...";
-  for (char& c : detail)
-    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
-  return detail;
+  return detail;  // control characters are escaped where the message is printed
 }
 
 std::string ParseErrorWithPosition(const std::string& what, const std::string& location) {

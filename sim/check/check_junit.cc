@@ -6,12 +6,18 @@
 
 #include "sim/check/scenario_check.h"
 #include "sim/check/xml_text.h"
+#include "sim/io/printable.h"
 
 namespace lbsim {
 namespace {
 
 // The JUnit writers' escaping.
 std::string Xml(std::string_view text, bool attribute = true) { return XmlText(text, attribute); }
+
+// Text from a scenario or a report, as a CI log may show it: escaped
+// (Printable), so that it can neither break a line nor reorder what is
+// around it.
+std::string Text(std::string_view text) { return Printable(text); }
 
 // "scenarios/ties.json" -> "scenarios.ties": a class name that tools which
 // split class names at dots show as package "scenarios", class "ties".
@@ -34,24 +40,26 @@ std::string RenderCheckJUnit(const std::vector<ScenarioResult>& results) {
   for (const ScenarioResult& s : results) {
     out += fmt::format(
         "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\">\n",
-        Xml(s.path), s.expectations.size(), s.failed());
+        Xml(Text(s.path)), s.expectations.size(), s.failed());
     out += fmt::format(
         "    <properties><property name=\"scenario\" value=\"{}\"/></properties>\n",
-        Xml(s.name));
-    const std::string class_name = Xml(ClassName(s.path));
+        Xml(Text(s.name)));
+    const std::string class_name = Xml(Text(ClassName(s.path)));
     for (const ExpectationResult& r : s.expectations) {
       out += fmt::format("    <testcase name=\"{}\" classname=\"{}\" file=\"{}\"",
-                         Xml(r.key + ": " + r.subject), class_name, Xml(s.path));
+                         Xml(Text(r.key + ": " + r.subject)), class_name, Xml(Text(s.path)));
       if (r.passed) {
         out += "/>\n";
         continue;
       }
-      std::string detail = fmt::format("scenario: {} ({})\nexpectation: {}: {}\nexpected: {}\nactual: {}\n",
-                                       s.name, s.path, r.key, r.subject, r.expected, r.actual);
-      if (!r.why.empty()) detail += fmt::format("why: {}\n", r.why);
+      std::string detail = fmt::format(
+          "scenario: {} ({})\nexpectation: {}: {}\nexpected: {}\nactual: {}\n", Text(s.name),
+          Text(s.path), Text(r.key), Text(r.subject), Text(r.expected), Text(r.actual));
+      if (!r.why.empty()) detail += fmt::format("why: {}\n", Text(r.why));
       out += fmt::format(
           ">\n      <failure type=\"expectation\" message=\"{}\">{}</failure>\n    </testcase>\n",
-          Xml(fmt::format("expected {}, actual {}", r.expected, r.actual)), Xml(detail, false));
+          Xml(Text(fmt::format("expected {}, actual {}", r.expected, r.actual))),
+          Xml(detail, false));
     }
     out += "  </testsuite>\n";
   }

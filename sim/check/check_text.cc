@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "sim/check/scenario_check.h"
+#include "sim/io/printable.h"
 
 namespace lbsim {
 
@@ -13,9 +14,12 @@ std::string RenderCheckText(const std::vector<ScenarioResult>& results, bool qui
   for (const ScenarioResult& s : results) {
     for (const ExpectationResult& r : s.expectations) {
       if (quiet && r.passed) continue;
+      // Text from the scenario and the report is escaped: a name or an id
+      // cannot start a line of its own (a forged PASS) or drive the terminal.
       out += fmt::format("{} {}: {}: {}: expected {}, actual {}", r.passed ? "PASS" : "FAIL",
-                         s.path, r.key, r.subject, r.expected, r.actual);
-      if (!r.passed && !r.why.empty()) out += fmt::format(" (why: {})", r.why);
+                         Printable(s.path), Printable(r.key), Printable(r.subject),
+                         Printable(r.expected), Printable(r.actual));
+      if (!r.passed && !r.why.empty()) out += fmt::format(" (why: {})", Printable(r.why));
       out += '\n';
     }
   }

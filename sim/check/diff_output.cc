@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/check/report_diff.h"
+#include "sim/io/printable.h"
 #include "sim/check/xml_text.h"
 #include "sim/report/text_table.h"
 
@@ -78,8 +79,11 @@ ojson SpreadJson(const std::optional<std::pair<double, double>>& s) {
 
 std::string RenderDiffText(const ReportDiff& diff) {
   const DiffTolerances& tol = diff.options.tolerances;
-  std::string out = fmt::format("base      {}\nnew       {}\n", diff.base_path, diff.next_path);
-  out += fmt::format("trace     {}: {} arrivals, {} Instances\n", diff.trace_name, diff.arrivals,
+  // Text from the reports (paths, names, labels, ids) is escaped: it can
+  // neither split a line nor drive the terminal.
+  std::string out = fmt::format("base      {}\nnew       {}\n", Printable(diff.base_path),
+                                Printable(diff.next_path));
+  out += fmt::format("trace     {}: {} arrivals, {} Instances\n", Printable(diff.trace_name), diff.arrivals,
                      diff.instances);
   for (const std::string& a : diff.allowed) out += fmt::format("allowed   {}\n", a);
   std::string families;
@@ -100,8 +104,8 @@ std::string RenderDiffText(const ReportDiff& diff) {
   std::size_t hidden = 0;
   for (const StrategyDiff& s : diff.strategies) {
     t.Blank();
-    t.Section(fmt::format("{} vs {}", Side(s.base_label, s.base_requested),
-                          Side(s.next_label, s.next_requested)));
+    t.Section(Printable(fmt::format("{} vs {}", Side(s.base_label, s.base_requested),
+                                    Side(s.next_label, s.next_requested))));
     if (OneSided(s)) {
       t.Section(fmt::format("  FLAGGED: only in the {} report", s.base_label.empty() ? "new" : "base"));
       continue;
@@ -113,7 +117,7 @@ std::string RenderDiffText(const ReportDiff& diff) {
         ++hidden;
         continue;
       }
-      t.Row({"  " + row.figure, Value(row, row.base, row.base_spread),
+      t.Row({"  " + Printable(row.figure), Value(row, row.base, row.base_spread),
              Value(row, row.next, row.next_spread), Change(row), row.flagged ? "FLAGGED" : ""});
     }
   }

@@ -32,11 +32,13 @@ struct ReportFile {
   std::string path;
   ojson doc;
   std::vector<StrategyFigures> strategies;
+  std::unordered_map<std::string, std::size_t> by_label;  // the first of each label
 
+  // Looked up by label, so that pairing costs time in proportion to the
+  // strategies, not their square.
   const StrategyFigures* Find(const std::string& label) const {
-    for (const StrategyFigures& s : strategies)
-      if (s.label == label) return &s;
-    return nullptr;
+    auto it = by_label.find(label);
+    return it == by_label.end() ? nullptr : &strategies[it->second];
   }
   std::string Labels() const {
     std::string out;
@@ -75,6 +77,7 @@ class ReportReader {
       f.decisions = Count(s, "decisions", where + ".decisions");
       for (const char* key : {"share", "fairness", "reasons"}) Object(s, key, where + "." + key);
       f.object = &s;
+      r.by_label.emplace(f.label, r.strategies.size());
       r.strategies.push_back(std::move(f));
     }
     return r;

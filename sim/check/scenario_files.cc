@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/errors.h"
+#include "traces/trace_reader.h"
 
 namespace lbsim {
 namespace {
@@ -30,13 +31,14 @@ class TopLevelSniffer {
       verdict_ = Verdict::kOther;
     return verdict_ == Verdict::kUndecided;  // false stops the parser
   }
+  // Deeper than a scenario may nest: loading it will report that.
   bool start_object(std::size_t) {
     if (depth_++ == 0) top_is_object_ = true;
-    return true;
+    return Shallow();
   }
   bool start_array(std::size_t) {
     ++depth_;
-    return true;
+    return Shallow();
   }
   bool end_object() {
     --depth_;
@@ -55,6 +57,11 @@ class TopLevelSniffer {
   bool binary(json::binary_t&) { return false; }
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) {
     verdict_ = Verdict::kScenario;  // loading it will report the error
+    return false;
+  }
+  bool Shallow() {
+    if (depth_ <= kMaxNestingDepth) return true;
+    verdict_ = Verdict::kScenario;
     return false;
   }
 

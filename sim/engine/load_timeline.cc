@@ -5,7 +5,7 @@ namespace lbsim {
 void LoadTimeline::Begin(double t) {
   begun_ = true;
   start_ = end_ = t;
-  if (window_ > 0.0) windows_.emplace(window_, t);
+  if (window_ > 0.0) windows_.emplace(window_, t, window_figures_);
   if (charts_wanted_) {
     if (window_ > 0.0) charts_.emplace(window_, 0);
     else charts_.emplace(1.0, kFinestChartExponent);

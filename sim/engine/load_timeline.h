@@ -17,11 +17,12 @@ namespace lbsim {
 // run's span is [the first event, the last event or completion].
 class LoadTimeline {
  public:
-  // `window` > 0 also keeps a WindowSeries of that width; `charts` a
-  // ChartSeries, whose buckets are `window` x 10^k wide (k >= 0), or with
-  // no window 10^k trace units (k >= kFinestChartExponent).
-  explicit LoadTimeline(double window, bool charts = false)
-      : window_(window), charts_wanted_(charts) {}
+  // `window` > 0 also keeps a WindowSeries of that width, of at most
+  // `window_figures` windows x Instances; `charts` a ChartSeries, whose
+  // buckets are `window` x 10^k wide (k >= 0), or with no window 10^k trace
+  // units (k >= kFinestChartExponent).
+  LoadTimeline(double window, std::uint64_t window_figures, bool charts = false)
+      : window_(window), window_figures_(window_figures), charts_wanted_(charts) {}
 
   static constexpr int kFinestChartExponent = -6;
 
@@ -47,6 +48,7 @@ class LoadTimeline {
   void Change(InstanceIndex i, double t, std::int64_t delta);
 
   double window_;
+  std::uint64_t window_figures_;
   bool charts_wanted_;
   bool begun_ = false;
   double start_ = 0.0;

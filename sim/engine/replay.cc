@@ -1,5 +1,7 @@
 #include "sim/engine/replay.h"
 
+#include <algorithm>
+
 #include <memory>
 
 #include <fmt/format.h>
@@ -233,7 +235,9 @@ ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
   result.trace_path = display_path;
   result.requests = requests;
   result.options = options;
-  Replayer replayer(requests, logs, options, engine_logs);
+  SimOptions shared = options;  // the runs share the what-if limits
+  shared.runs = std::max<std::size_t>(1, requests.size());
+  Replayer replayer(requests, logs, shared, engine_logs);
   result.counts = feed(result.instances, replayer);
   replayer.Finish();
   result.header = std::move(replayer.header());

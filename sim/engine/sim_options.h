@@ -31,6 +31,18 @@ struct EngineModelOptions {
   bool on() const { return config != nullptr; }
   bool signals() const { return signal_interval > 0.0; }
 };
+// Limits of the what-if parts, each for one replay, shared by its strategy
+// runs (every run keeps its own windows and snapshots): past one, the run
+// stops with a usage error naming the option to change, before memory or
+// time runs away.
+// Window figures kept: windows x Instances, summed over the runs (a row of
+// the window CSV each).
+inline constexpr std::uint64_t kMaxWindowFigures = 16'000'000;
+// Snapshot values taken: snapshots x Instances, summed over the runs (a
+// replay at the limit takes seconds to some tens of seconds).
+inline constexpr std::uint64_t kMaxSnapshotValues = 16'000'000;
+// Snapshot values taken and not yet published, at once.
+inline constexpr std::uint64_t kMaxPendingSnapshotValues = 1'000'000;
 
 // The opt-in what-if parts of a run. Every default is "off": a run with
 // default options replays trace format v1 exactly. Times are in the trace's
@@ -76,6 +88,9 @@ struct SimOptions {
   // no figure of the other reports; the run only takes the exact-order
   // path the what-if parts take, which costs time.
   bool charts = false;
+  // The strategy runs of the replay, which share the limits above (set by
+  // Replay).
+  std::size_t runs = 1;
 
   bool service() const { return slots > 0; }
   bool stale() const { return stale_interval > 0.0; }

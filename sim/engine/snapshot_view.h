@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "base/seed_mix.h"
@@ -10,6 +11,21 @@
 #include "strategies/hint.h"
 
 namespace lbsim {
+
+// How much one view may take, in snapshot values (one per Instance and
+// snapshot): in the whole run, and taken but not yet published at once.
+struct SnapshotLimits {
+  std::uint64_t taken = ~std::uint64_t{0};
+  std::uint64_t pending = ~std::uint64_t{0};
+};
+
+// Throws a UsageError naming `option` (the interval's flag) when taking
+// `values` more snapshot values would pass `limits`, given `taken` and
+// `pending` so far, or when the next snapshot time `next` no longer passes
+// `time` (an interval below the times' resolution).
+void CheckSnapshot(std::string_view option, double interval, const SnapshotLimits& limits,
+                   std::uint64_t taken, std::uint64_t pending, std::uint64_t values, double time,
+                   double next);
 
 // What strategies see of per-Instance values published late (stale
 // metrics, engine signals): snapshot k of every Instance's value is taken
@@ -19,7 +35,9 @@ namespace lbsim {
 // strategy of a run sees the same publication times. Strategies see, per
 // Instance, the newest snapshot published so far; before its first
 // publication, nothing. Memory holds the snapshots not yet fully
-// published: about Instances x (delay + jitter) / interval values.
+// published: about Instances x (delay + jitter) / interval values, and
+// never more than its SnapshotLimits: the snapshot that would pass one
+// throws a UsageError naming `option`, before it is taken.
 template <typename Value>
 class SnapshotView {
  public:
@@ -27,8 +45,10 @@ class SnapshotView {
   // or every Instance's (kEveryInstance).
   static constexpr InstanceIndex kEveryInstance = ~InstanceIndex{0};
 
-  SnapshotView(double interval, double delay, double jitter, std::uint64_t seed)
-      : interval_(interval), delay_(delay), jitter_(jitter), seed_(seed) {}
+  SnapshotView(double interval, double delay, double jitter, std::uint64_t seed,
+               SnapshotLimits limits = {}, std::string_view option = "--stale-interval")
+      : interval_(interval), delay_(delay), jitter_(jitter), seed_(seed), limits_(limits),
+        option_(option) {}
 
   // Anchors the snapshots at `t`, the time of the run's first event.
   void Start(double t) {
@@ -91,7 +111,16 @@ class SnapshotView {
     queue_.Push(EventKey{time, EventClass::kMetric, seq_++}, e);
   }
 
+  static std::uint64_t Count(const Snapshot& s) {
+    return s.values.empty() ? 1 : s.values.size();
+  }
+
   void TakeSnapshot(Snapshot s, double time) {
+    // Computed from the anchor, not accumulated, so times do not drift.
+    const double next = start_ + static_cast<double>(s.number) * interval_;
+    CheckSnapshot(option_, interval_, limits_, taken_, pending_, Count(s), time, next);
+    taken_ += Count(s);
+    pending_ += Count(s);
     if (jitter_ > 0.0) {
       for (InstanceIndex i = 0; i < s.values.size(); ++i)
         Push(time + delay_ + jitter_ * Unit(seed_, s.number, i), Event{false, s.number, i});
@@ -102,8 +131,7 @@ class SnapshotView {
     }
     const std::uint64_t number = s.number;
     snapshots_.push_back(std::move(s));
-    // Computed from the anchor, not accumulated, so times do not drift.
-    Push(start_ + static_cast<double>(number) * interval_, Event{true, number + 1, kEveryInstance});
+    Push(next, Event{true, number + 1, kEveryInstance});
   }
 
   void Publish(const Event& e) {
@@ -124,11 +152,18 @@ class SnapshotView {
       apply(e.instance);
     }
     --s.pending;
-    while (!snapshots_.empty() && snapshots_.front().pending == 0) snapshots_.pop_front();
+    while (!snapshots_.empty() && snapshots_.front().pending == 0) {
+      pending_ -= Count(snapshots_.front());
+      snapshots_.pop_front();
+    }
   }
 
   double interval_, delay_, jitter_;
   std::uint64_t seed_;
+  SnapshotLimits limits_;
+  std::string_view option_;    // a string literal: the flag named in errors
+  std::uint64_t taken_ = 0;    // snapshot values taken so far
+  std::uint64_t pending_ = 0;  // of those, the ones in snapshots not fully published
   bool started_ = false;
   double start_ = 0.0;
   EventQueue<Event> queue_;

@@ -1,8 +1,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
+#include "sim/engine/sim_options.h"
 #include "strategies/hint.h"
 
 namespace lbsim {
@@ -26,8 +28,12 @@ class WindowSeries {
   // too narrow for the trace).
   static constexpr std::size_t kMaxWindows = 1'000'000;
 
-  // `width` > 0. The first window is the one holding `start`.
-  WindowSeries(double width, double start);
+  // `width` > 0. The first window is the one holding `start`. At most
+  // `max_figures` windows x Instances are kept. Every limit (those two, and
+  // window indexes within 2^53 of 0, where they stay exact) is checked
+  // before a window is made or walked over; past one, a UsageError names
+  // --window.
+  WindowSeries(double width, double start, std::uint64_t max_figures = kMaxWindowFigures);
 
   // One decision at `t`: `chosen` is nullptr for no_instances.
   void RecordDecision(double t, const InstanceIndex* chosen, bool fallback);
@@ -51,7 +57,15 @@ class WindowSeries {
   std::int64_t IndexOf(double t) const;
   Window& At(std::int64_t index);
 
+  // Throw the UsageError for a run that needs more than the limits.
+  [[noreturn]] void TooMany(std::string_view what) const;
+  [[noreturn]] void TooManyFigures() const;
+  // Notes that Instance `i` has figures, checking the limit.
+  void Instance(InstanceIndex i);
+
   double width_;
+  std::uint64_t max_figures_;
+  std::size_t instances_ = 1;  // the most Instances a window may have figures for
   std::int64_t first_;  // absolute index of windows_[0]
   std::vector<Window> windows_;
 };

@@ -19,10 +19,14 @@ World::World(const StrategyRequest& request, const SimOptions& options,
       candidates_(inflight_, metrics_, index_) {
   if (options.service()) service_ = std::make_unique<ServiceModel>(options.slots, options.windows());
   if (options.stale())
-    view_ = std::make_unique<MetricView>(options.stale_interval, options.stale_delay,
-                                         options.stale_jitter, options.seed);
+    view_ = std::make_unique<MetricView>(
+        options.stale_interval, options.stale_delay, options.stale_jitter, options.seed,
+        SnapshotLimits{kMaxSnapshotValues / options.runs,
+                       kMaxPendingSnapshotValues / options.runs});
   candidates_.SetView(view_.get());
-  if (options.timed()) timeline_ = std::make_unique<LoadTimeline>(options.window, options.charts);
+  if (options.timed())
+    timeline_ = std::make_unique<LoadTimeline>(options.window, kMaxWindowFigures / options.runs,
+                                               options.charts);
   if (options.engine.on())
     engine_ = std::make_unique<EngineFleet>(options.engine.config, events_, options.window);
   if (options.signals()) {
@@ -33,7 +37,9 @@ World::World(const StrategyRequest& request, const SimOptions& options,
           request.requested_as));
     signals_ = std::make_unique<SnapshotView<EngineSignals>>(
         options.engine.signal_interval, options.engine.signal_delay,
-        options.engine.signal_jitter, options.seed);
+        options.engine.signal_jitter, options.seed,
+        SnapshotLimits{kMaxSnapshotValues / options.runs, kMaxPendingSnapshotValues / options.runs},
+        "--signal-interval");
   }
 }
 

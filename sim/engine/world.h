@@ -23,14 +23,12 @@
 #include "traces/decision_log.h"
 #include "traces/instance_table.h"
 #include "traces/trace_event.h"
+#include "traces/trace_reader.h"
 
 namespace lbsim {
 
-// Most requests one strategy run keeps in flight: routed with a duration
-// and not yet completed, whether running or (with the service model)
-// waiting for a slot. Each costs memory until it completes; the limit keeps
-// a trace of endless durations from growing memory without bound.
-inline constexpr std::size_t kMaxInFlight = 1'000'000;
+// (kMaxInFlight, traces/trace_reader.h, bounds the requests one strategy
+// run keeps in flight.)
 
 // One strategy's own view of a run: its strategy state, the inflight
 // counters and Instance KV caches its own decisions move, its pending

@@ -1,9 +1,12 @@
 #include "sim/io/csv.h"
 
+#include "sim/io/printable.h"
+
 namespace lbsim {
 
-std::string CsvField(std::string_view s) {
-  if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
+std::string CsvField(std::string_view raw) {
+  const std::string s = Printable(raw);  // no control byte reaches a cell
+  if (s.find_first_of(",\"") == std::string::npos) return s;
   std::string out = "\"";
   for (char c : s) {
     if (c == '"') out += '"';

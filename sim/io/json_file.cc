@@ -1,47 +1,30 @@
 #include "sim/io/json_file.h"
 
-#include <sys/stat.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <memory>
-
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "base/errors.h"
-#include "traces/json_value_builder.h"
-#include "traces/trace_stream.h"
+#include "traces/json_line_parser.h"
+#include "traces/text_file.h"
 
 namespace lbsim {
-namespace {
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
+nlohmann::ordered_json ReadJsonFile(const std::string& path, std::string_view what,
+                                    std::size_t max_bytes, std::size_t max_values) {
+  return ParseJsonFile(path, ReadTextFile(path, what, max_bytes), max_values);
+}
 
-}  // namespace
-
-nlohmann::ordered_json ReadJsonFile(const std::string& path, std::string_view what) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    throw InputError(fmt::format("{}: cannot read {}: is a directory", path, what));
-  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-  if (!file)
-    throw InputError(
-        fmt::format("{}: cannot read {}: {}", path, what, std::strerror(errno)));
-  BoundedJsonSax<nlohmann::ordered_json> sax;
-  if (nlohmann::ordered_json::sax_parse(file.get(), &sax)) return std::move(sax.builder.value());
-  if (std::ferror(file.get()))
-    throw InputError(fmt::format("{}: cannot read {}: read error", path, what));
-  if (sax.builder.too_deep())
-    throw InputError(fmt::format("{}: nesting deeper than the limit of {} levels", path,
-                                 kMaxNestingDepth));
-  std::string error = ParseErrorWithPosition(sax.error);
+nlohmann::ordered_json ParseJsonFile(const std::string& path, std::string_view text,
+                                     std::size_t max_values) {
+  nlohmann::ordered_json value;
+  JsonTextError error;
+  if (ParseBoundedJson(text, max_values, value, error)) return value;
+  const std::string wide = WideTextMessage(text);
+  if (!wide.empty()) throw InputError(fmt::format("{}: {}", path, wide));
+  std::string message = DescribeJsonTextError(text, error);
   // "LINE:COLUMN: ..." joins the path without a space, like a compiler.
-  bool positioned = !error.empty() && error[0] >= '0' && error[0] <= '9';
-  throw InputError(fmt::format("{}:{}{}", path, positioned ? "" : " ", error));
+  const bool positioned = !message.empty() && message[0] >= '0' && message[0] <= '9';
+  throw InputError(fmt::format("{}:{}{}", path, positioned ? "" : " ", message));
 }
 
 }  // namespace lbsim

@@ -7,12 +7,15 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <cstdint>
 #include <filesystem>
+#include <random>
 #include <system_error>
 
 #include <fmt/format.h>
 
 #include "base/errors.h"
+#include "base/signal_cleanup.h"
 
 namespace lbsim {
 namespace {
@@ -74,116 +77,173 @@ bool IsStandardInput(const std::string& path) {
   throw UsageError(fmt::format("{}: cannot write output: {}", path, std::strerror(err)));
 }
 
+// The longest file name the temporary name may make (NAME_MAX of Linux's
+// file systems).
+constexpr std::size_t kMaxFileName = 255;
+
+// A temporary name beside `destination`: ".NAME.tmp.XXXXXX", with NAME cut
+// (at a UTF-8 character boundary) so that the name fits kMaxFileName.
+std::string TempPathFor(const std::string& destination, std::random_device& random) {
+  const std::size_t slash = destination.rfind('/');
+  const std::size_t base = slash == std::string::npos ? 0 : slash + 1;
+  std::string_view name = std::string_view(destination).substr(base);
+  constexpr std::string_view kSuffix = ".tmp.XXXXXX";
+  const std::size_t room = kMaxFileName - 1 - kSuffix.size();
+  if (name.size() > room) {
+    std::size_t cut = room;
+    while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
+    name = name.substr(0, cut);
+  }
+  constexpr std::string_view kLetters =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  std::string letters;
+  std::uint64_t bits = (std::uint64_t{random()} << 32) ^ random();
+  for (int i = 0; i < 6; ++i, bits /= kLetters.size()) letters += kLetters[bits % kLetters.size()];
+  return fmt::format("{}.{}.tmp.{}", std::string_view(destination).substr(0, base), name,
+                     letters);
+}
+
+// An unnamed scratch file in `directory`, open for reading and writing:
+// made and unlinked with termination signals blocked, so that no signal
+// leaves it behind. -1 with errno set when it cannot be made.
+int UnnamedScratchFile(const std::string& directory) {
+  TerminationSignalsBlocked blocked;
+  std::string temp = directory + "/.lbsim-scratch.XXXXXX";
+  const int fd = ::mkostemp(temp.data(), O_CLOEXEC);
+  if (fd >= 0) ::unlink(temp.c_str());
+  return fd;
+}
+
+// The directory for scratch files that belong to no output directory.
+std::string TempDirectory() {
+  const char* dir = std::getenv("TMPDIR");
+  return dir && *dir ? dir : "/tmp";
+}
+
 }  // namespace
+
+std::string OutputDestination(const std::string& path) { return FollowLinks(path); }
 
 OutputFile::OutputFile(std::string path)
     : path_(std::move(path)), destination_(FollowLinks(path_)) {
+  if (path_.empty()) throw UsageError("cannot write output: the file name is empty");
   struct stat st {};
   // ("-" is standard output, whatever the working directory holds.)
-  if (path_ != "-" && ::stat(destination_.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+  const bool exists = path_ != "-" && ::stat(destination_.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode))
     throw UsageError(fmt::format("{}: cannot write output: is a directory", path_));
   if (IsSpecialFile(destination_)) {
-    stream_ = std::tmpfile();
-    if (!stream_) FailWrite(Name(), errno);
+    fd_ = UnnamedScratchFile(TempDirectory());
+    if (fd_ < 0) FailWrite(Name(), errno);
+    stream_ = std::make_unique<WriteStream>(fd_);
     return;
   }
-  // ".NAME.tmp.XXXXXX" beside the destination: same file system, so the
-  // rename is atomic.
-  std::size_t slash = destination_.rfind('/');
-  std::size_t base = slash == std::string::npos ? 0 : slash + 1;
-  temp_path_ = fmt::format("{}.{}.tmp.XXXXXX", std::string_view(destination_).substr(0, base),
-                           std::string_view(destination_).substr(base));
-  int fd = ::mkstemp(temp_path_.data());
-  if (fd < 0) FailWrite(Name(), errno);
-  ::fchmod(fd, 0644);
-  stream_ = ::fdopen(fd, "wb");
-  if (!stream_) {
-    int err = errno;
-    ::close(fd);
-    ::unlink(temp_path_.c_str());
-    FailWrite(Name(), err);
+  // Beside the destination: same file system, so the rename is atomic.
+  std::random_device random;
+  for (int attempt = 0; fd_ < 0; ++attempt) {
+    temp_path_ = TempPathFor(destination_, random);
+    // Made and remembered for the signal handler as one step.
+    TerminationSignalsBlocked blocked;
+    // 0666: the umask decides a new file's mode, as for any other program.
+    fd_ = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd_ < 0) {
+      if (errno == EEXIST && attempt < 100) continue;
+      const int err = errno;
+      temp_path_.clear();
+      FailWrite(Name(), err);
+    }
+    cleanup_slot_ = RememberTempFile(temp_path_.c_str());
+    if (cleanup_slot_ < 0) {
+      ::close(fd_);
+      ::unlink(temp_path_.c_str());
+      fd_ = -1;
+      temp_path_.clear();
+      throw UsageError(fmt::format("{}: cannot write output: more than {} output files at once",
+                                   path_, kMaxCleanupFiles));
+    }
   }
-  // Larger than any one decision log line, so that every write goes through
-  // the buffer and a failing write is retried, with its errno, by Finish().
-  std::setvbuf(stream_, nullptr, _IOFBF, 1 << 16);
+  // A file replaced keeps its mode.
+  if (exists && S_ISREG(st.st_mode)) ::fchmod(fd_, st.st_mode & 07777);
+  stream_ = std::make_unique<WriteStream>(fd_);
 }
 
 OutputFile::~OutputFile() {
   if (committed_) return;
-  if (stream_) std::fclose(stream_);
-  if (!temp_path_.empty()) ::unlink(temp_path_.c_str());
+  stream_.reset();
+  if (fd_ >= 0) ::close(fd_);
+  if (!temp_path_.empty()) {
+    TerminationSignalsBlocked blocked;
+    ::unlink(temp_path_.c_str());
+    ForgetTempFile(cleanup_slot_);
+  }
 }
 
 void OutputFile::Finish() {
   if (finished_) return;
   finished_ = true;
-  errno = 0;
-  bool ok = std::fflush(stream_) == 0 && !std::ferror(stream_);
-  int err = errno;
+  int err = stream_->Flush();
+  stream_.reset();
   if (!temp_path_.empty()) {
-    bool closed = std::fclose(stream_) == 0;
-    if (ok && !closed) err = errno;
-    ok = ok && closed;
-    stream_ = nullptr;
+    if (::close(fd_) != 0 && err == 0) err = errno;
+    fd_ = -1;
   }
-  if (!ok) FailWrite(Name(), err ? err : EIO);
+  if (err) FailWrite(Name(), err);
 }
 
 void OutputFile::Commit() {
   Finish();
   if (temp_path_.empty()) {
     CopyIntoSpecialFile();
-  } else if (std::rename(temp_path_.c_str(), destination_.c_str()) != 0) {
-    FailWrite(Name(), errno);  // the destructor removes the temporary file
+  } else {
+    TerminationSignalsBlocked blocked;
+    if (std::rename(temp_path_.c_str(), destination_.c_str()) != 0)
+      FailWrite(Name(), errno);  // the destructor removes the temporary file
+    ForgetTempFile(cleanup_slot_);
   }
   committed_ = true;
 }
 
 void OutputFile::CopyIntoSpecialFile() {
   const bool to_stdout = path_ == "-";
-  if (to_stdout && std::fflush(stdout) != 0) FailWrite(Name(), errno);
-  int fd = to_stdout ? STDOUT_FILENO : ::open(destination_.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) FailWrite(Name(), errno);
-  std::rewind(stream_);
+  int out = to_stdout ? STDOUT_FILENO : ::open(destination_.c_str(), O_WRONLY | O_CLOEXEC);
+  if (out < 0) FailWrite(Name(), errno);
   char buffer[1 << 16];
-  std::size_t n;
   int err = 0;
-  while (err == 0 && (n = std::fread(buffer, 1, sizeof buffer, stream_)) > 0) {
-    for (std::size_t done = 0; done < n;) {
-      ssize_t w = ::write(fd, buffer + done, n - done);
+  for (off_t at = 0; err == 0;) {
+    const ssize_t n = ::pread(fd_, buffer, sizeof buffer, at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) err = errno;
+    if (n <= 0) break;
+    at += n;
+    for (ssize_t done = 0; done < n;) {
+      const ssize_t w = ::write(out, buffer + done, static_cast<std::size_t>(n - done));
       if (w < 0 && errno == EINTR) continue;
       if (w <= 0) {
         err = w < 0 ? errno : EIO;
         break;
       }
-      done += static_cast<std::size_t>(w);
+      done += w;
     }
   }
-  if (err == 0 && std::ferror(stream_)) err = EIO;
-  if (!to_stdout && ::close(fd) != 0 && err == 0) err = errno;
-  std::fclose(stream_);
-  stream_ = nullptr;
+  if (!to_stdout && ::close(out) != 0 && err == 0) err = errno;
+  ::close(fd_);
+  fd_ = -1;
   if (err != 0) FailWrite(Name(), err);
 }
 
 std::FILE* ScratchFileNear(const std::string& near_path) {
   std::string destination = FollowLinks(near_path);
-  if (IsSpecialFile(destination)) {
-    std::FILE* f = std::tmpfile();
-    if (!f)
-      throw UsageError(fmt::format("cannot create a scratch file: {}", std::strerror(errno)));
-    return f;
-  }
-  std::string temp = DirectoryOf(destination) + "/.lbsim-scratch.XXXXXX";
-  int fd = ::mkstemp(temp.data());
+  const bool special = IsSpecialFile(destination);
+  const std::string directory = special ? TempDirectory() : DirectoryOf(destination);
+  const int fd = UnnamedScratchFile(directory);
   if (fd < 0)
-    throw UsageError(fmt::format("{}: cannot create a scratch file: {}",
-                                 DirectoryOf(destination), std::strerror(errno)));
-  ::unlink(temp.c_str());
+    throw UsageError(fmt::format("{}: cannot create a scratch file: {}", directory,
+                                 std::strerror(errno)));
   std::FILE* f = ::fdopen(fd, "w+b");
   if (!f) {
+    const int err = errno;
     ::close(fd);
-    throw UsageError(fmt::format("cannot create a scratch file: {}", std::strerror(errno)));
+    throw UsageError(fmt::format("cannot create a scratch file: {}", std::strerror(err)));
   }
   return f;
 }
@@ -194,20 +254,43 @@ bool SameFile(const std::string& a, const std::string& b) {
   const bool b_exists = ::stat(b.c_str(), &sb) == 0;
   if (a_exists && b_exists) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
   if (a_exists || b_exists) return false;
+  // Neither exists yet: the places they would be made, dangling symbolic
+  // links followed (an output's link to another output's place).
   namespace fs = std::filesystem;
   std::error_code error;
-  const fs::path pa = fs::weakly_canonical(fs::absolute(a, error), error);
+  const fs::path pa = fs::weakly_canonical(fs::absolute(FollowLinks(a), error), error);
   if (error) return false;
-  const fs::path pb = fs::weakly_canonical(fs::absolute(b, error), error);
+  const fs::path pb = fs::weakly_canonical(fs::absolute(FollowLinks(b), error), error);
   return !error && pa == pb;
+}
+
+bool StandardOutputIs(const std::string& input) {
+  struct stat out {}, in {};
+  if (::fstat(STDOUT_FILENO, &out) != 0 || !S_ISREG(out.st_mode)) return false;
+  const bool found = input == "-" ? ::fstat(STDIN_FILENO, &in) == 0 : ::stat(input.c_str(), &in) == 0;
+  return found && in.st_dev == out.st_dev && in.st_ino == out.st_ino;
 }
 
 void RefuseOverwrite(const std::string& out, const std::string& input,
                      std::string_view flag, std::string_view kind) {
-  if (IsStandardOutputPath(out)) return;
+  if (IsStandardOutputPath(out)) {
+    if (StandardOutputIs(input))
+      throw UsageError(input == "-"
+                           ? std::string("standard output is the file standard input reads: "
+                                         "refusing to write over it")
+                           : fmt::format("standard output is {}, the input {}: refusing to "
+                                         "write over it",
+                                         input, kind));
+    return;
+  }
   if (input == "-" ? IsStandardInput(out) : out == input || SameFile(out, input))
     throw UsageError(fmt::format("{} {}: refusing to overwrite the input {}{}", flag, out, kind,
                                  input == "-" ? " (standard input reads it)" : ""));
+}
+
+void RefuseStandardOutputAs(const std::string& out, std::string_view flag) {
+  if (!IsStandardOutputPath(out) && StandardOutputIs(OutputDestination(out)))
+    throw UsageError(fmt::format("{} {}: standard output writes to the same file", flag, out));
 }
 
 void WriteText(std::string_view text, std::FILE* out, std::string_view failure) {
@@ -224,7 +307,7 @@ OutputTarget::OutputTarget(const std::string& path) {
 
 void OutputTarget::Write(std::string_view text) {
   if (!file_) {
-    WriteText(text, stdout, "standard output: cannot write output");
+    WriteStandardOutput(text);
     return;
   }
   WriteText(text, file_->stream(), file_->path() + ": cannot write output");

@@ -35,6 +35,27 @@ std::size_t Utf8Length(std::string_view text, std::size_t i, char32_t& code) {
   return n;
 }
 
+// Whether `code` is a format character (Unicode category Cf: bidi
+// embeddings, overrides and isolates, zero-width characters, the byte order
+// mark, ...) or a line or paragraph separator: invisible, or able to
+// reorder or break what a terminal shows around it.
+bool IsFormatOrSeparator(char32_t code) {
+  struct Range {
+    char32_t first, last;
+  };
+  static constexpr Range kRanges[] = {
+      {0x00AD, 0x00AD},   {0x0600, 0x0605},   {0x061C, 0x061C},   {0x06DD, 0x06DD},
+      {0x070F, 0x070F},   {0x0890, 0x0891},   {0x08E2, 0x08E2},   {0x180E, 0x180E},
+      {0x200B, 0x200F},   {0x2028, 0x202E},   {0x2060, 0x2064},   {0x2066, 0x206F},
+      {0xFEFF, 0xFEFF},   {0xFFF9, 0xFFFB},   {0x110BD, 0x110BD}, {0x110CD, 0x110CD},
+      {0x13430, 0x1343F}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0001, 0xE0001},
+      {0xE0020, 0xE007F}};
+  if (code < 0xAD) return false;
+  for (const Range& r : kRanges)
+    if (code >= r.first && code <= r.last) return true;
+  return false;
+}
+
 }  // namespace
 
 std::string Printable(std::string_view text) {
@@ -54,8 +75,9 @@ std::string Printable(std::string_view text) {
       case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
       default:
-        if (code < 0x20 || (code >= 0x7F && code <= 0x9F))
-          fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<std::uint32_t>(code));
+        if (code < 0x20 || (code >= 0x7F && code <= 0x9F) || IsFormatOrSeparator(code))
+          fmt::format_to(std::back_inserter(out), fmt::runtime(code > 0xFFFF ? "\\U{:08x}" : "\\u{:04x}"),
+                         static_cast<std::uint32_t>(code));
         else
           out.append(text.substr(i, n));
     }

@@ -11,6 +11,7 @@
 
 #include "base/errors.h"
 #include "base/number_text.h"
+#include "base/signal_cleanup.h"
 #include "sim/engine/replay.h"
 #include "sim/report/report.h"
 
@@ -200,7 +201,40 @@ std::vector<SweepCell> ExpandSweep(const SweepGrid& grid, const StrategyRegistry
                    [](const StrategyInfo* i) { return Declares(*i, "seed"); }))
     throw UsageError("--seeds: none of the strategies of the sweep takes a seed");
 
+  // A key varied twice would give cells whose spec names it twice, the
+  // second value silently winning.
+  auto same_target = [&](const SweepAxis& x, const SweepAxis& y) {
+    if (x.IsSim() || y.IsSim()) return x.IsSim() && y.IsSim();
+    return &registry.Require(x.strategy) == &registry.Require(y.strategy);
+  };
+  for (std::size_t a = 0; a < grid.axes.size(); ++a)
+    for (std::size_t b = 0; b < a; ++b)
+      if (same_target(grid.axes[a], grid.axes[b]) && grid.axes[a].key == grid.axes[b].key)
+        throw UsageError(fmt::format(
+            "--vary {}: {} is varied twice (also by --vary {}); give all its values in one --vary",
+            grid.axes[a].Name(), grid.axes[a].key, grid.axes[b].Name()));
+
+  // The number of cells, counted before any is made (saturating).
+  std::uint64_t count = 0;
+  for (std::size_t s = 0; s < specs.size(); ++s) {
+    std::uint64_t per_trace = 1;
+    auto times = [&](std::uint64_t n) {
+      per_trace = per_trace > kMaxSweepCells ? per_trace : per_trace * std::max<std::uint64_t>(n, 1);
+    };
+    for (const SweepAxis& axis : grid.axes)
+      if (axis.IsSim() || &registry.Require(axis.strategy) == infos[s]) times(axis.values.size());
+    if (Declares(*infos[s], "seed")) times(grid.seeds.size());
+    times(grid.traces.size());
+    count = std::min<std::uint64_t>(count + per_trace, kMaxSweepCells + 1);
+  }
+  if (count > kMaxSweepCells)
+    throw UsageError(fmt::format(
+        "the sweep has more than the limit of {} cells (traces x strategies x varied values x "
+        "seeds); vary fewer values, or run several sweeps",
+        kMaxSweepCells));
+
   std::vector<SweepCell> cells;
+  cells.reserve(count);
   for (std::size_t t = 0; t < grid.traces.size(); ++t) {
     for (std::size_t combo = 0; combo < combos.size(); ++combo) {
     for (std::size_t s = 0; s < specs.size(); ++s) {
@@ -301,7 +335,9 @@ SweepResult RunSweep(const SweepGrid& grid, const StrategyRegistry& registry,
     std::size_t end = c;
     while (end < last && same_run(cells[end], cells[c])) ++end;
     const std::size_t n = end - c;
-    const std::size_t split = std::min(parts, n);
+    // Enough groups for the threads, none larger than one replay takes.
+    const std::size_t split =
+        std::max(std::min(parts, n), (n + kMaxStrategyRuns - 1) / kMaxStrategyRuns);
     for (std::size_t p = 0; p < split; ++p) {
       std::vector<std::size_t> group;
       for (std::size_t k = c + n * p / split; k < c + n * (p + 1) / split; ++k) group.push_back(k);
@@ -322,7 +358,12 @@ SweepResult RunSweep(const SweepGrid& grid, const StrategyRegistry& registry,
     }
   };
   std::vector<std::thread> threads;
-  for (unsigned t = 1; t < std::min<std::size_t>(jobs, groups.size()); ++t) threads.emplace_back(work);
+  {
+    // Signals stay with this thread, which the cleanup handler expects.
+    TerminationSignalsBlocked blocked;
+    for (unsigned t = 1; t < std::min<std::size_t>(jobs, groups.size()); ++t)
+      threads.emplace_back(work);
+  }
   work();
   for (std::thread& t : threads) t.join();
   for (const std::exception_ptr& e : errors)

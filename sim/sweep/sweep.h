@@ -15,6 +15,17 @@
 
 namespace lbsim {
 
+// Cells one sweep may have: each is a strategy run with a result row, and
+// the grid of cells is made whole before any runs. A larger grid is a
+// usage error, found before anything is made.
+inline constexpr std::uint64_t kMaxSweepCells = 100'000;
+// Threads one sweep may use (-j).
+inline constexpr unsigned kMaxSweepJobs = 1024;
+// Bytes of all the slices one merge reads, together, and JSON values in
+// one JSON slice (a 100,000-cell sweep writes about 130 MiB and 6 million).
+inline constexpr std::size_t kMaxMergeBytes = 256u << 20;
+inline constexpr std::size_t kMaxSliceValues = 8'000'000;
+
 // One varied parameter: "NAME.KEY=V1,V2,..." gives every run of strategy
 // NAME each of the values in turn; "sim.KEY=V1,V2,..." does the same for a
 // what-if option of every strategy's run (see SetSimOption).
@@ -70,7 +81,9 @@ struct SweepCell {
 // the "sim" axes (the first slowest), then strategy, then its varied values
 // (the first axis varies slowest), then seed. A strategy axis or the seeds
 // apply only to strategies that declare the parameter; each must apply to
-// some strategy. Throws UsageError for a bad grid.
+// some strategy, and no parameter may be varied twice. Throws UsageError
+// for a bad grid, also one of more than kMaxSweepCells cells (before making
+// any).
 std::vector<SweepCell> ExpandSweep(const SweepGrid& grid, const StrategyRegistry& registry);
 
 // Which slice of a sweep a process runs: shard `index` (1-based) of `count`.
@@ -125,8 +138,8 @@ struct SweepResult {
 
 // Runs the cells of `shard` (all cells when nullopt) on `jobs` threads. The
 // strategies of a cell group that share a trace are replayed together, in
-// one pass over it; the trace is read once per thread that takes part of
-// it. Rows come out in cell order whatever `jobs` is. Throws UsageError or
+// one pass over it (at most kMaxStrategyRuns at once); the trace is read
+// once per group. Rows come out in cell order whatever `jobs` is. Throws UsageError or
 // InputError (the error of the earliest failing cell group).
 SweepResult RunSweep(const SweepGrid& grid, const StrategyRegistry& registry,
                      std::optional<SweepShard> shard, unsigned jobs);
@@ -135,7 +148,9 @@ SweepResult RunSweep(const SweepGrid& grid, const StrategyRegistry& registry,
 // slice of it carries the same.
 std::string SweepId(const SweepGrid& grid);
 
-// A sweep result as CSV: a header row, then one row per cell.
+// A sweep result as CSV: a header row, then one row per cell; the third
+// column, "sweep", holds SweepId, so that merge can tell slices of one
+// sweep from another's.
 std::string RenderSweepCsv(const SweepResult& result);
 // A sweep result as a JSON document ending in a newline.
 std::string RenderSweepJson(const SweepResult& result);
@@ -145,10 +160,11 @@ std::string RenderSweepJson(const SweepResult& result);
 std::string RenderSweepHtml(const SweepResult& result, const SweepScatter& scatter);
 
 // Joins slices of one sweep (the outputs of its shards, all CSV or all
-// JSON, in any order) into the output of the whole sweep: byte-identical
-// to running it unsharded. `slices` are (name, content) pairs; throws
-// InputError naming a slice that does not fit (another sweep, a missing or
-// repeated cell).
+// JSON, in any order; a UTF-8 byte order mark is ignored) into the output
+// of the whole sweep: byte-identical to running it unsharded. `slices` are
+// (name, content) pairs; throws InputError naming a slice that does not
+// fit (another sweep, a missing or repeated cell, more than kMaxSweepCells
+// cells, a row that is not one lbsim writes) or when no slice holds a row.
 std::string MergeSweepSlices(const std::vector<std::pair<std::string, std::string>>& slices);
 
 }  // namespace lbsim

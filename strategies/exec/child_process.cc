@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "base/errors.h"
+#include "base/signal_cleanup.h"
 
 namespace lbsim {
 namespace {
@@ -111,16 +113,23 @@ ChildProcess::ChildProcess(const std::string& command, std::chrono::milliseconds
     throw UsageError(fmt::format("cannot create a pipe: {}", std::strerror(err)));
   }
 
+  const pid_t parent = ::getpid();
+  // Started and remembered for the signal cleanup as one step.
+  TerminationSignalsBlocked blocked;
   pid_ = ::fork();
   if (pid_ == 0) {
-    // In the child: only async-signal-safe calls until exec.
+    // In the child: only async-signal-safe calls until exec. lbsim's
+    // handlers are not the program's: every signal gets its default back.
     ::setpgid(0, 0);
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    for (int signal : kCleanupSignals) ::sigaction(signal, &dfl, nullptr);
+    // Should lbsim die without cleaning up (SIGKILL), the child dies too.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);
     ::dup2(in[0], STDIN_FILENO);
     ::dup2(out[1], STDOUT_FILENO);
     ::closefrom(STDERR_FILENO + 1);
-    struct sigaction dfl {};
-    dfl.sa_handler = SIG_DFL;
-    ::sigaction(SIGPIPE, &dfl, nullptr);
     sigset_t none;
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -136,6 +145,7 @@ ChildProcess::ChildProcess(const std::string& command, std::chrono::milliseconds
     throw UsageError(fmt::format("cannot start a process: {}", std::strerror(err)));
   }
   ::setpgid(pid_, pid_);  // also here, so that it holds before we kill the group
+  cleanup_slot_ = RememberChildGroup(pid_);
   to_child_ = in[1];
   from_child_ = out[0];
   ::fcntl(to_child_, F_SETFL, ::fcntl(to_child_, F_GETFL) | O_NONBLOCK);
@@ -209,6 +219,9 @@ std::string ChildProcess::Stop(Clock::time_point deadline) {
   }
   ::kill(-pid_, SIGKILL);  // the child if still running, and anything it left
   ::kill(pid_, SIGKILL);   // in case it never got its own process group
+  // Forgotten before it is reaped: until then its group id cannot be reused.
+  ForgetChildGroup(cleanup_slot_);
+  cleanup_slot_ = -1;
   int status = 0;
   while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }

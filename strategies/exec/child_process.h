@@ -13,7 +13,10 @@ namespace lbsim {
 // standard input and output on pipes held here (its standard error is
 // lbsim's). Every wait has a deadline. Whatever happens, the object reaps
 // the child and kills what is left of its process group, so no process
-// outlives it; writing to a child that is gone never raises SIGPIPE.
+// outlives it: a termination signal kills the group too (the group is in
+// the signal cleanup registry, base/signal_cleanup.h), and the child gets
+// SIGKILL should lbsim die without cleaning up. Writing to a child that is
+// gone never raises SIGPIPE.
 class ChildProcess {
  public:
   using Clock = std::chrono::steady_clock;
@@ -65,6 +68,7 @@ class ChildProcess {
   bool output_ended_ = false;
   std::chrono::milliseconds grace_;
   std::string ended_;  // Stop's answer, once stopped
+  int cleanup_slot_ = -1;  // of the process group in the signal cleanup registry
 };
 
 }  // namespace lbsim

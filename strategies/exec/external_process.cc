@@ -101,11 +101,11 @@ class ExternalProcess final : public Strategy {
     Fail(fmt::format("the program closed the pipe without replying; it {}", ended));
   }
 
+  // The start of a reply for an error message (whose control characters
+  // are escaped where it is printed).
   static std::string Excerpt(std::string_view line) {
     std::string text(line.substr(0, 80));
     if (line.size() > 80) text += "...";
-    for (char& c : text)
-      if (static_cast<unsigned char>(c) < 0x20) c = ' ';
     return text;
   }
 

@@ -82,12 +82,25 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
       event(fmt::format(R"({{"t": {}, "type": "arrival"{}, "duration": {}{}}})", time_text(micros),
                         id, time_text(duration), hint()));
     } else if (shape.arrivals_per_hint && a % shape.arrivals_per_hint == 0) {
-      event(fmt::format(
-          R"({{"t": {}, "type": "arrival"{}, "duration": {}, "hint": {{"queue_depths": )"
-          R"({{"per_instance": {{"inst-{:05}": {{"queue_depth": {}, "active_decode_count": {}}}, )"
-          R"("inst-{:05}": {{"pending_prefill_count": {}}}}}}}}}}})",
-          time_text(micros), id, time_text(duration), uniform(shape.instances), uniform(8),
-          uniform(4), uniform(shape.instances), uniform(3)));
+      // Two distinct Instances: a trace refuses a key repeated in one object.
+      const std::uint64_t first = uniform(shape.instances);
+      const std::uint64_t queue = uniform(8), decode = uniform(4);
+      const std::uint64_t second =
+          shape.instances > 1 ? (first + 1 + uniform(shape.instances - 1)) % shape.instances
+                              : first;
+      const std::uint64_t prefill = uniform(3);
+      if (second == first) {
+        event(fmt::format(
+            R"({{"t": {}, "type": "arrival"{}, "duration": {}, "hint": {{"queue_depths": )"
+            R"({{"per_instance": {{"inst-{:05}": {{"queue_depth": {}, "active_decode_count": {}}}}}}}}}}})",
+            time_text(micros), id, time_text(duration), first, queue, decode));
+      } else {
+        event(fmt::format(
+            R"({{"t": {}, "type": "arrival"{}, "duration": {}, "hint": {{"queue_depths": )"
+            R"({{"per_instance": {{"inst-{:05}": {{"queue_depth": {}, "active_decode_count": {}}}, )"
+            R"("inst-{:05}": {{"pending_prefill_count": {}}}}}}}}}}})",
+            time_text(micros), id, time_text(duration), first, queue, decode, second, prefill));
+      }
     } else {
       event(fmt::format(R"({{"t": {}, "type": "arrival"{}, "duration": {}}})", time_text(micros),
                         id, time_text(duration)));

@@ -96,7 +96,7 @@ lbsim_cli_test(NAME "check folder without scenarios"
   EXIT 2 STDERR_MATCH "no scenario files \\(\\*\\.json\\) found in" STDERR_LINES 1)
 lbsim_cli_test(NAME "check junit over a scenario"
   ARGS check ${RESULTS}/a_passing.json --junit ${RESULTS}/a_passing.json
-  EXIT 2 STDERR_MATCH "refusing to overwrite a scenario file\nlbsim: no output written \\(--junit ${RESULTS}/a_passing.json\\)\n$"
+  EXIT 2 STDERR_MATCH "refusing to overwrite the input scenario\nlbsim: no output written \\(--junit ${RESULTS}/a_passing.json\\)\n$"
   STDERR_LINES 2)
 
 # lbsim diff: two reports of the queue_hints trace, least_load with default
@@ -129,3 +129,13 @@ lbsim_cli_test(NAME "diff unknown pair label"
 lbsim_cli_test(NAME "diff negative tolerance"
   ARGS diff --share-tol -1 ${DIFF_DATA}/queue_hints.ll.json ${DIFF_DATA}/queue_hints.ll.json
   EXIT 2 STDERR_LINES 1 STDERR_MATCH "--share-tol: expected a number >= 0, got -1")
+
+# A scenario's exec:COMMAND runs COMMAND through the shell: lbsim check
+# refuses it (exit 2, nothing run) unless --allow-exec.
+set(EXEC_SCENARIO tests/check/exec/exec_round_robin.json)
+lbsim_cli_test(NAME "check refuses an exec strategy without --allow-exec"
+  ARGS check ${EXEC_SCENARIO} EXIT 2 STDERR_LINES 1 STDOUT_MATCH "^$"
+  STDERR_MATCH "^lbsim: error: ${EXEC_SCENARIO}: strategies\\[1\\]: exec:python3 strategies/external/proxy_strategies.py round_robin would run a shell command; lbsim check runs exec strategies only with --allow-exec\n$")
+lbsim_cli_test(NAME "check runs an exec strategy with --allow-exec"
+  ARGS check --allow-exec ${EXEC_SCENARIO} EXIT 0 STDERR_LINES 0
+  STDOUT_MATCH "\nlbsim check: 1 scenario, 1 expectation: 1 passed, 0 failed\n$")

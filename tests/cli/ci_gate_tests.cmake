@@ -179,7 +179,7 @@ lbsim_cli_test(NAME "gates: merge what-if slices" WORKDIR ${GATES}
 lbsim_cli_test(NAME "gates: merge refuses a slice of another sweep" WORKDIR ${GATES}
   ARGS merge -o sweep-mixed.csv sweep-part1.csv sweep-other.csv
   EXIT 2 STDERR_LINES 2 ABSENT ${GATES}/sweep-mixed.csv
-  STDERR_MATCH "^lbsim: error: [^ ]*sweep-other.csv: row 2: sweep [0-9a-f]+, not [0-9a-f]+: not the same sweep\n")
+  STDERR_MATCH "^lbsim: error: [^ ]*sweep-other.csv: row 2: a row of sweep [0-9a-f]+, but [^ ]*sweep-part1.csv is of sweep [0-9a-f]+: not the same sweep \\(other traces, strategies, values, seeds, options or Proxy\\)\n")
 set_tests_properties("cli: gates: merge what-if slices" "cli: gates: merge refuses a slice of another sweep"
   PROPERTIES FIXTURES_REQUIRED gate_sweep_parts)
 lbsim_cli_test(NAME "sweep rejects an unknown what-if option"

@@ -125,7 +125,8 @@ lbsim_bad(nul_in_string.ndjson MESSAGE_START ":2: invalid JSON at column 42: ")
 lbsim_bad(invalid_utf8_name.ndjson MESSAGE_START ":1: invalid JSON at column 33: ")
 lbsim_bad(invalid_utf8_id.json MESSAGE_START ":1:47: invalid JSON: ")
 lbsim_bad(lone_surrogate.ndjson MESSAGE_START ":2: invalid JSON at column 49: ")
-lbsim_bad(utf16.json MESSAGE_START ":1:1: invalid JSON: ")
+lbsim_bad(utf16.json MESSAGE
+  ": UTF-16 (little-endian) text (it starts with that byte order mark); lbsim reads UTF-8: convert it, e.g. iconv -f UTF-16 -t UTF-8")
 lbsim_bad(bom_mid_stream.ndjson MESSAGE
   ":3: invalid JSON: a byte order mark (U+FEFF) is allowed only at the start of the file")
 # The error line shows invalid bytes as escapes, never raw.

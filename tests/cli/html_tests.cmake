@@ -152,7 +152,7 @@ lbsim_cli_test(NAME "check html and junit the same file refused"
 lbsim_cli_test(NAME "check html over a scenario refused"
   ARGS check tests/check/results/a_passing.json --html tests/check/results/a_passing.json
   EXIT 2 STDERR_LINES 2
-  STDERR_MATCH "^lbsim: error: --html tests/check/results/a_passing.json: refusing to overwrite a scenario file\n")
+  STDERR_MATCH "^lbsim: error: --html tests/check/results/a_passing.json: refusing to overwrite the input scenario\n")
 
 # The file's size does not grow with the trace: 20x the arrivals, the same
 # number of chart windows and points.

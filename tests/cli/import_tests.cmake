@@ -104,7 +104,7 @@ lbsim_cli_test(NAME "import needs instances"
   EXIT 2 STDERR_LINES 1 STDERR_MATCH "--instances is required")
 lbsim_cli_test(NAME "import zero instances"
   ARGS import --from azure --instances 0 ${SAMPLES}/azure_sample.csv
-  EXIT 2 STDERR_LINES 1 STDERR_MATCH "--instances: expected a count from 1 to 100000, got 0")
+  EXIT 2 STDERR_LINES 1 STDERR_MATCH "--instances: expected a count from 1 to 10000 \\(the most Instances a trace may have\\), got 0")
 lbsim_cli_test(NAME "import duplicate instance ids"
   ARGS import --from azure --instances a,b,a ${SAMPLES}/azure_sample.csv
   EXIT 2 STDERR_LINES 1 STDERR_MATCH "--instances: Instance id 'a' appears twice")

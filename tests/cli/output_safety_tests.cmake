@@ -9,7 +9,7 @@
 
 set(SAFE ${OUT}/safety)
 foreach(mode setup check)
-  set(safety_${mode} ${CMAKE_COMMAND} -DDIR=${SAFE} -DEXAMPLES=${EXAMPLES} -DMODE=${mode}
+  set(safety_${mode} ${CMAKE_COMMAND} -DDIR=${SAFE} -DSOURCE=${PROJECT_SOURCE_DIR} -DMODE=${mode}
       -P ${CLI_DIR}/output_safety_files.cmake)
 endforeach()
 add_test(NAME "cli: output safety: set up" COMMAND ${safety_setup})
@@ -60,6 +60,20 @@ lbsim_output_test(NAME "--output and --decisions spelled differently"
   ARGS --decisions ${dir}/x.jsonl --output ${dir}/./x.jsonl ${SAFE}/trace.json
   EXIT 2 STDERR_LINES 2 EMPTY_DIRS ${dir}
   STDERR_MATCH "^lbsim: error: --decisions and --output name the same file\nlbsim: no output written")
+
+# Two outputs are one file also through a dangling symbolic link: one would
+# be renamed over the other.
+lbsim_output_test(NAME "--decisions is a dangling link to where --output goes"
+  ARGS --output ${SAFE}/dangling-target.json --decisions ${SAFE}/dangling.jsonl ${SAFE}/trace.json
+  EXIT 2 STDERR_LINES 2 ABSENT ${SAFE}/dangling-target.json
+  STDERR_MATCH "^lbsim: error: --decisions and --output name the same file\nlbsim: no output written")
+# A scenario's trace is an input of lbsim check too.
+lbsim_output_test(NAME "check --junit is the trace a scenario names"
+  ARGS check ${SAFE}/scenario.json --junit ${SAFE}/trace.json EXIT 2 STDERR_LINES 2
+  STDERR_MATCH "^lbsim: error: --junit ${SAFE}/trace.json: refusing to overwrite the input trace of ${SAFE}/scenario.json\nlbsim: no output written \\(--junit ${SAFE}/trace.json\\)\n$")
+lbsim_output_test(NAME "check --junit through a link to a scenario's trace"
+  ARGS check ${SAFE}/scenario.json --junit ${SAFE}/link.json EXIT 2 STDERR_LINES 2
+  STDERR_MATCH "refusing to overwrite the input trace of ${SAFE}/scenario.json\n")
 
 set(dir ${SAFE}/is-a-directory)
 lbsim_output_test(NAME "--output is a directory"
@@ -125,11 +139,14 @@ set_tests_properties("cli: output safety: a device is written to, not replaced"
 # Write failures (a full disk): nothing is put in place, not even the output
 # that was written in full, and standard output's failure is an error too.
 function(lbsim_write_failure name how match)
-  cmake_parse_arguments(PARSE_ARGV 3 W "" "DIR" "ARGS")
+  cmake_parse_arguments(PARSE_ARGV 3 W "" "DIR;INTO" "ARGS")
   add_test(NAME "cli: output safety: ${name}"
     COMMAND ${CMAKE_COMMAND} -DLBSIM=$<TARGET_FILE:lbsim> -DWORKDIR=${PROJECT_SOURCE_DIR}
-            -DHOW=${how} -DDIR=${W_DIR} "-DARGS=${W_ARGS}" "-DSTDERR_MATCH=${match}"
-            -P ${CLI_DIR}/run_output_failure_test.cmake)
+            -DHOW=${how} -DDIR=${W_DIR} -DINTO=${W_INTO} "-DARGS=${W_ARGS}"
+            "-DSTDERR_MATCH=${match}" -P ${CLI_DIR}/run_output_failure_test.cmake)
+  if(DEFINED W_INTO)
+    set_tests_properties("cli: output safety: ${name}" PROPERTIES FIXTURES_REQUIRED output_safety)
+  endif()
 endfunction()
 set(dir ${OUT}/write-failure/decisions)
 lbsim_write_failure("decision log too large for the disk" file_size_limit
@@ -148,3 +165,47 @@ set(dir ${OUT}/write-failure/decisions-stdout)
 lbsim_write_failure("standard output is full for --decisions -" stdout_full
   "^lbsim: error: standard output: cannot write output: No space left on device\nlbsim: no output written \\(--output ${dir}/report.txt, --decisions -\\)\n$"
   DIR ${dir} ARGS -s rr,ll --decisions - --output ${dir}/report.txt traces/examples/ties.json)
+
+# Every command's standard output is checked: a full one is exit 2, with the
+# reason, whatever the command prints.
+set(FULL "No space left on device\n$")
+set(dir ${OUT}/write-failure/stdout-commands)
+foreach(case
+    "check|^lbsim: error: standard output: cannot write the results: ${FULL}|check|tests/check/results/a_passing.json"
+    "strategies|^lbsim: error: standard output: cannot write the listing: ${FULL}|strategies"
+    "proxies|^lbsim: error: standard output: cannot write the listing: ${FULL}|proxies"
+    "--list-strategies|^lbsim: error: standard output: cannot write the listing: ${FULL}|--list-strategies"
+    "--help|^lbsim: error: standard output: cannot write output: ${FULL}|--help"
+    "check --help|^lbsim: error: standard output: cannot write output: ${FULL}|check|--help"
+    "--version|^lbsim: error: standard output: cannot write output: ${FULL}|--version"
+    "diff|^lbsim: error: standard output: cannot write the comparison: ${FULL}|diff|tests/diff/queue_hints.ll.json|tests/diff/queue_hints.ll_qps0.json"
+    "import|^lbsim: error: standard output: cannot write output: ${FULL}|import|--from|mooncake|--instances|2|traces/import_samples/mooncake_sample.jsonl"
+    "gen|^lbsim: error: standard output: cannot write output: ${FULL}|gen|--arrivals|3"
+    "sweep|^lbsim: error: standard output: cannot write output: ${FULL}|sweep|traces/examples/ties.json"
+    "merge|^lbsim: error: standard output: cannot write output: ${FULL}|merge|tests/cli/golden/sweep.csv")
+  string(REPLACE "|" ";" parts "${case}")
+  list(POP_FRONT parts name match)
+  lbsim_write_failure("standard output is full for ${name}" stdout_full "${match}"
+    DIR ${dir} ARGS ${parts})
+endforeach()
+
+# No command writes its standard output into one of its inputs
+# (`lbsim ... >> INPUT`): refused before anything is read, the input as it was.
+set(dir ${OUT}/write-failure/stdout-into-input)
+foreach(case
+    "replay|trace|${SAFE}/trace.json|${SAFE}/trace.json"
+    "gen|spec|${SAFE}/spec.json|gen|${SAFE}/spec.json"
+    "check|trace of ${SAFE}/scenario.json|${SAFE}/trace.json|check|${SAFE}/scenario.json"
+    "diff|report|${SAFE}/report.json|diff|${SAFE}/report.json|tests/diff/queue_hints.ll_qps0.json"
+    "sweep|trace|${SAFE}/trace.json|sweep|${SAFE}/trace.json"
+    "merge|slice|${SAFE}/slice.csv|merge|${SAFE}/slice.csv")
+  string(REPLACE "|" ";" parts "${case}")
+  list(POP_FRONT parts name kind into)
+  lbsim_regex_literal(line "standard output is ${into}, the input ${kind}: refusing to write over it")
+  set(match "^lbsim: error: ${line}\n$")
+  lbsim_write_failure("standard output into the input of ${name}" stdout_into "${match}"
+    DIR ${dir} INTO ${into} ARGS ${parts})
+endforeach()
+lbsim_write_failure("standard output into the file standard input reads" stdio_into
+  "^lbsim: error: standard output is the file standard input reads: refusing to write over it\n$"
+  DIR ${dir} INTO ${SAFE}/trace.ndjson ARGS -)

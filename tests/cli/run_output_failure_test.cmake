@@ -7,6 +7,9 @@
 #                    ignored), so a longer write fails with EFBIG, as on a
 #                    full disk
 #   stdout_full      standard output is /dev/full
+#   stdout_into      standard output appends to the file INTO (an input:
+#                    lbsim must refuse it and leave it as it was)
+#   stdio_into       the same, and standard input reads INTO
 # DIR is made empty before the run and must be empty after it.
 cmake_minimum_required(VERSION 3.25)
 
@@ -16,6 +19,12 @@ if(HOW STREQUAL "file_size_limit")
   set(script "trap '' XFSZ; ulimit -f 2 2>/dev/null || ulimit -f 4; exec \"$@\"")
 elseif(HOW STREQUAL "stdout_full")
   set(script "exec \"$@\" > /dev/full")
+elseif(HOW MATCHES "^std(out|io)_into$")
+  set(script "exec \"$@\" >> \"${INTO}\"")
+  if(HOW STREQUAL "stdio_into")
+    string(APPEND script " < \"${INTO}\"")
+  endif()
+  file(SHA256 "${INTO}" into_before)
 else()
   message(FATAL_ERROR "unknown HOW '${HOW}'")
 endif()
@@ -30,6 +39,12 @@ if(NOT status EQUAL 2)
 endif()
 if(NOT err MATCHES "${STDERR_MATCH}")
   string(APPEND failures "stderr does not match /${STDERR_MATCH}/\n")
+endif()
+if(DEFINED into_before)
+  file(SHA256 "${INTO}" into_after)
+  if(NOT into_after STREQUAL into_before)
+    string(APPEND failures "${INTO} changed\n")
+  endif()
 endif()
 file(GLOB left LIST_DIRECTORIES true "${DIR}/*" "${DIR}/.*")
 if(left)

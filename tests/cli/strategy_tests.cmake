@@ -55,12 +55,12 @@ lbsim_cli_test(NAME "list-strategies flag"
   EXIT 0 STDOUT_GOLDEN ${GOLDEN}/strategies.txt)
 
 # Usage errors.
-# --seed takes any 64-bit seed (the stale-metrics jitter uses it whole); a
-# strategy's seed parameter stops at 2^53, where doubles stop being exact.
+# --seed seeds the strategies too, whose seed parameter stops at 2^53,
+# where doubles stop being exact: so does --seed.
 lbsim_cli_test(NAME "usage seed out of range for a strategy"
   ARGS -s rand --seed 9007199254740993 traces/examples/ties.json
   EXIT 2 STDERR_LINES 1
-  STDERR_MATCH "^lbsim: error: strategy random: parameter seed: expected an integer >= 0 and <= 9007199254740992, got '9007199254740993'\n$")
+  STDERR_MATCH "^lbsim: error: --seed: expected an integer from 0 to 2\\^53, got 9007199254740993 \\(see lbsim --help\\)\n$")
 lbsim_cli_test(NAME "usage cache-blocks zero"
   ARGS -s kv --cache-blocks 0 traces/examples/shared_prefixes.json
   EXIT 2 STDERR_MATCH "--cache-blocks: .*0.*" STDERR_LINES 1)

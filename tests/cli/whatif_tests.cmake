@@ -115,7 +115,7 @@ lbsim_cli_test(NAME "gen unknown spec key"
   STDERR_LINES 2 ABSENT ${OUT}/gen_bad.ndjson)
 lbsim_cli_test(NAME "gen bad flag value"
   ARGS gen --arrivals 5 --durations gamma:1
-  EXIT 2 STDERR_MATCH "--durations gamma:1: expected fixed:V\\|exponential:MEAN\\|lognormal:MEAN:SIGMA"
+  EXIT 2 STDERR_MATCH "--durations gamma:1: expected fixed:V, exponential:MEAN or lognormal:MEAN:SIGMA, each value a number"
   STDERR_LINES 1)
 lbsim_cli_test(NAME "gen down of an unknown Instance"
   ARGS gen --instances 2 --arrivals 5 --down inst-7@1 -o ${OUT}/gen_unknown.ndjson
@@ -126,7 +126,7 @@ lbsim_cli_test(NAME "gen needs an end"
   EXIT 2 STDERR_MATCH "expected a \"count\" or an \"until\"" STDERR_LINES 1)
 lbsim_cli_test(NAME "gen refuses to overwrite its spec"
   ARGS gen tests/cli/whatif/gen_small.json -o tests/cli/whatif/gen_small.json
-  EXIT 2 STDERR_MATCH "refusing to overwrite the gen spec\nlbsim: no output written \\(--output tests/cli/whatif/gen_small.json\\)\n$"
+  EXIT 2 STDERR_MATCH "refusing to overwrite the input spec\nlbsim: no output written \\(--output tests/cli/whatif/gen_small.json\\)\n$"
   STDERR_LINES 2)
 lbsim_cli_test(NAME "whatif negative window"
   ARGS --window -1 tests/cli/whatif/two_instances_k1.json

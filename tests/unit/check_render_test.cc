@@ -21,10 +21,33 @@ std::vector<ScenarioResult> Results() {
 TEST_CASE("text: one line per expectation, a failure's why, and the summary") {
   CHECK(RenderCheckText(Results()) ==
         "FAIL dir/a&b.json: expect[0]: least_load.share.x<y: expected >= 0.5, actual 0.25 "
-        "(why: why & \x01)\n"
+        "(why: why & \\u0001)\n"
         "PASS dir/a&b.json: expect[1]: least_load.decisions: expected == 2, actual 2\n"
         "lbsim check: 1 scenario, 2 expectations: 1 passed, 1 failed\n");
   CHECK(RenderCheckText({}) == "lbsim check: 0 scenarios, 0 expectations: 0 passed, 0 failed\n");
+}
+
+TEST_CASE("text and junit: text from scenarios and reports cannot forge a line or reorder one") {
+  // An Instance id (in the subject and the actual value) and a scenario
+  // name that would print a PASS line of their own, a colour and a
+  // right-to-left override.
+  ScenarioResult s;
+  s.path = "dir/\xe2\x80\xaejson.a";
+  s.name = "n\nPASS fake.json: expect[0]: x: expected == 1, actual 1";
+  s.expectations.push_back({"expect[0]", "least_load.selections.a\nPASS b", "== 1",
+                            "2\nPASS forged.json: expect[9]: all: expected == 1, actual 1",
+                            "\x1b[32mgreen", false});
+  const std::string text = RenderCheckText({s});
+  CHECK(text ==
+        "FAIL dir/\\u202ejson.a: expect[0]: least_load.selections.a\\nPASS b: expected == 1, "
+        "actual 2\\nPASS forged.json: expect[9]: all: expected == 1, actual 1 (why: "
+        "\\u001b[32mgreen)\n"
+        "lbsim check: 1 scenario, 1 expectation: 0 passed, 1 failed\n");
+  const std::string xml = RenderCheckJUnit({s});
+  CHECK(xml.find('\x1b') == std::string::npos);
+  CHECK(xml.find("\xe2\x80\xae") == std::string::npos);
+  CHECK(xml.find("\nPASS") == std::string::npos);
+  CHECK(xml.find("value=\"n\\nPASS fake.json") != std::string::npos);
 }
 
 TEST_CASE("json: every expectation and the summary") {
@@ -50,8 +73,8 @@ TEST_CASE("junit: escaped, deterministic, one testcase per expectation") {
   CHECK(xml.find("<testcase name=\"expect[0]: least_load.share.x&lt;y\" classname=\"dir.a&amp;b\"") !=
         std::string::npos);
   CHECK(xml.find("message=\"expected &gt;= 0.5, actual 0.25\"") != std::string::npos);
-  // A control character XML cannot carry becomes '?'.
-  CHECK(xml.find("why: why &amp; ?\n</failure>") != std::string::npos);
+  // A control character is escaped (XML could not carry it either).
+  CHECK(xml.find("why: why &amp; \\u0001\n</failure>") != std::string::npos);
   CHECK(xml.find('\x01') == std::string::npos);
   CHECK(xml.find("<testcase name=\"expect[1]: least_load.decisions\" classname=\"dir.a&amp;b\" "
                  "file=\"dir/a&amp;b.json\"/>") != std::string::npos);

@@ -94,4 +94,16 @@ TEST_CASE("a reply names a candidate and a reason word, seq is checked when give
   CHECK(Reply("{\"instance\":\"inst-a\"} {}", 5, r).rfind("invalid JSON at column", 0) == 0);
 }
 
+TEST_CASE("a reply with a repeated key or a NUL byte is refused, not read in part") {
+  ExecReply r;
+  // Either reading could be the program's intent: neither is guessed.
+  CHECK(Reply("{\"instance\":\"inst-a\",\"reason\":\"x\",\"instance\":\"inst-c\"}", 5, r) ==
+        "key \"instance\" appears twice in the object at the top level");
+  // A NUL would otherwise end the line for the parser, dropping the rest.
+  CHECK(Reply(std::string("{\"instance\":\"inst-a\",\"reason\":\"x\"}\0{\"seq\":4}", 40), 5, r) ==
+        "invalid JSON at column 35: a NUL byte (JSON text holds none)");
+  CHECK(Reply(std::string(600, '[') + std::string(600, ']'), 5, r) ==
+        "nesting deeper than the limit of 512 levels");
+}
+
 }  // namespace lbsim

@@ -205,12 +205,16 @@ TEST_CASE("gen: flags parse into the spec, bad values name the flag") {
   CHECK(spec.reporting.inflight);
   CHECK(spec.reporting.qps_1m);
   CHECK_THROWS_WITH_AS(ApplyGenFlag(spec, "--report-fields", "both"),
-                       "--report-fields both: expected inflight|qps_1m|inflight,qps_1m|none",
+                       "--report-fields both: expected inflight, qps_1m, inflight,qps_1m or none",
                        UsageError);
   CHECK_THROWS_WITH_AS(ApplyGenFlag(spec, "--durations", "gamma:2"),
-                       "--durations gamma:2: expected fixed:V|exponential:MEAN|lognormal:MEAN:SIGMA", UsageError);
+                       "--durations gamma:2: expected fixed:V, exponential:MEAN or "
+                       "lognormal:MEAN:SIGMA, each value a number",
+                       UsageError);
   CHECK_THROWS_WITH_AS(ApplyGenFlag(spec, "--burst", "10"),
-                       "--burst 10: expected AT:COUNT[:OVER]", UsageError);
+                       "--burst 10: expected AT:COUNT or AT:COUNT:OVER (AT and OVER numbers, "
+                       "COUNT an integer >= 0)",
+                       UsageError);
   CHECK_THROWS_WITH_AS(ApplyGenFlag(spec, "--arrivals", "1.5"),
                        "--arrivals 1.5: expected a whole number >= 1 (or leave it out and give --until)",
                        UsageError);

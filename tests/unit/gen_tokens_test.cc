@@ -126,7 +126,7 @@ TEST_CASE("gen tokens: flags and spec errors name the field") {
   CHECK(spec.tokens->input.dist.value == 7);
   CHECK(spec.tokens->output.dist.value == FindTokenPreset("chatbot")->output.dist.value);
   CHECK_THROWS_WITH_AS(ApplyGenFlag(spec, "--tokens", "chat"),
-                       "--tokens chat: expected chatbot|summarisation|long-context", UsageError);
+                       "--tokens chat: expected chatbot, summarisation or long-context", UsageError);
   ApplyGenFlag(spec, "--prefixes", "3:2:0.5");
   CHECK(spec.prefixes.groups == 3);
   CHECK(spec.prefixes.share == 0.5);

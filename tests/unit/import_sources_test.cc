@@ -63,6 +63,11 @@ TEST_CASE("SplitCsvLine splits at commas and honours RFC 4180 quotes") {
                        "field 2: a quote may only enclose a whole field", FieldError);
   CHECK_THROWS_WITH_AS(SplitCsvLine("\"a\"b", f),
                        "field 1: a quote may only enclose a whole field", FieldError);
+  // Nothing after a NUL is dropped: the line is refused.
+  CHECK_THROWS_WITH_AS(SplitCsvLine(std::string("a,b\0,c", 6), f),
+                       "a NUL byte at column 4 (a CSV file is text and holds none; is this a "
+                       "binary file?)",
+                       FieldError);
 }
 
 TEST_CASE("mooncake rows: timestamp ms, lengths, hash_ids, each malformed row says why") {
@@ -78,7 +83,9 @@ TEST_CASE("mooncake rows: timestamp ms, lengths, hash_ids, each malformed row sa
       "{\"timestamp\": 1, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [0, -2]}\n"
       "[1, 2]\n"
       "{\"timestamp\": 1,\n"
-      "{\"timestamp\": 2, \"input_length\": 0, \"output_length\": 0, \"hash_ids\": null}");
+      "{\"timestamp\": 2, \"input_length\": 0, \"output_length\": 0, \"hash_ids\": null}\n"
+      "{\"timestamp\": 3, \"input_length\": 1, \"output_length\": 1, \"input_length\": 9}\n" +
+      std::string("{\"timestamp\": 4, \"input_length\": 1, \"output_length\": 1}\0x\n", 58));
   std::vector<std::string> want = {
       "1: t=27482 in=6955 out=52 blocks=46,47,",
       "3: t=30535.5 in=6472 out=26 blocks=",
@@ -92,6 +99,8 @@ TEST_CASE("mooncake rows: timestamp ms, lengths, hash_ids, each malformed row sa
       "11: error: invalid JSON at column 17: syntax error while parsing object key - "
       "unexpected end of input; expected string literal",
       "12: t=2 in=0 out=0 blocks=",
+      "13: error: key \"input_length\" appears twice in the object at the top level",
+      "14: error: invalid JSON at column 56: a NUL byte (JSON text holds none)",
   };
   for (std::size_t i = 0; i < std::max(rows.size(), want.size()); ++i)
     CHECK(rows.at(i) == want.at(i));

@@ -364,13 +364,17 @@ TEST_CASE("LineLayouts learns only arrival and load layouts, and keeps the newes
            R"({"t": 1, "type": "load", "instance": "b", "weight": 2})",
            R"({"t": 1, "type": "load", "instance": "b", "input_tokens": 2})",
            R"({"t": 1, "type": "load", "instance": "b", "inflight": null})",
-           R"({"t": 1, "type": "arrival", "t": 2})",
            R"({"t": 1, "type": "arr\u0069val"})",
            R"({"t": 1, "typ\u0065": "arrival"})",
        }) {
     INFO(text);
     LearnFrom(layouts, text, table);
     CHECK(layouts.size() == 0);
+  }
+  // A line with a repeated key never gets to Learn: the decoder refuses it.
+  {
+    TraceEvent event;
+    CHECK_FALSE(DecodeGenerally(R"({"t": 1, "type": "arrival", "t": 2})", table, 0.0, event));
   }
   const std::vector<std::string> spaced = {
       R"({"t":1,"type":"arrival"})", R"({"t": 1,"type":"arrival"})",

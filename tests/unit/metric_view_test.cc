@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "base/errors.h"
 #include "sim/engine/metric_view.h"
 
 namespace lbsim {
@@ -65,6 +66,50 @@ TEST_CASE("metric view: jitter is drawn per Instance from the seed and never pub
     }
   }
   CHECK(last > 0);
+}
+
+TEST_CASE("metric view: snapshots are bounded in number, in waiting and in time's resolution") {
+  std::vector<std::int64_t> counters{1, 2};
+  {
+    // 5 values taken at most: two snapshots of two Instances, not three.
+    MetricView v(1.0, 0.0, 0.0, 1, SnapshotLimits{5, 5});
+    v.Start(0.0);
+    RunUntil(v, 1.5, counters);
+    CHECK_THROWS_WITH_AS(RunUntil(v, 2.5, counters),
+                         "--stale-interval 1: the run needs more than 5 snapshot values "
+                         "(snapshots x Instances, the limit of one replay, shared by its "
+                         "strategy runs); choose a longer interval",
+                         UsageError);
+  }
+  {
+    // A delay of 10 intervals keeps 10 snapshots waiting: more than 6 values.
+    MetricView v(1.0, 10.0, 0.0, 1, SnapshotLimits{100, 6});
+    v.Start(0.0);
+    RunUntil(v, 2.5, counters);
+    CHECK_THROWS_WITH_AS(RunUntil(v, 3.5, counters),
+                         "--stale-interval 1: more than 6 snapshot values would wait to be "
+                         "published at once (the limit of one replay, shared by its strategy "
+                         "runs); choose a longer interval or a shorter --stale-delay and "
+                         "--stale-jitter",
+                         UsageError);
+  }
+  {
+    // Published, they no longer count.
+    MetricView v(1.0, 0.5, 0.0, 1, SnapshotLimits{100, 2});
+    v.Start(0.0);
+    RunUntil(v, 20.0, counters);
+    CHECK(v.Seen(1) == 2);
+  }
+  {
+    // An interval below the resolution of the times never moves them on.
+    MetricView v(1e-10, 0.0, 0.0, 1);
+    v.Start(1e9);
+    CHECK_THROWS_WITH_AS(RunUntil(v, 2e9, counters),
+                         "--stale-interval 1e-10: too short for the trace's times (around "
+                         "1000000000), where it no longer moves the time of the next snapshot; "
+                         "choose a longer interval",
+                         UsageError);
+  }
 }
 
 }  // namespace

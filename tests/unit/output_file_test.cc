@@ -11,6 +11,8 @@
 #include <optional>
 #include <string>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -18,6 +20,7 @@
 #include "base/errors.h"
 #include "replay_fixture.h"
 #include "sim/io/output_file.h"
+#include "sim/io/write_stream.h"
 
 namespace lbsim {
 namespace {
@@ -116,6 +119,108 @@ TEST_CASE("output file: SameFile also compares paths that do not exist yet") {
   CHECK(SameFile(d + "/out.txt", d + "/sub/../out.txt"));
   CHECK(SameFile("out.txt", "./out.txt"));
   CHECK_FALSE(SameFile(d + "/out.txt", d + "/out.txt.tmp"));
+}
+
+
+// The permission bits of `path`.
+mode_t Mode(const std::string& path) {
+  struct stat st {};
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  return st.st_mode & 07777;
+}
+
+// Sets the umask while alive.
+class Umask {
+ public:
+  explicit Umask(mode_t mask) : old_(::umask(mask)) {}
+  ~Umask() { ::umask(old_); }
+
+ private:
+  mode_t old_;
+};
+
+TEST_CASE("output file: a new file's mode follows the umask") {
+  testing::TempFile dir("", "unused");
+  for (mode_t mask : {mode_t{022}, mode_t{027}, mode_t{077}}) {
+    Umask umask(mask);
+    const std::string path = fmt::format("{}/new-{:o}.txt", dir.dir(), mask);
+    OutputFile out(path);
+    out.Commit();
+    CHECK(Mode(path) == (0666 & ~mask));
+  }
+}
+
+TEST_CASE("output file: a replaced file keeps its mode") {
+  testing::TempFile old("old\n", "report.txt");
+  for (mode_t mode : {mode_t{0600}, mode_t{0640}, mode_t{0755}}) {
+    REQUIRE(::chmod(old.path().c_str(), mode) == 0);
+    OutputFile out(old.path());
+    std::fputs("new\n", out.stream());
+    out.Commit();
+    CHECK(Contents(old.path()) == "new\n");
+    CHECK(Mode(old.path()) == mode);
+  }
+}
+
+TEST_CASE("output file: names up to the file system's 255 bytes, whatever the temporary name") {
+  testing::TempFile dir("", "unused");
+  for (std::size_t size : {200u, 243u, 244u, 250u, 255u}) {
+    const std::string path = dir.dir() + "/" + std::string(size, 'n');
+    OutputFile out(path);
+    std::fputs("long\n", out.stream());
+    out.Commit();
+    CHECK(Contents(path) == "long\n");
+    fs::remove(path);
+  }
+  // A name cut for the temporary file is cut between UTF-8 characters.
+  const std::string path = dir.dir() + "/" + std::string(241, 'n') + "\xc3\xa9\xc3\xa9";
+  OutputFile out(path);
+  out.Commit();
+  CHECK(fs::exists(path));
+  CHECK(Entries(dir.dir()) == 2);
+}
+
+TEST_CASE("output file: an empty name is a usage error, not standard output") {
+  CHECK_THROWS_WITH_AS(OutputFile(""), "cannot write output: the file name is empty", UsageError);
+}
+
+TEST_CASE("write stream: keeps the reason of the first failed write") {
+  const int fd = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
+  if (fd < 0) {
+    MESSAGE("no /dev/full here: not checked");
+    return;
+  }
+  {
+    WriteStream out(fd);
+    // More than stdio buffers, so that the failure shows while writing,
+    // and after it another write that would leave errno alone.
+    const std::string block(1 << 17, 'x');
+    std::fwrite(block.data(), 1, block.size(), out.get());
+    std::fwrite("y", 1, 1, out.get());
+    CHECK(out.Flush() == ENOSPC);
+  }
+  ::close(fd);
+}
+
+TEST_CASE("write stream: a full standard output is reported as such") {
+  const int saved = ::dup(STDOUT_FILENO);
+  const int full = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
+  if (full < 0) {
+    ::close(saved);
+    MESSAGE("no /dev/full here: not checked");
+    return;
+  }
+  ::dup2(full, STDOUT_FILENO);
+  std::string error;
+  try {
+    WriteStandardOutput("text", "the report");
+  } catch (const UsageError& e) {
+    error = e.what();
+  }
+  ::dup2(saved, STDOUT_FILENO);
+  ::close(saved);
+  ::close(full);
+  CHECK(error == "standard output: cannot write the report: No space left on device");
 }
 
 }  // namespace

@@ -2,6 +2,9 @@
 
 #include <doctest/doctest.h>
 
+
+#include <fmt/format.h>
+
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -29,6 +32,13 @@ class TempDir {
   ~TempDir() {
     for (const std::string& f : files_) std::remove(f.c_str());
     ::rmdir(path_.c_str());
+  }
+  // Writes `document` as a trace file (a JSON document) and returns its path.
+  std::string Trace(const std::string& document) {
+    std::string file = path_ + "/" + std::to_string(files_.size()) + ".trace.json";
+    std::ofstream(file) << document;
+    files_.push_back(file);
+    return file;
   }
   // Writes the JSON report of `specs` replaying `trace` to a new file.
   std::string Report(const std::vector<std::string>& specs,
@@ -234,6 +244,19 @@ TEST_CASE("the text rendering marks flagged rows and ends with a summary") {
   CHECK(text.find("selections.inst-c") == std::string::npos);
   CHECK(text.substr(text.rfind('\n', text.size() - 2)) ==
         "\nlbsim diff: 2 of 38 figures beyond tolerance\n");
+}
+
+TEST_CASE("the text rendering escapes what the reports hold") {
+  TempDir dir;
+  const std::string trace = dir.Trace(
+      "{\"lbsim_trace\": 1, \"name\": \"t\\u202e\\n\", \"instances\": [{\"id\": \"a\\u001b[31m\\nFLAGGED\"},"
+      " {\"id\": \"b\"}], \"events\": [{\"t\": 0, \"type\": \"arrival\"}]}");
+  const std::string base = dir.Report({"rr"}, trace);
+  const std::string text = RenderDiffText(DiffReports(base, base, DiffOptions{}));
+  CHECK(text.find('\x1b') == std::string::npos);
+  CHECK(text.find("\xe2\x80\xae") == std::string::npos);
+  CHECK(text.find("  share.a\\u001b[31m\\nFLAGGED ") != std::string::npos);
+  CHECK(text.find("trace     t\\u202e\\n: 1 arrivals, 2 Instances\n") != std::string::npos);
 }
 
 }  // namespace

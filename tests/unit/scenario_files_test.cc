@@ -82,10 +82,42 @@ TEST_CASE("ReadJsonFile keeps key order and refuses hostile nesting") {
   std::string path = t.File("deep.json", deep + std::string(kMaxNestingDepth + 1, ']'));
   CHECK_THROWS_WITH_AS(
       ReadJsonFile(path, "scenario"),
-      (path + ": nesting deeper than the limit of " + std::to_string(kMaxNestingDepth) + " levels").c_str(),
+      (path + ":1:513: nesting deeper than the limit of " + std::to_string(kMaxNestingDepth) +
+       " levels").c_str(),
       InputError);
   CHECK_THROWS_WITH_AS(ReadJsonFile(t.root, "report"),
                        (t.root + ": cannot read report: is a directory").c_str(), InputError);
+}
+
+TEST_CASE("ReadJsonFile refuses a repeated key, a NUL byte, UTF-16 and too much") {
+  TempTree t;
+  std::string path = t.File("twice.json", "{\"a\": {\"b\": [1, {\"c\": 1,\n \"c\": 2}]}}");
+  CHECK_THROWS_WITH_AS(ReadJsonFile(path, "scenario"),
+                       (path + ":2:4: key \"c\" appears twice in the object at a.b[1]").c_str(),
+                       InputError);
+  path = t.File("top.json", "{\"expect\": [], \"expect\": [1]}");
+  CHECK_THROWS_WITH_AS(ReadJsonFile(path, "scenario"),
+                       (path + ":1:23: key \"expect\" appears twice in the object at the top level").c_str(),
+                       InputError);
+  // Every other reader would drop what follows the NUL.
+  path = t.File("nul.json", std::string("{\"a\": 1}\n\0{\"b\": 2}", 19));
+  CHECK_THROWS_WITH_AS(
+      ReadJsonFile(path, "scenario"),
+      (path + ":2:1: a NUL byte: a scenario is text and holds none (is this a binary file?)").c_str(),
+      InputError);
+  path = t.File("utf16.json", std::string("\xff\xfe{\0}\0", 6));
+  CHECK_THROWS_WITH_AS(ReadJsonFile(path, "report"),
+                       (path + ": UTF-16 (little-endian) text (it starts with that byte order "
+                               "mark); lbsim reads UTF-8: convert it, e.g. iconv -f UTF-16 -t UTF-8")
+                           .c_str(),
+                       InputError);
+  path = t.File("big.json", "[" + std::string(100, ' ') + "]");
+  CHECK_THROWS_WITH_AS(ReadJsonFile(path, "report", 50),
+                       (path + ": larger than the limit of 0 MiB for a report").c_str(),
+                       InputError);
+  path = t.File("many.json", "[0, 0, 0, 0]");
+  CHECK_THROWS_WITH_AS(ReadJsonFile(path, "report", 1 << 20, 4),
+                       (path + ":1:12: more than the limit of 4 JSON values").c_str(), InputError);
 }
 
 TEST_CASE("TextTable aligns columns and leaves no trailing spaces") {

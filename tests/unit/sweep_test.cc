@@ -296,16 +296,112 @@ TEST_CASE("Sweep figures by name: --scatter X,Y and its defaults") {
   }
 }
 
+TEST_CASE("Merging tells CSV slices of sweeps of the same shape apart") {
+  // Other values of the same parameters: the same header and cell count,
+  // other rows. The sweep column's fingerprint tells them apart.
+  SweepGrid grid = ExampleGrid();
+  SweepGrid other = grid;
+  other.axes[0].values = {"0", "0.02"};
+  auto slices = Slices(grid, 3, false);
+  slices[1] = Slices(other, 3, false)[1];
+  slices[1].first = "other";
+  const std::string message = "other: row 2: a row of sweep " + SweepId(other) +
+                              ", but part1 is of sweep " + SweepId(grid) +
+                              ": not the same sweep (other traces, strategies, values, seeds, "
+                              "options or Proxy)";
+  CHECK_THROWS_WITH_AS(MergeSweepSlices(slices), message.c_str(), InputError);
+  CHECK(SweepId(grid) != SweepId(other));
+  CHECK(SweepId(grid) == SweepId(ExampleGrid()));
+}
+
+TEST_CASE("Merging refuses slices that hold no row at all") {
+  // 15 cells in 20 shards: five shards run nothing.
+  SweepGrid grid = ExampleGrid();
+  for (bool json : {false, true}) {
+    INFO("json " << json);
+    std::vector<std::pair<std::string, std::string>> empty;
+    for (auto& slice : Slices(grid, 20, json))
+      if (json ? slice.second.find("\"results\": []") != std::string::npos
+               : std::count(slice.second.begin(), slice.second.end(), '\n') == 1)
+        empty.push_back(slice);
+    REQUIRE(empty.size() == 5);
+    if (json)
+      CHECK_THROWS_WITH_AS(MergeSweepSlices(empty),
+                           "sweep merge: 15 of 15 cells are missing (the first is cell 0); is a "
+                           "shard's slice missing?",
+                           InputError);
+    else
+      CHECK_THROWS_WITH_AS(MergeSweepSlices(empty),
+                           "sweep merge: no slice holds a row, so none says how many cells the "
+                           "sweep has; give the slices of the shards that ran cells",
+                           InputError);
+  }
+}
+
+TEST_CASE("Merging takes slices with a UTF-8 byte order mark, refuses control characters") {
+  SweepGrid grid = ExampleGrid();
+  const std::string whole = RenderSweepCsv(RunSweep(grid, Registry(), std::nullopt, 2));
+  for (bool json : {false, true}) {
+    auto slices = Slices(grid, 2, json);
+    slices[1].second.insert(0, "\xEF\xBB\xBF");
+    CHECK(MergeSweepSlices(slices) == MergeSweepSlices(Slices(grid, 2, json)));
+  }
+  auto slices = Slices(grid, 2, false);
+  const std::size_t second_row = slices[0].second.find('\n') + 1;
+  slices[0].second.insert(slices[0].second.find(',', second_row) + 1, "\x1b[31m");
+  CHECK_THROWS_WITH_AS(MergeSweepSlices(slices),
+                       "part1: row 2: a control character, which lbsim never writes in a cell",
+                       InputError);
+}
+
+TEST_CASE("A grid of more than 100,000 cells is refused before any cell is made") {
+  SweepGrid grid = ExampleGrid();
+  std::string values = "ll.qps_1m=0";
+  for (int i = 1; i < 10000; ++i) values += "," + std::to_string(i);
+  grid.axes = {SweepAxis::Parse(values), SweepAxis::Parse("ll.inflight=" + values.substr(10))};
+  CHECK_THROWS_WITH_AS(ExpandSweep(grid, Registry()),
+                       "the sweep has more than the limit of 100000 cells (traces x strategies x "
+                       "varied values x seeds); vary fewer values, or run several sweeps",
+                       UsageError);
+}
+
+TEST_CASE("A parameter varied twice is a usage error") {
+  SweepGrid grid = ExampleGrid();
+  grid.axes.push_back(SweepAxis::Parse("least_load.qps_1m=1,2"));
+  CHECK_THROWS_WITH_AS(ExpandSweep(grid, Registry()),
+                       "--vary least_load.qps_1m: qps_1m is varied twice (also by --vary "
+                       "ll.qps_1m); give all its values in one --vary",
+                       UsageError);
+}
+
+TEST_CASE("A sweep of more cells per trace than one replay takes runs whatever -j") {
+  // 100 least_load cells on one trace: more than kMaxStrategyRuns (64).
+  SweepGrid grid = ExampleGrid();
+  grid.traces.resize(1);
+  std::string values = "ll.qps_1m=0";
+  for (int i = 1; i < 100; ++i) values += "," + std::to_string(i);
+  grid.axes = {SweepAxis::Parse(values)};
+  const std::string one = RenderSweepCsv(RunSweep(grid, Registry(), std::nullopt, 1));
+  CHECK(std::count(one.begin(), one.end(), '\n') == 102);
+  CHECK(RenderSweepCsv(RunSweep(grid, Registry(), std::nullopt, 2)) == one);
+}
+
 TEST_CASE("CSV fields are quoted when they need it and split back") {
   CHECK(CsvField("plain") == "plain");
   CHECK(CsvField("a,b") == "\"a,b\"");
   CHECK(CsvField("say \"hi\"") == "\"say \"\"hi\"\"\"");
+  // No control character, line break or bidi override reaches a cell.
+  CHECK(CsvField("a\x1b[31m\x07\nb\xe2\x80\xae") == "a\\u001b[31m\\u0007\\nb\\u202e");
   std::string text = "x," + CsvField("a,\"b\"\nc") + ",y\r\n1,2,3";
   std::vector<CsvRecord> records;
   REQUIRE(SplitCsv(text, records));
   REQUIRE(records.size() == 2);
-  CHECK(records[0].fields == std::vector<std::string>{"x", "a,\"b\"\nc", "y"});
-  CHECK(records[0].text == "x,\"a,\"\"b\"\"\nc\",y\r\n");
+  CHECK(records[0].fields == std::vector<std::string>{"x", "a,\"b\"\\nc", "y"});
+  CHECK(records[0].text == "x,\"a,\"\"b\"\"\\nc\",y\r\n");
+  // (RFC 4180 line breaks in quotes are still read.)
+  std::vector<CsvRecord> quoted_break;
+  REQUIRE(SplitCsv("\"a\nb\",c\n", quoted_break));
+  CHECK(quoted_break[0].fields == std::vector<std::string>{"a\nb", "c"});
   CHECK(records[1].fields == std::vector<std::string>{"1", "2", "3"});
   CHECK_FALSE(SplitCsv("a,\"b", records));
 }

@@ -4,6 +4,7 @@
 
 #include "sim/engine/level_tracker.h"
 #include "sim/engine/window_series.h"
+#include "base/errors.h"
 
 namespace lbsim {
 namespace {
@@ -37,6 +38,42 @@ TEST_CASE("window series: an area is split across the windows it spans") {
   CHECK(s.windows()[2].inflight_area[2] == 21.0);
   s.ExtendTo(60.0);  // ends on a boundary: no empty window after it
   CHECK(s.windows().size() == 4);
+}
+
+TEST_CASE("window series: every limit is checked before a window is made or walked over") {
+  // Windows count from time 0: past 2^53 their bounds are not exact, and a
+  // walk from 0 would never end.
+  CHECK_THROWS_WITH_AS(WindowSeries(60.0, 1e300),
+                       "--window 60: time 1e+300 lies past window 2^53 (windows are counted "
+                       "from time 0; past 2^53 their bounds are no longer exact); choose a "
+                       "wider window",
+                       UsageError);
+  {
+    WindowSeries s(1e-20, 0.0);
+    CHECK_THROWS_AS(s.RecordDecision(1.0, nullptr, false), UsageError);
+    CHECK(s.windows().size() == 1);
+  }
+  {
+    // An area over far too many windows is refused before one is walked.
+    WindowSeries s(1.0, 0.0);
+    CHECK_THROWS_WITH_AS(s.AddArea(0, 0.0, 1e15, 1.0),
+                         "--window 1: the run needs more than 1000000 windows; choose a wider "
+                         "window",
+                         UsageError);
+    CHECK(s.windows().size() == 1);
+  }
+  {
+    // Windows x Instances: 10 figures here.
+    WindowSeries s(1.0, 0.0, 10);
+    const InstanceIndex fourth = 3;
+    s.AddArea(1, 0.0, 5.0, 1.0);  // 5 windows x 2 Instances
+    CHECK_THROWS_WITH_AS(s.RecordDecision(2.0, &fourth, false),
+                         "--window 1: the run needs more than 10 window x Instance figures (the "
+                         "limit of one replay, shared by its strategy runs); choose a wider window",
+                         UsageError);
+    CHECK_THROWS_AS(s.RecordDecision(5.5, nullptr, false), UsageError);
+    CHECK(s.windows().size() == 5);
+  }
 }
 
 TEST_CASE("level tracker: area and peak of a stepping level") {

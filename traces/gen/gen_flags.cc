@@ -66,6 +66,26 @@ std::string Expected(std::string_view type_name) {
   if (type_name == "T" || type_name == "S" || type_name == "D") return "a time >= 0";
   if (type_name == "F") return "a fraction from 0 to 1";
   if (type_name == "NAME") return fmt::format("a Proxy profile: one of {}", ProxyProfileNames());
+  if (type_name == "s|ms") return "s or ms";
+  if (type_name == "A,B,...") return "numbers separated by commas, one per Instance";
+  if (type_name == "ON:OFF[:OFF_RATE]") return "ON:OFF or ON:OFF:OFF_RATE, each a number";
+  if (type_name == "PERIOD:AMPLITUDE[:PEAK_AT]")
+    return "PERIOD:AMPLITUDE or PERIOD:AMPLITUDE:PEAK_AT, each a number";
+  if (type_name == "AT:COUNT[:OVER]")
+    return "AT:COUNT or AT:COUNT:OVER (AT and OVER numbers, COUNT an integer >= 0)";
+  if (type_name == "fixed:V|exponential:MEAN|lognormal:MEAN:SIGMA")
+    return "fixed:V, exponential:MEAN or lognormal:MEAN:SIGMA, each value a number";
+  if (type_name == "chatbot|summarisation|long-context")
+    return "chatbot, summarisation or long-context";
+  if (type_name == "GROUPS:BLOCKS[:SHARE[:ZIPF]]")
+    return "GROUPS:BLOCKS, GROUPS:BLOCKS:SHARE or GROUPS:BLOCKS:SHARE:ZIPF (GROUPS and BLOCKS "
+           "integers >= 1, SHARE a fraction, ZIPF a number >= 0)";
+  if (type_name == "ID@T") return "ID@T (T a number)";
+  if (type_name == "ID@START:PERIOD:DOWN_FOR[:UNTIL]")
+    return "ID@START:PERIOD:DOWN_FOR or ID@START:PERIOD:DOWN_FOR:UNTIL, each a number";
+  if (type_name == "ID@T[:SPEED]") return "ID@T or ID@T:SPEED, each a number";
+  if (type_name == "inflight|qps_1m|inflight,qps_1m|none")
+    return "inflight, qps_1m, inflight,qps_1m or none";
   return std::string(type_name);
 }
 

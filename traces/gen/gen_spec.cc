@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include "traces/gen/instance_schedule.h"
 #include "base/errors.h"
 #include "base/number_text.h"
+#include "traces/trace_reader.h"
 
 namespace lbsim {
 
@@ -58,6 +61,10 @@ void ValidateGenSpec(const GenSpec& spec, const std::string& origin) {
     throw InputError(fmt::format("{}: field \"time_unit\": expected \"s\" or \"ms\", got \"{}\"",
                                  origin, spec.time_unit));
   if (spec.instances == 0) fail("instances.count", "an integer >= 1", 0);
+  if (spec.instances > kMaxInstances)
+    fail("instances.count",
+         fmt::format("an integer from 1 to {} (the most Instances a trace may have)", kMaxInstances),
+         spec.instances);
   if (spec.prefix.empty())
     throw InputError(fmt::format("{}: field \"instances.prefix\": expected a non-empty string",
                                  origin));
@@ -163,6 +170,28 @@ void ValidateGenSpec(const GenSpec& spec, const std::string& origin) {
       throw InputError(fmt::format(
           "{}: field \"reporting.silent\": expected initial Instance ids, got \"{}\"", origin,
           id));
+
+  // What a replay refuses: an id longer than kMaxIdBytes, more than
+  // kMaxInstances distinct ids.
+  std::set<std::string_view> distinct(ids.begin(), ids.end());
+  auto id_fits = [&](std::string_view field, const std::string& id) {
+    if (id.empty() || id.size() > kMaxIdBytes)
+      throw InputError(fmt::format(
+          "{}: field \"{}\": expected an Instance id of 1 to {} bytes (the limit), got one of {}",
+          origin, field, kMaxIdBytes, id.size()));
+  };
+  id_fits("instances.prefix", ids.back());
+  for (const Join& j : spec.joins) {
+    id_fits("joins.instance", j.instance);
+    distinct.insert(j.instance);
+  }
+  for (const ScheduledEvent& e : spec.events) id_fits("events.instance", e.instance);
+  for (const Flap& f : spec.flaps) id_fits("flapping.instance", f.instance);
+  if (distinct.size() > kMaxInstances)
+    throw InputError(fmt::format(
+        "{}: field \"joins\": expected at most {} distinct Instances with the initial ones "
+        "(the most a trace may have), got {}",
+        origin, kMaxInstances, distinct.size()));
 
   BuildInstanceSchedule(spec, origin);  // checks every Instance reference
 }

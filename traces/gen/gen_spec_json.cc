@@ -9,8 +9,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "traces/gen/gen_spec.h"
 #include "base/errors.h"
+#include "traces/gen/gen_spec.h"
+#include "traces/json_line_parser.h"
+#include "traces/text_file.h"
+#include "traces/trace_reader.h"
 
 namespace lbsim {
 namespace {
@@ -113,16 +116,18 @@ void Need(const SpecReader& r, const json& object, const std::string& field,
 
 void ReadInstances(const SpecReader& r, const json& j, GenSpec& spec) {
   const std::string f = "instances";
+  auto count = [&](const json& v, const std::string& k) {
+    const std::uint64_t n = r.Count(v, k);
+    if (n > kMaxInstances)
+      r.Fail(k, fmt::format("at most {} Instances (the most a trace may have)", kMaxInstances), &v);
+    spec.instances = static_cast<std::uint32_t>(n);
+  };
   if (j.is_number()) {
-    spec.instances = static_cast<std::uint32_t>(r.Count(j, f));
+    count(j, f);
     return;
   }
   r.Object(j, f, {"count", "prefix", "speeds", "weights"});
-  With(j, f, "count", [&](const json& v, const std::string& k) {
-    const std::uint64_t n = r.Count(v, k);
-    if (n > 1'000'000) r.Fail(k, "at most 1000000 Instances", &v);
-    spec.instances = static_cast<std::uint32_t>(n);
-  });
+  With(j, f, "count", count);
   With(j, f, "prefix", [&](const json& v, const std::string& k) { spec.prefix = r.String(v, k); });
   for (auto [key, list] : {std::pair{"speeds", &spec.speeds}, std::pair{"weights", &spec.weights}}) {
     With(j, f, key, [&, list = list](const json& v, const std::string& k) {
@@ -309,11 +314,14 @@ void ReadReporting(const SpecReader& r, const json& j, GenSpec& spec) {
 }  // namespace
 
 void ReadGenSpecFile(const std::string& path, GenSpec& spec) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open the gen spec", path));
-  json root = json::parse(in, nullptr, false);
-  if (root.is_discarded())
-    throw InputError(fmt::format("{}: not valid JSON (expected a gen spec object)", path));
+  const std::string text = ReadTextFile(path, "gen spec", kMaxJsonFileBytes);
+  json root;
+  JsonTextError error;
+  if (!ParseBoundedJson(text, kMaxJsonFileValues, root, error)) {
+    const std::string message = DescribeJsonTextError(text, error);
+    const bool positioned = !message.empty() && message[0] >= '0' && message[0] <= '9';
+    throw InputError(fmt::format("{}:{}{}", path, positioned ? "" : " ", message));
+  }
   const SpecReader r(path);
   r.Object(root, "", {"name", "description", "time_unit", "seed", "proxy", "instances",
                       "arrivals", "durations", "tokens", "prefixes", "events", "flapping",

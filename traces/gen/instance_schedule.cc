@@ -22,7 +22,11 @@ std::string_view KindName(InstanceEventKind k) {
 
 }  // namespace
 
-double QuantizeTime(double t) { return std::round(t * 1e6) / 1e6; }
+double QuantizeTime(double t) {
+  // So large that t * 1e6 would overflow: no fraction left to round away.
+  if (!(std::fabs(t) < 1e300)) return t;
+  return std::round(t * 1e6) / 1e6;
+}
 
 std::vector<InstanceChange> BuildInstanceSchedule(const GenSpec& spec,
                                                   const std::string& origin) {

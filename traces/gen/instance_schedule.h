@@ -31,7 +31,8 @@ inline constexpr std::size_t kMaxInstanceChanges = 1'000'000;
 std::vector<InstanceChange> BuildInstanceSchedule(const GenSpec& spec,
                                                   const std::string& origin);
 
-// A time as the generator writes it: rounded to 1e-6 of the time unit.
+// A time as the generator writes it: rounded to 1e-6 of the time unit
+// (below 1e300; beyond, a double has no such fraction to round).
 double QuantizeTime(double t);
 
 }  // namespace lbsim

@@ -4,7 +4,11 @@
 #include <numeric>
 #include <set>
 
+#include <fmt/format.h>
+
+#include "base/errors.h"
 #include "traces/gen/arrival_stream.h"
+#include "traces/gen/in_flight_bound.h"
 #include "traces/gen/instance_schedule.h"
 #include "traces/gen/load_reporter.h"
 #include "traces/gen/random_source.h"
@@ -71,6 +75,7 @@ GenCounts GenerateTrace(const GenSpec& asked, std::FILE* out) {
   std::optional<TokenSampler> tokens;
   if (spec.tokens) tokens.emplace(spec);
   std::vector<std::uint64_t> blocks;
+  InFlightBound in_flight;
   std::size_t next_change = 0;
   for (; !arrivals.done(); arrivals.Pop()) {
     const double t = arrivals.time();
@@ -88,6 +93,12 @@ GenCounts GenerateTrace(const GenSpec& asked, std::FILE* out) {
       }
     }
     const double d = durations.Next();
+    if (!in_flight.Arrive(t, d))
+      throw InputError(fmt::format(
+          "gen: arrivals: more than the limit of {} requests in flight at once (arrived, "
+          "their duration not over) at time {}, which a replay refuses; lower the rate or the "
+          "durations",
+          kMaxInFlight, t));
     if (tokens) {
       TraceLineWriter::Tokens counts;
       tokens->Next(counts.input, counts.output, blocks);

@@ -1,9 +1,14 @@
 #include "traces/gen/trace_line_writer.h"
 
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include "base/errors.h"
 #include "traces/decision_log.h"
+#include "traces/trace_reader.h"
 
 namespace lbsim {
 namespace {
@@ -13,6 +18,12 @@ constexpr std::size_t kFlushBytes = 1 << 16;
 }  // namespace
 
 void TraceLineWriter::Number(double x) {
+  // JSON has no infinity or NaN, and a replay refuses them: so is the trace.
+  if (!std::isfinite(x))
+    throw InputError(fmt::format(
+        "a time, duration or rate of the trace would be {}, past the range of numbers a trace "
+        "holds; choose smaller values",
+        x));
   // Shortest text that reads back as x; integral values print without ".0".
   fmt::format_to(std::back_inserter(buffer_), "{}", x);
 }
@@ -30,8 +41,9 @@ void TraceLineWriter::EndLine() {
 }
 
 void TraceLineWriter::Flush() {
+  errno = 0;
   if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), out_) != buffer_.size())
-    throw UsageError("cannot write the trace (disk full or closed pipe?)");
+    throw TraceWriteError(std::strerror(errno ? errno : EIO));
   buffer_.clear();
 }
 
@@ -40,6 +52,7 @@ void TraceLineWriter::Header(std::string_view name, std::string_view description
                              const ProxyProfile* proxy,
                              const std::vector<GeneratedInstance>& instances,
                              std::optional<std::uint64_t> prefix_block_tokens) {
+  const std::size_t start = buffer_.size();
   buffer_ += "{\"lbsim_trace\":1,";
   if (proxy) {
     buffer_ += "\"proxy\":";
@@ -68,7 +81,14 @@ void TraceLineWriter::Header(std::string_view name, std::string_view description
     if (inst.qps_1m) NumberKey("qps_1m", *inst.qps_1m);
     buffer_ += '}';
   }
-  buffer_ += ']';
+  buffer_ += "]}";
+  // A replay refuses a line past kMaxLineBytes: so is the trace here.
+  if (buffer_.size() - start > kMaxLineBytes)
+    throw InputError(fmt::format(
+        "the trace's header line (name, description, Instances) would be longer than the "
+        "limit of {} MiB for a trace line",
+        kMaxLineBytes >> 20));
+  buffer_.resize(buffer_.size() - 1);
   EndLine();
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/errors.h"
 #include "strategies/proxy_profile.h"
 #include "traces/gen/instance_schedule.h"
 
@@ -19,6 +20,13 @@ struct GeneratedInstance {
   std::optional<double> speed;
   std::optional<std::int64_t> inflight;  // absent: unknown
   std::optional<double> qps_1m;          // absent: unknown
+};
+
+// A write of the trace failed; the message is the reason (strerror), for
+// the caller to put after the output's name.
+class TraceWriteError : public UsageError {
+ public:
+  using UsageError::UsageError;
 };
 
 // Writes a trace format v1 JSON Lines trace, one line at a time, through a
@@ -48,7 +56,7 @@ class TraceLineWriter {
   void Change(const InstanceChange& change);
   void Load(double t, std::string_view id, std::optional<std::int64_t> inflight,
             std::optional<double> qps_1m);
-  // Writes out what is buffered; throws UsageError when the stream fails.
+  // Writes out what is buffered; throws TraceWriteError when the stream fails.
   void Flush();
 
   std::uint64_t events() const { return events_; }

@@ -1,12 +1,14 @@
 #include "traces/importers/csv_source.h"
 
 #include <cctype>
+#include <cstring>
 #include <optional>
 
 #include <fmt/format.h>
 
 #include "traces/importers/field_text.h"
 #include "base/errors.h"
+#include "traces/text_file.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {
@@ -32,18 +34,21 @@ std::string Joined(const std::vector<std::string_view>& names) {
   return out;
 }
 
-// A value shortened for an error message.
+// A value shortened for an error message (whose control characters are
+// escaped where it is printed).
 std::string Shown(std::string_view value) {
   std::string text(value.substr(0, 40));
   if (value.size() > 40) text.replace(37, 3, "...");
-  for (char& c : text)
-    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
   return text;
 }
 
 }  // namespace
 
 void SplitCsvLine(std::string_view line, std::vector<std::string>& fields) {
+  if (const void* nul = std::memchr(line.data(), '\0', line.size()))
+    throw FieldError(fmt::format(
+        "a NUL byte at column {} (a CSV file is text and holds none; is this a binary file?)",
+        static_cast<const char*>(nul) - line.data() + 1));
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   fields.clear();
   fields.emplace_back();
@@ -104,6 +109,10 @@ void CsvRequestSource::ReadHeader() {
   } while (IsBlank(line));
   if (lines_.number() == 1 && line.substr(0, 3) == "\xEF\xBB\xBF")
     line.remove_prefix(3);  // a UTF-8 byte order mark
+  if (lines_.number() == 1) {
+    const std::string wide = WideTextMessage(line);
+    if (!wide.empty()) throw InputError(fmt::format("{}: {}", path, wide));
+  }
   try {
     SplitCsvLine(line, fields_);
   } catch (const FieldError& e) {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "traces/gen/in_flight_bound.h"
 #include "traces/gen/trace_line_writer.h"
 #include "base/errors.h"
 #include "traces/trace_reader.h"
@@ -57,6 +58,7 @@ ImportStats ImportTrace(const ImportFormat& format, RequestSource& source,
 
   ImportStats stats;
   SourceRequest request;
+  InFlightBound in_flight;
   double previous = -std::numeric_limits<double>::infinity();  // last t written
   double previous_source = 0.0;  // its time as the source gave it
   for (;;) {
@@ -78,6 +80,12 @@ ImportStats ImportTrace(const ImportFormat& format, RequestSource& source,
           o.decode_ms_per_token * static_cast<double>(request.output_tokens));
       if (!std::isfinite(duration))
         throw FieldError("the token counts give an infinite duration");
+      if (!in_flight.Arrive(t, duration))
+        throw InputError(fmt::format(
+            "{}:{}: more than the limit of {} requests in flight at once (arrived, their "
+            "duration not over), which a replay refuses; import fewer rows (--limit), spread "
+            "them (--rate-scale below 1) or shorten the token-time model",
+            display_path, source.line(), kMaxInFlight));
       previous = t;
       previous_source = request.time_ms;
       write_header();

@@ -1,0 +1,76 @@
+#include "traces/text_file.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "base/errors.h"
+
+namespace lbsim {
+namespace {
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+
+}  // namespace
+
+std::string WideTextMessage(std::string_view text) {
+  const char* encoding = nullptr;
+  if (text.starts_with(std::string_view("\xFF\xFE\0\0", 4))) encoding = "UTF-32 (little-endian)";
+  else if (text.starts_with(std::string_view("\0\0\xFE\xFF", 4))) encoding = "UTF-32 (big-endian)";
+  else if (text.starts_with("\xFF\xFE")) encoding = "UTF-16 (little-endian)";
+  else if (text.starts_with("\xFE\xFF")) encoding = "UTF-16 (big-endian)";
+  if (!encoding) return "";
+  return fmt::format(
+      "{} text (it starts with that byte order mark); lbsim reads UTF-8: convert it, e.g. "
+      "iconv -f {} -t UTF-8",
+      encoding, std::string_view(encoding).substr(0, 6));
+}
+
+std::string ReadTextFile(const std::string& path, std::string_view what, std::size_t max_bytes,
+                         std::string_view too_large) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw InputError(fmt::format("{}: cannot read {}: is a directory", path, what));
+  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
+  if (!file)
+    throw InputError(fmt::format("{}: cannot read {}: {}", path, what, std::strerror(errno)));
+  std::string text;
+  std::size_t line = 1, line_start = 0;  // where the bytes read so far end
+  char chunk[1 << 16];
+  for (;;) {
+    const std::size_t n = std::fread(chunk, 1, sizeof chunk, file.get());
+    if (n == 0) break;
+    if (text.size() + n > max_bytes)
+      throw InputError(too_large.empty()
+                           ? fmt::format("{}: larger than the limit of {} MiB for a {}", path,
+                                         max_bytes >> 20, what)
+                           : fmt::format("{}: {}", path, too_large));
+    const std::size_t start = text.size();
+    text.append(chunk, n);
+    if (start < 4) {
+      const std::string wide = WideTextMessage(text);
+      if (!wide.empty()) throw InputError(fmt::format("{}: {}", path, wide));
+    }
+    if (const void* nul = std::memchr(text.data() + start, '\0', n)) {
+      const std::size_t at = static_cast<std::size_t>(static_cast<const char*>(nul) - text.data());
+      for (std::size_t i = line_start; i < at; ++i)
+        if (text[i] == '\n') ++line, line_start = i + 1;
+      throw InputError(fmt::format(
+          "{}:{}:{}: a NUL byte: a {} is text and holds none (is this a binary file?)", path,
+          line, at - line_start + 1, what));
+    }
+  }
+  if (std::ferror(file.get()))
+    throw InputError(fmt::format("{}: cannot read {}: {}", path, what,
+                                 std::strerror(errno ? errno : EIO)));
+  return text;
+}
+
+}  // namespace lbsim
