@@ -18,4 +18,12 @@ bool ParseFiniteNumber(std::string_view text, double& out) {
 
 std::string NumberText(double x) { return fmt::format("{}", x); }
 
+std::string FigureText(double x) {
+  if (!std::isfinite(x)) return NumberText(x);
+  const std::string rounded = fmt::format("{:.12g}", x);
+  double y = 0;
+  std::from_chars(rounded.data(), rounded.data() + rounded.size(), y);
+  return NumberText(y);
+}
+
 }  // namespace lbsim

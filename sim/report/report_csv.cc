@@ -2,14 +2,22 @@
 
 #include <fmt/format.h>
 
+#include "base/number_text.h"
 #include "sim/io/csv.h"
 #include "sim/report/report.h"
 
 namespace lbsim {
 namespace {
 
-// An optional number; empty when undefined.
-std::string Cell(const std::optional<double>& v) { return v ? fmt::format("{}", *v) : ""; }
+// An optional figure; empty when undefined.
+std::string Cell(const std::optional<double>& v) { return v ? FigureText(*v) : ""; }
+
+// The latency cells of a served run: served, p50, p90, p99, max, mean
+// wait (each starting with a comma).
+std::string LatencyCells(const LatencySummary& l) {
+  return fmt::format(",{},{},{},{},{},{}", l.served, FigureText(l.p50), FigureText(l.p90),
+                     FigureText(l.p99), FigureText(l.max), FigureText(l.mean_wait));
+}
 
 // The what-if columns of Instance `i`'s row (each starting with a comma).
 std::string WhatIfCells(const WhatIfReport& w, std::size_t i) {
@@ -18,8 +26,7 @@ std::string WhatIfCells(const WhatIfReport& w, std::size_t i) {
   const ServiceFigures& f = w.instance_service[i];
   const LatencySummary& l = f.latency;
   if (l.served == 0) return out + fmt::format(",0,,,,,,{}", Cell(f.utilisation));
-  return out + fmt::format(",{},{},{},{},{},{},{}", l.served, l.p50, l.p90, l.p99,
-                           l.max, l.mean_wait, Cell(f.utilisation));
+  return out + LatencyCells(l) + "," + Cell(f.utilisation);
 }
 
 // The what-if columns of the whole run's row: the outstanding requests
@@ -34,13 +41,12 @@ std::string RunWhatIfCells(const WhatIfReport& w) {
   const ServiceFigures& f = *w.service;
   const LatencySummary& l = f.latency;
   if (l.served == 0) return out + fmt::format(",0,,,,,,{}", Cell(f.utilisation));
-  return out + fmt::format(",{},{},{},{},{},{},{}", l.served, l.p50, l.p90, l.p99, l.max,
-                           l.mean_wait, Cell(f.utilisation));
+  return out + LatencyCells(l) + "," + Cell(f.utilisation);
 }
 
 // A distribution's figure, empty when it holds nothing.
 std::string Cell(const DistributionSummary& d, double DistributionSummary::*field) {
-  return d.count ? fmt::format("{}", d.*field) : "";
+  return d.count ? FigureText(d.*field) : "";
 }
 
 // The engine columns of a row (each starting with a comma): an Instance's
@@ -80,7 +86,7 @@ std::string RenderCsv(const Report& report) {
                          CsvField(s.label), CsvField(s.requested_as),
                          CsvField(report.proxy.profile), CsvField(report.proxy.python),
                          CsvField(i.id),
-                         i.selections, i.share, i.candidate_decisions,
+                         i.selections, FigureText(i.share), i.candidate_decisions,
                          i.fallback_selections, i.tie_selections,
                          i.unknown_while_others_known, i.chosen_while_unknown);
       if (s.what_if) out += WhatIfCells(*s.what_if, k);
@@ -116,7 +122,7 @@ std::string RenderWindowCsv(const Report& report) {
                            CsvField(s.label), CsvField(report.proxy.profile),
                            CsvField(report.proxy.python), w.start, w.end, w.decisions, w.no_instances,
                            w.fallback, Cell(w.fallback_rate), CsvField(s.instances[k].id),
-                           w.selections[k], w.share[k], Cell(w.mean_inflight[k]));
+                           w.selections[k], FigureText(w.share[k]), Cell(w.mean_inflight[k]));
         if (w.engine)
           out += fmt::format(",{},{},{},{}", w.engine->output_tokens[k],
                              Cell(w.engine->batch_mean[k]), Cell(w.engine->kv_utilisation[k]),

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
+#include "base/number_text.h"
 #include "sim/io/csv.h"
 #include "sim/report/engine_json.h"
 #include "sim/report/fairness_json.h"
@@ -15,7 +16,7 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-std::string Number(const std::optional<double>& v) { return v ? fmt::format("{}", *v) : ""; }
+std::string Number(const std::optional<double>& v) { return v ? FigureText(*v) : ""; }
 
 std::uint64_t ReasonCount(const SweepRow& row, std::string_view word) {
   for (const auto& [w, count] : row.reasons)
@@ -144,7 +145,7 @@ std::string RenderSweepJson(const SweepResult& result) {
 
 // A distribution's figure, empty when it holds nothing.
 std::string Figure(const DistributionSummary& d, double DistributionSummary::*field) {
-  return d.count ? fmt::format("{}", d.*field) : "";
+  return d.count ? FigureText(d.*field) : "";
 }
 
 // The engine columns of a row (each starting with a comma; empty without
@@ -222,9 +223,11 @@ std::string RenderSweepCsv(const SweepResult& result) {
       out += ",,,";
     if (row.service && row.service->latency.served > 0) {
       const LatencySummary& l = row.service->latency;
-      out += fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{},{}", l.served, l.p50, l.p90,
-                         l.p99, l.max, l.mean, l.wait_p50, l.wait_p90, l.wait_p99, l.wait_max,
-                         l.mean_wait, Number(row.service->utilisation),
+      out += fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{},{}", l.served, FigureText(l.p50),
+                         FigureText(l.p90), FigureText(l.p99), FigureText(l.max),
+                         FigureText(l.mean), FigureText(l.wait_p50), FigureText(l.wait_p90),
+                         FigureText(l.wait_p99), FigureText(l.wait_max),
+                         FigureText(l.mean_wait), Number(row.service->utilisation),
                          Number(row.service->offered_utilisation));
     } else if (row.service) {
       out += fmt::format(",0,,,,,,,,,,,{},{}", Number(row.service->utilisation),
