@@ -105,6 +105,17 @@ void EngineRows(ReportRows& t, const Report& report, Row row) {
   }
 }
 
+// A duration in the trace's unit, for the table in seconds: three decimals
+// below 1000 s, whole seconds from there (a ms trace's 1676829.7 reads
+// 1677), so a column reads the same whatever the trace's unit.
+std::string Seconds(double x, const std::string& unit) {
+  const double s = unit == "ms" ? x / 1000.0 : x;
+  return s < 1000.0 ? fmt::format("{:.3f}", s) : fmt::format("{:.0f}", s);
+}
+
+// Windows shown one by one in the table; the window CSV has every one.
+constexpr std::size_t kShownWindows = 20;
+
 // Rows of the what-if figures, strategies side by side.
 template <typename Row>
 void WhatIfRows(ReportRows& t, const Report& report, Row row) {
@@ -112,11 +123,11 @@ void WhatIfRows(ReportRows& t, const Report& report, Row row) {
   const bool service = report.simulation->service();
   if (service) {
     t.Blank();
-    t.Section(fmt::format("service ({})", report.time_unit));
+    t.Section("service (s)");
     auto latency = [&](std::string title, double LatencySummary::*field) {
       row(std::move(title), [&, field](const StrategyReport& s) {
         const LatencySummary& l = what_if(s).service->latency;
-        return l.served ? fmt::format("{:.3f}", l.*field) : std::string("-");
+        return l.served ? Seconds(l.*field, report.time_unit) : std::string("-");
       });
     };
     row("  served", [&](const StrategyReport& s) {
@@ -135,11 +146,11 @@ void WhatIfRows(ReportRows& t, const Report& report, Row row) {
       return Fixed(what_if(s).service->offered_utilisation);
     });
     t.Blank();
-    t.Section("p99 latency by Instance");
+    t.Section("p99 latency by Instance (s)");
     for (std::size_t i = 0; i < report.instances.size(); ++i) {
       row("  " + report.instances[i], [&, i](const StrategyReport& s) {
         const LatencySummary& l = what_if(s).instance_service[i].latency;
-        return l.served ? fmt::format("{:.3f}", l.p99) : std::string("-");
+        return l.served ? Seconds(l.p99, report.time_unit) : std::string("-");
       });
     }
   }
@@ -169,6 +180,31 @@ void WhatIfRows(ReportRows& t, const Report& report, Row row) {
         if (w.fallback_rate && (!most || *w.fallback_rate > *most)) most = w.fallback_rate;
       return Fixed(most);
     });
+    // The windows one by one: decisions, fallback rate and, with the
+    // service model, the p99 latency of the requests that arrived in each.
+    const std::vector<WindowReport>& first = report.strategies.front().what_if->windows;
+    t.Blank();
+    t.Section(service ? "by window (decisions / fallback rate / latency p99 s)"
+                      : "by window (decisions / fallback rate)");
+    for (std::size_t k = 0; k < first.size() && k < kShownWindows; ++k) {
+      row(fmt::format("  [{}, {}) {}", first[k].start, first[k].end, report.time_unit),
+          [&, k](const StrategyReport& s) {
+            const std::vector<WindowReport>& windows = what_if(s).windows;
+            if (k >= windows.size()) return std::string("-");
+            const WindowReport& w = windows[k];
+            std::string cell = fmt::format(
+                "{} / {}", w.decisions,
+                w.fallback_rate ? fmt::format("{:.1f}%", 100.0 * *w.fallback_rate) : "-");
+            if (service)
+              cell += " / " + (w.service && w.service->served
+                                   ? Seconds(w.service->p99, report.time_unit)
+                                   : std::string("-"));
+            return cell;
+          });
+    }
+    if (first.size() > kShownWindows)
+      t.Section(fmt::format("  ... {} more (--window-csv FILE writes every window)",
+                            first.size() - kShownWindows));
   }
 }
 

@@ -28,6 +28,17 @@ lbsim_cli_test(NAME "whatif service k1 json"
 lbsim_cli_test(NAME "whatif service k1 table"
   ARGS -s rr,ll --slots 1 tests/cli/whatif/two_instances_k1.json
   EXIT 0 STDOUT_GOLDEN ${GOLDEN}/whatif_k1.table.txt)
+# The table shows each window (up to 20): decisions / fallback rate / p99
+# latency of the requests that arrived in it. By hand: the arrivals at 0
+# take 2 s, those at 1 wait for a slot until 2 (3 s): [0, 2) p99 3; the one
+# at 2 waits until 4 (4 s); the one at 5 finds a free slot (2 s).
+lbsim_cli_test(NAME "whatif service k1 window table"
+  ARGS -s rr,ll --slots 1 --window 2 tests/cli/whatif/two_instances_k1.json
+  EXIT 0 STDOUT_GOLDEN ${GOLDEN}/whatif_k1_windows.table.txt)
+# A trace in milliseconds: the table's latencies are in seconds.
+lbsim_cli_test(NAME "whatif table latencies of a ms trace in seconds"
+  ARGS -s rr --slots 1 tests/cli/whatif/ms_two_requests.ndjson
+  EXIT 0 STDOUT_MATCH "service \\(s\\)\n  served +2\n  latency p50 +1.500\n  latency p90 +3.000\n")
 lbsim_cli_test(NAME "whatif service k1 window csv"
   ARGS -s rr --slots 1 --window 2 --format csv --output ${OUT}/whatif_k1.csv
        --window-csv ${OUT}/whatif_k1.windows.csv tests/cli/whatif/two_instances_k1.json
