@@ -1,25 +1,15 @@
 #include "traces/text_file.h"
 
-#include <sys/stat.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <memory>
 
 #include <fmt/format.h>
 
 #include "base/errors.h"
+#include "traces/input_file.h"
 
 namespace lbsim {
-namespace {
-
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-
-}  // namespace
-
 std::string WideTextMessage(std::string_view text) {
   const char* encoding = nullptr;
   if (text.starts_with(std::string_view("\xFF\xFE\0\0", 4))) encoding = "UTF-32 (little-endian)";
@@ -35,17 +25,15 @@ std::string WideTextMessage(std::string_view text) {
 
 std::string ReadTextFile(const std::string& path, std::string_view what, std::size_t max_bytes,
                          std::string_view too_large) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    throw InputError(fmt::format("{}: cannot read {}: is a directory", path, what));
-  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-  if (!file)
-    throw InputError(fmt::format("{}: cannot read {}: {}", path, what, std::strerror(errno)));
+  // gzip or zstd content is decompressed as it is read; the limits count
+  // the text, not the compressed bytes.
+  InputFile input = InputFile::Open(path, what);
+  std::FILE* file = input.get();
   std::string text;
   std::size_t line = 1, line_start = 0;  // where the bytes read so far end
   char chunk[1 << 16];
   for (;;) {
-    const std::size_t n = std::fread(chunk, 1, sizeof chunk, file.get());
+    const std::size_t n = std::fread(chunk, 1, sizeof chunk, file);
     if (n == 0) break;
     if (text.size() + n > max_bytes)
       throw InputError(too_large.empty()
@@ -67,9 +55,9 @@ std::string ReadTextFile(const std::string& path, std::string_view what, std::si
           line, at - line_start + 1, what));
     }
   }
-  if (std::ferror(file.get()))
+  if (std::ferror(file))
     throw InputError(fmt::format("{}: cannot read {}: {}", path, what,
-                                 std::strerror(errno ? errno : EIO)));
+                                 input.ReadErrorText(errno ? errno : EIO)));
   return text;
 }
 

@@ -8,7 +8,8 @@ namespace lbsim {
 
 // Reads the whole text file at `path` (`what` names its kind in errors:
 // "scenario", "gen spec", "sweep slice") front to back, so that a pipe
-// works as well as a file, and returns its bytes. Refuses, with an
+// works as well as a file, decompressing gzip or zstd content (told by its
+// first bytes), and returns the text. Refuses, with an
 // InputError of one line naming the file: a directory; more than
 // `max_bytes` (checked while reading: nothing larger is ever held); text
 // in UTF-16 or UTF-32 (by its byte order mark: lbsim reads UTF-8); a NUL

@@ -55,3 +55,17 @@ lbsim_cli_test(NAME "compressed: import a zstd Mooncake sample from standard inp
   ARGS import --from mooncake --instances 3 --name mooncake_sample - -o ${OUT}/compressed_mooncake.ndjson
   STDIN_FILE ${COMPRESSED}/mooncake_sample.jsonl.zst
   EXIT 0 STDERR_MATCH "^lbsim: imported 8 arrivals from <stdin> \\(mooncake\\)\n$")
+
+# Every other input lbsim reads whole (a scenario, a report, a gen spec, a
+# sweep slice) is decompressed the same way, by its content.
+lbsim_cli_test(NAME "compressed: a gzip scenario"
+  ARGS check ${COMPRESSED}/ties_fair.scenario.json.gz
+  EXIT 0 STDERR_LINES 0
+  STDOUT_MATCH "\nlbsim check: 1 scenario, 9 expectations: 9 passed, 0 failed\n$")
+lbsim_cli_test(NAME "compressed: a zstd report for diff"
+  ARGS diff ${COMPRESSED}/steady_pool.ll.report.json.zst ${GOLDEN}/steady_pool.ll.report.json
+  EXIT 0 STDERR_LINES 0
+  STDOUT_MATCH "figures beyond tolerance; no change flagged\n$")
+lbsim_cli_test(NAME "compressed: a gzip gen spec"
+  ARGS gen ${COMPRESSED}/herding.gen.json.gz -o ${OUT}/compressed_herding.ndjson
+  EXIT 0 STDERR_LINES 0 STDOUT_MATCH "^$")
