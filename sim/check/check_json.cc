@@ -23,6 +23,8 @@ std::string RenderCheckJson(const std::vector<ScenarioResult>& results) {
                               {"why", r.why}});
     scenarios.push_back({{"file", s.path},
                          {"name", s.name},
+                         {"proxy", {{"profile", s.proxy},
+                                    {"python", s.python.empty() ? ojson(nullptr) : ojson(s.python)}}},
                          {"passed", s.expectations.size() - s.failed()},
                          {"failed", s.failed()},
                          {"expectations", std::move(expectations)}});

@@ -42,8 +42,10 @@ std::string RenderCheckJUnit(const std::vector<ScenarioResult>& results) {
         "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\">\n",
         Xml(Text(s.path)), s.expectations.size(), s.failed());
     out += fmt::format(
-        "    <properties><property name=\"scenario\" value=\"{}\"/></properties>\n",
-        Xml(Text(s.name)));
+        "    <properties><property name=\"scenario\" value=\"{}\"/><property name=\"proxy\" "
+        "value=\"{}\"/></properties>\n",
+        Xml(Text(s.name)),
+        Xml(Text(s.python.empty() ? s.proxy : s.proxy + " (Python " + s.python + ")")));
     const std::string class_name = Xml(Text(ClassName(s.path)));
     for (const ExpectationResult& r : s.expectations) {
       out += fmt::format("    <testcase name=\"{}\" classname=\"{}\" file=\"{}\"",

@@ -455,6 +455,13 @@ ScenarioResult CheckScenario(const Scenario& scenario, const std::vector<std::st
   ScenarioResult result;
   result.path = scenario.path;
   result.name = scenario.name;
+  if (!runs.empty()) {
+    const ojson& proxy = runs.front().report.value("proxy", ojson::object());
+    if (proxy.contains("profile") && proxy["profile"].is_string())
+      result.proxy = proxy["profile"].get<std::string>();
+    if (proxy.contains("python") && proxy["python"].is_string())
+      result.python = proxy["python"].get<std::string>();
+  }
   std::vector<Evaluator> evaluators;
   for (const SeededRun& run : runs) evaluators.emplace_back(scenario, run.report, run.recorders);
   for (const Expectation& x : scenario.expectations) {

@@ -27,6 +27,10 @@ struct ExpectationResult {
 struct ScenarioResult {
   std::string path;
   std::string name;
+  // The Proxy the scenario replayed, as its report names it
+  // ("cacheroute@28e857c", "3.12"; the python is empty for spec).
+  std::string proxy;
+  std::string python;
   std::vector<ExpectationResult> expectations;
 
   std::size_t failed() const;
