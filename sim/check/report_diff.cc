@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/errors.h"
+#include "base/json_pointer.h"
 #include "sim/io/json_file.h"
 
 namespace lbsim {
@@ -157,17 +158,6 @@ std::vector<std::string> CheckSameRun(const ReportFile& base, const ReportFile& 
   return allowed;
 }
 
-// `key` as a JSON pointer token: "~" and "/" escaped as RFC 6901 requires.
-std::string PointerToken(const std::string& key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
-  }
-  return out;
-}
-
 // One figure of a strategy: where it is and its value.
 struct Leaf {
   std::string pointer;  // JSON pointer from the strategy object
@@ -269,7 +259,7 @@ void Flatten(const ojson& node, std::vector<std::string>& path, std::string& poi
         continue;
       const std::size_t mark = pointer.size();
       pointer += '/';
-      pointer += PointerToken(key);
+      pointer += JsonPointerToken(key);
       path.push_back(key);
       Flatten(*it, path, pointer, out);
       path.pop_back();

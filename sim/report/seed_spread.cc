@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/json_pointer.h"
 #include "sim/io/printable.h"
 #include "sim/report/text_table.h"
 #include "sim/report/warning.h"
@@ -15,17 +16,6 @@ namespace lbsim {
 namespace {
 
 using ojson = nlohmann::ordered_json;
-
-// `key` as a JSON pointer token: "~" and "/" escaped as RFC 6901 requires.
-std::string PointerToken(const std::string& key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
-  }
-  return out;
-}
 
 double Median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
@@ -45,7 +35,7 @@ void Merge(ojson& out, const std::vector<const ojson*>& in, const std::string& p
         if (found != doc->end()) children.push_back(&*found);
       }
       if (children.size() == in.size())
-        Merge(it.value(), children, pointer + "/" + PointerToken(it.key()), spread);
+        Merge(it.value(), children, pointer + "/" + JsonPointerToken(it.key()), spread);
     }
   } else if (out.is_array()) {
     for (std::size_t k = 0; k < out.size(); ++k) {
@@ -174,7 +164,7 @@ std::string RenderSeededTable(const SeededReports& runs) {
   t.Blank();
   t.Section("share of decisions that chose");
   for (const std::string& id : first.instances)
-    row("  " + Printable(id), "/share/" + PointerToken(id), "{:.4f}");
+    row("  " + Printable(id), "/share/" + JsonPointerToken(id), "{:.4f}");
   t.Blank();
   row("jain", "/fairness/jain", "{:.4f}");
   row("gini", "/fairness/gini", "{:.4f}");
