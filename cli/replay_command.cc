@@ -70,6 +70,45 @@ class EngineLogWriter final : public EngineLog {
   std::FILE* out_;
 };
 
+// A log that every strategy run of a replay writes (--decisions,
+// --engine-log), run after run in one file: the first run writes into the
+// output file, the others into scratch files beside it, appended in run
+// order when the replay is done. `Writer` writes one run's lines to a stdio
+// stream.
+template <typename Writer>
+class RunLogs {
+ public:
+  RunLogs(const std::string& path, std::size_t runs) : file_(path) {
+    for (std::size_t i = 0; i < runs; ++i) {
+      std::FILE* out = file_.stream();
+      if (i > 0) {
+        scratch_.emplace_back(ScratchFileNear(path));
+        out = scratch_.back().get();
+      }
+      writers_.push_back(std::make_unique<Writer>(out));
+    }
+  }
+
+  // One writer per run, as the interface `Sink` the replay takes.
+  template <typename Sink>
+  std::vector<Sink*> Sinks() const {
+    std::vector<Sink*> out;
+    for (const std::unique_ptr<Writer>& w : writers_) out.push_back(w.get());
+    return out;
+  }
+  // Appends the other runs' logs to the file and finishes it.
+  void Finish() {
+    for (ScratchFile& f : scratch_) AppendFile(f.get(), file_.stream(), file_.Name());
+    file_.Finish();
+  }
+  void Commit() { file_.Commit(); }
+
+ private:
+  OutputFile file_;
+  std::vector<ScratchFile> scratch_;  // the logs of runs 2..N
+  std::vector<std::unique_ptr<Writer>> writers_;
+};
+
 }  // namespace
 
 int RunReplay(const ReplayCommand& command) {
@@ -224,37 +263,17 @@ int RunReplay(const ReplayCommand& command) {
   }
 
   // Outputs are prepared before reading and committed only after success.
-  std::optional<OutputFile> decisions_file;
-  std::vector<ScratchFile> scratch;  // decision logs of strategies 2..N
-  std::vector<std::unique_ptr<DecisionLogWriter>> writers;
+  std::optional<RunLogs<DecisionLogWriter>> decision_logs;
   std::vector<DecisionSink*> logs;
   if (!command.decisions.empty()) {
-    decisions_file.emplace(command.decisions);
-    for (std::size_t i = 0; i < requests.size(); ++i) {
-      std::FILE* out = decisions_file->stream();
-      if (i > 0) {
-        scratch.emplace_back(ScratchFileNear(command.decisions));
-        out = scratch.back().get();
-      }
-      writers.push_back(std::make_unique<DecisionLogWriter>(out));
-      logs.push_back(writers.back().get());
-    }
+    decision_logs.emplace(command.decisions, requests.size());
+    logs = decision_logs->Sinks<DecisionSink>();
   }
-  std::optional<OutputFile> engine_log_file;
-  std::vector<ScratchFile> engine_scratch;  // engine logs of strategies 2..N
-  std::vector<std::unique_ptr<EngineLogWriter>> engine_writers;
+  std::optional<RunLogs<EngineLogWriter>> engine_log_files;
   std::vector<EngineLog*> engine_logs;
   if (!command.engine_log.empty()) {
-    engine_log_file.emplace(command.engine_log);
-    for (std::size_t i = 0; i < requests.size(); ++i) {
-      std::FILE* out = engine_log_file->stream();
-      if (i > 0) {
-        engine_scratch.emplace_back(ScratchFileNear(command.engine_log));
-        out = engine_scratch.back().get();
-      }
-      engine_writers.push_back(std::make_unique<EngineLogWriter>(out));
-      engine_logs.push_back(engine_writers.back().get());
-    }
+    engine_log_files.emplace(command.engine_log, requests.size());
+    engine_logs = engine_log_files->Sinks<EngineLog>();
   }
   std::optional<OutputFile> report_file;
   if (!IsStandardOutputPath(command.output))
@@ -279,28 +298,20 @@ int RunReplay(const ReplayCommand& command) {
                      : format == "html" ? RenderHtml(report)
                                         : RenderTable(report);
   // Every output is complete on disk before any is put in place.
-  if (decisions_file) {
-    for (ScratchFile& f : scratch)
-      AppendFile(f.get(), decisions_file->stream(), decisions_file->Name());
-    decisions_file->Finish();
-  }
+  if (decision_logs) decision_logs->Finish();
   if (window_file) {
     WriteText(RenderWindowCsv(report), window_file->stream(),
                 command.window_csv + ": cannot write output");
     window_file->Finish();
   }
-  if (engine_log_file) {
-    for (ScratchFile& f : engine_scratch)
-      AppendFile(f.get(), engine_log_file->stream(), engine_log_file->Name());
-    engine_log_file->Finish();
-  }
+  if (engine_log_files) engine_log_files->Finish();
   if (report_file) {
     WriteText(text, report_file->stream(), command.output + ": cannot write output");
     report_file->Finish();
   }
-  if (decisions_file) decisions_file->Commit();
+  if (decision_logs) decision_logs->Commit();
   if (window_file) window_file->Commit();
-  if (engine_log_file) engine_log_file->Commit();
+  if (engine_log_files) engine_log_files->Commit();
   if (report_file) report_file->Commit();
   else WriteStandardOutput(text, "the report");
   runs.seeds.push_back(sim.seed);
