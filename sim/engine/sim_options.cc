@@ -6,6 +6,7 @@
 
 #include "base/errors.h"
 #include "base/number_text.h"
+#include "sim/engine/snapshot_view.h"
 
 namespace lbsim {
 
@@ -39,20 +40,12 @@ void CheckSimOptions(const SimOptions& o) {
     throw UsageError("--signal-delay and --signal-jitter need --signal-interval");
   // Each snapshot waits delay + jitter to be published: so many are held at
   // once, whatever the trace.
-  if (o.stale() && (o.stale_delay + o.stale_jitter) / o.stale_interval >=
-                       static_cast<double>(kMaxPendingSnapshotValues))
-    throw UsageError(fmt::format(
-        "--stale-interval {}: more than {} snapshot values would wait to be published at once "
-        "(the limit of one replay, shared by its strategy runs); choose a longer interval or a "
-        "shorter --stale-delay and --stale-jitter",
-        o.stale_interval, kMaxPendingSnapshotValues));
-  if (o.signals() && (o.engine.signal_delay + o.engine.signal_jitter) / o.engine.signal_interval >=
-                         static_cast<double>(kMaxPendingSnapshotValues))
-    throw UsageError(fmt::format(
-        "--signal-interval {}: more than {} snapshot values would wait to be published at once "
-        "(the limit of one replay, shared by its strategy runs); choose a longer interval or a "
-        "shorter --signal-delay and --signal-jitter",
-        o.engine.signal_interval, kMaxPendingSnapshotValues));
+  if (o.stale())
+    CheckSnapshotBacklog("--stale-interval", o.stale_interval, o.stale_delay, o.stale_jitter,
+                         kMaxPendingSnapshotValues);
+  if (o.signals())
+    CheckSnapshotBacklog("--signal-interval", o.engine.signal_interval, o.engine.signal_delay,
+                         o.engine.signal_jitter, kMaxPendingSnapshotValues);
 }
 
 }  // namespace lbsim

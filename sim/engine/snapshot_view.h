@@ -27,6 +27,13 @@ void CheckSnapshot(std::string_view option, double interval, const SnapshotLimit
                    std::uint64_t taken, std::uint64_t pending, std::uint64_t values, double time,
                    double next);
 
+// Throws the UsageError of CheckSnapshot's `pending` limit before a run,
+// when each snapshot waiting `delay + jitter` to be published every
+// `interval` would alone hold `pending` values or more at once, whatever
+// the trace.
+void CheckSnapshotBacklog(std::string_view option, double interval, double delay, double jitter,
+                          std::uint64_t pending);
+
 // What strategies see of per-Instance values published late (stale
 // metrics, engine signals): snapshot k of every Instance's value is taken
 // at start + k * interval (after the completions due then, before the trace
