@@ -43,6 +43,15 @@ World::World(const StrategyRequest& request, const SimOptions& options,
   }
 }
 
+void World::AddInFlight(std::string_view where) {
+  if (in_flight_ >= kMaxInFlight)
+    throw InputError(fmt::format(
+        "{}more than the limit of {} requests in flight at once (routed, not yet completed) in "
+        "strategy run {}",
+        where, kMaxInFlight, request_.requested_as));
+  ++in_flight_;
+}
+
 void World::SetInflight(InstanceIndex i, std::optional<std::int64_t> value) {
   if (inflight_.size() <= i) inflight_.resize(i + 1, -1);
   inflight_[i] = value ? *value : -1;
@@ -245,12 +254,7 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
   }
   CountRouted(chosen, choice.index, arrival.duration.has_value());
   if (arrival.duration) {
-    if (in_flight_ >= kMaxInFlight)
-      throw InputError(fmt::format(
-          "field \"duration\": more than the limit of {} requests in flight at once "
-          "(routed, not yet completed) in strategy run {}",
-          kMaxInFlight, request_.requested_as));
-    ++in_flight_;
+    AddInFlight("field \"duration\": ");
     const std::uint64_t registration = pool.at(chosen).registration;
     if (timeline_) timeline_->Routed(chosen, arrival.t.value);
     const double end = arrival.t.value + *arrival.duration;
@@ -306,12 +310,7 @@ inline void World::CountRouted(InstanceIndex routed, std::size_t slot, bool has_
   // duration.
   const std::size_t slot = 0;  // unused: the candidates are marked, not patched
   CountRouted(chosen, slot, true);
-  if (in_flight_ >= kMaxInFlight)
-    throw InputError(fmt::format(
-        "more than the limit of {} requests in flight at once (routed, not yet completed) in "
-        "strategy run {}",
-        kMaxInFlight, request_.requested_as));
-  ++in_flight_;
+  AddInFlight("");
   const std::uint64_t registration = pool.at(chosen).registration;
   const double t = arrival.t.value;
   timeline_->Routed(chosen, t);

@@ -120,6 +120,9 @@ class World {
   Lowered LowerCounter(const Completion& c, const Pool& pool, std::int64_t*& counter);
   // Counts `routed` (chosen at candidate `slot`) as the profile counts it.
   void CountRouted(InstanceIndex routed, std::size_t slot, bool has_duration);
+  // Counts one more request in flight; past kMaxInFlight throws InputError,
+  // its message starting with `where` (a field, or empty).
+  void AddInFlight(std::string_view where);
   // A refused decision: logged and counted, nothing routed.
   void Refuse(const TraceEvent& arrival, std::uint64_t seq, std::string_view request_id,
               std::size_t candidates);
