@@ -19,6 +19,7 @@
 #include "traces/file_window.h"
 #include "traces/flat_object_scanner.h"
 #include "traces/json_scanner.h"
+#include "traces/json_line_parser.h"
 #include "traces/json_syntax_error.h"
 #include "traces/text_file.h"
 #include "traces/trace_stream.h"
@@ -242,7 +243,7 @@ class DocumentReader {
     if (c != '[') {
       JsonView value;
       if (c == '\0' || cursor.Value(scanner_, value) != ValueStatus::kOk) SyntaxError();
-      Fail(fmt::format("{} {}", kExpected, nlohmann::json::parse(value.text).dump()));
+      Fail(fmt::format("{} {}", kExpected, CompactJson(value.text)));
     }
     events_start_ = cursor.offset();
     cursor.Skip();

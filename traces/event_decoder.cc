@@ -6,7 +6,6 @@
 #include <unordered_set>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "strategies/python_float.h"
 #include "traces/decision_log.h"
@@ -25,7 +24,7 @@ constexpr std::uint64_t kMaxPrefixBlockTokens = std::uint64_t{1} << 32;
 
 // A short rendering of an offending value for error messages, in
 // nlohmann::json's compact form (only error paths come here).
-std::string Show(const JsonView& v) { return ShortJson(nlohmann::json::parse(v.text)); }
+std::string Show(const JsonView& v) { return ShortJsonText(v.text); }
 
 [[noreturn]] void Fail(std::string_view field, std::string_view expected,
                        const JsonView* got) {
@@ -166,31 +165,6 @@ std::size_t QueueField(std::string_view key) {
     default: return kQueueFields.size();
   }
   return kQueueFields[i] == key ? i : kQueueFields.size();
-}
-
-// nlohmann's compact form of a validated value, as strategies that
-// forward hints expect; a value nlohmann refuses (a number past the double
-// range, which pinned Proxy profiles read as Python does) keeps its own
-// text without the whitespace between tokens.
-std::string CompactJson(std::string_view text) {
-  nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!value.is_discarded()) return value.dump();
-  std::string out;
-  bool in_string = false, escaped = false;
-  for (char c : text) {
-    if (in_string) {
-      out.push_back(c);
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-      out.push_back(c);
-    } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-      out.push_back(c);
-    }
-  }
-  return out;
 }
 
 // One queue value as a pinned Proxy reads it: Python's float() of what

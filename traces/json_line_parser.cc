@@ -6,11 +6,48 @@
 
 namespace lbsim {
 
-std::string ShortJson(const nlohmann::json& value) {
-  std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+namespace {
+
+// `text` cut to about 40 characters for an error message.
+std::string Shorten(std::string text) {
   if (text.size() > 40) text = text.substr(0, 37) + "...";
   return text;
 }
+
+// `text` without the whitespace between its tokens.
+std::string StripTokenSpace(std::string_view text) {
+  std::string out;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      out.push_back(c);
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+      out.push_back(c);
+    } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string ShortJson(const nlohmann::json& value) {
+  return Shorten(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+std::string CompactJson(std::string_view text) {
+  nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!value.is_discarded())
+    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return StripTokenSpace(text);
+}
+
+std::string ShortJsonText(std::string_view text) { return Shorten(CompactJson(text)); }
 
 bool JsonLineParser::Parse(std::string_view line) {
   JsonTextError e;

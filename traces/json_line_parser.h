@@ -19,6 +19,15 @@ namespace lbsim {
 // `value` as compact JSON for an error message, cut to about 40 characters.
 std::string ShortJson(const nlohmann::json& value);
 
+// The valid JSON value `text` in nlohmann's compact form; a value nlohmann
+// refuses (a number past the double range, which Python reads as inf)
+// keeps its own text without the whitespace between tokens.
+std::string CompactJson(std::string_view text);
+
+// The valid JSON value `text` as compact JSON for an error message, cut to
+// about 40 characters; never throws on a value nlohmann refuses.
+std::string ShortJsonText(std::string_view text);
+
 class JsonLineParser {
  public:
   // Parses `line`. On failure returns false and error() says why in one

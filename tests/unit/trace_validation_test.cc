@@ -351,6 +351,15 @@ TEST_CASE("validation: a number too large for a double is invalid JSON, named li
         R"(FILE: header: field "lbsim_trace": invalid JSON: number overflow parsing '1e999')");
 }
 
+TEST_CASE("validation: a number past the double range inside an event's array is named, never thrown") {
+  // Nested values keep such numbers (hints read them as Python does), so
+  // the field that cannot take one names it in its own error.
+  CHECK(EventError(R"({"t": 0, "type": "arrival", "prefix_blocks": [1e400]})") ==
+        R"(FILE:2: field "prefix_blocks[0]": expected a block id (an integer >= 0), got 1e400)");
+  CHECK(EventError(R"({"t": 0, "type": "arrival", "prefix_blocks": [1, -1E+999]})") ==
+        R"(FILE:2: field "prefix_blocks[1]": expected a block id (an integer >= 0), got -1E+999)");
+}
+
 TEST_CASE("validation: an empty trace") {
   CHECK(ReadError("") == R"(FILE: empty trace: expected a header line {"lbsim_trace": 1, ...})");
   CHECK(ReadError("\n  \n\t\n") ==
