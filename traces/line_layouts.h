@@ -3,11 +3,14 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
-#include "traces/flat_object_scanner.h"
+#include "traces/hint_layout.h"
 #include "traces/instance_table.h"
+#include "traces/json_view.h"
 #include "traces/trace_event.h"
 
 namespace lbsim {
@@ -21,14 +24,22 @@ namespace lbsim {
 //                        zero, at most 15 digits in all;
 //   inflight, input_tokens, output_tokens
 //                        such a number without a fraction;
-//   instance, request    a non-empty id of printable ASCII, no escapes.
+//   instance, request    a non-empty id of printable ASCII, no escapes;
+//   hint                 a Proxy queue hint laid out as the learned one
+//                        (see HintLayout).
 // Any other line, including every line in error, is left to the general
 // path, which decides about it as ever. Layouts are learned from arrivals
-// (t, type and maybe request, duration, input_tokens and output_tokens) and loads (t, type, instance
-// and maybe inflight and qps_1m), their keys in any order and each once.
+// (t, type and maybe request, duration, input_tokens, output_tokens and
+// hint) and loads (t, type, instance and maybe inflight and qps_1m), their
+// keys in any order and each once.
 class LineLayouts {
  public:
   static constexpr std::size_t kMaxLayouts = 4;
+
+  // `learn_hints`: whether layouts may hold a hint; a run whose strategies
+  // want each hint's text (Hint::raw_json) reads hinted lines the general
+  // way.
+  explicit LineLayouts(bool learn_hints = true) : learn_hints_(learn_hints) {}
 
   // Reads the line at the start of `text`, which ends at the first '\n':
   // when that '\n' is in `text`, the line (at most kMaxLineBytes) fits a
@@ -45,18 +56,18 @@ class LineLayouts {
   // The event Read last set changed, or another one comes next.
   void Forget() { left_arrival_ = false; }
 
-  // Remembers the layout of `line`, an event line that `flat` shows and
-  // EventDecoder accepted, when it is one of those above and new; the
-  // oldest of kMaxLayouts gives way.
-  void Learn(std::string_view line, const FlatObject& flat);
+  // Remembers the layout of `line`, an event line whose members (as
+  // JsonScanner or ScanFlatObject shows them) EventDecoder accepted, when it
+  // is one of those above and new; the oldest of kMaxLayouts gives way.
+  void Learn(std::string_view line, std::span<const JsonMember> members);
 
   std::size_t size() const { return count_; }
 
  private:
-  static constexpr std::size_t kMaxSlots = 6;
+  static constexpr std::size_t kMaxSlots = 7;
 
   enum class Slot : std::uint8_t {
-    kTime, kDuration, kInstance, kInflight, kQps, kRequest, kInputTokens, kOutputTokens
+    kTime, kDuration, kInstance, kInflight, kQps, kRequest, kInputTokens, kOutputTokens, kHint
   };
 
   struct Layout {
@@ -67,6 +78,7 @@ class LineLayouts {
     // from 0 for the first; the one after the last slot ends the line.
     std::array<std::uint32_t, kMaxSlots + 1> literal_end{};
     std::string text;
+    HintLayout hint;  // the kHint slot's, when it has one
 
     friend bool operator==(const Layout&, const Layout&) = default;
   };
@@ -91,17 +103,23 @@ class LineLayouts {
     bool has_inflight = false;
     bool has_input_tokens = false;
     bool has_output_tokens = false;
+    bool has_hint = false;  // its numbers went to the hint buffer
   };
 
   // Where the line at the start of `text` ends (at its '\n') when it fits
-  // `layout`, setting `values`; otherwise nullptr.
-  static const char* Fits(const Layout& layout, std::string_view text, Values& values);
+  // `layout`, setting `values` and the numbers of its hint in `hint_values`
+  // (room for layout.hint.slots()); otherwise nullptr.
+  static const char* Fits(const Layout& layout, std::string_view text, Values& values,
+                          double* hint_values);
 
+  bool learn_hints_;
   std::array<Layout, kMaxLayouts> layouts_;
+  std::vector<double> hint_values_;  // room for the numbers of any layout's hint
   std::size_t count_ = 0;
   std::size_t last_fit_ = 0;  // tried first
   // The event Read last set is an arrival with every field but type, t,
-  // position, request, duration and the token counts unset.
+  // position, request, duration, the token counts and the hint's queues
+  // unset.
   bool left_arrival_ = false;
   std::size_t next_ = 0;      // replaced next when all are taken
 };

@@ -46,7 +46,7 @@ void ReadLinesTrace(InputFile& input, TraceStream& stream) {
     if (IsBlank(line)) continue;
     if (!header && ScanFlatObject(line, flat)) {
       stream.Event(flat.value, flat.Members(), lines.number());
-      stream.LearnLayout(line, flat);
+      stream.LearnLayout(line, flat.Members());
       continue;
     }
     // The scanner takes a byte order mark at the start of its text, which
@@ -81,6 +81,7 @@ void ReadLinesTrace(InputFile& input, TraceStream& stream) {
       scanner.AllowOverflowFrom(kEventOverflowDepth);
     } else {
       stream.Event(value, scanner.members(), lines.number());
+      stream.LearnLayout(line, scanner.members());  // lines with a hint, mostly
     }
   }
   if (header)

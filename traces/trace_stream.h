@@ -37,7 +37,7 @@ class TraceStream {
               std::uint64_t total_work = 0)
       : path_(std::move(display_path)), document_(document), table_(table),
         visitor_(visitor), progress_(progress), total_work_(total_work),
-        raw_hint_(visitor.WantsRawHint()), proxy_(visitor.Proxy()) {}
+        raw_hint_(visitor.WantsRawHint()), proxy_(visitor.Proxy()), layouts_(!raw_hint_) {}
 
   // Validates the header object found at `position` and hands it on.
   void Header(const JsonView& header, std::uint64_t position);
@@ -50,8 +50,10 @@ class TraceStream {
   // hands it on and sets `size` to its length; false, with nothing done,
   // when no layout fits it.
   bool EventByLayout(std::string_view text, std::uint64_t position, std::size_t& size);
-  // Remembers the layout of `line`, which `flat` shows and Event just took.
-  void LearnLayout(std::string_view line, const FlatObject& flat) { layouts_.Learn(line, flat); }
+  // Remembers the layout of `line`, whose `members` Event just took.
+  void LearnLayout(std::string_view line, std::span<const JsonMember> members) {
+    layouts_.Learn(line, members);
+  }
 
   // Reports that `done` units of reading work are done.
   void Progress(std::uint64_t done) {

@@ -2,7 +2,7 @@
 // EventDecoder). One input is a reader's buffer: an event line, then (if
 // the input has one) its '\n' and whatever follows. It is read through
 // layouts learned from the usual arrival and load lines, spaced and
-// compact. Whenever a layout reads a line, it must end at the buffer's
+// compact, and a Proxy-style hinted arrival. Whenever a layout reads a line, it must end at the buffer's
 // first '\n', and the general path must accept that line too and decode
 // the same event; anything else is a finding (abort).
 
@@ -14,6 +14,7 @@
 
 #include "event_line_decoding.h"
 #include "traces/flat_object_scanner.h"
+#include "traces/json_scanner.h"
 #include "traces/line_layouts.h"
 
 namespace {
@@ -28,6 +29,7 @@ using namespace lbsim;
 struct Fixture {
   InstanceTable table;
   LineLayouts layouts;
+  LineLayouts hinted_layouts;
 
   Fixture() {
     table.Intern("inst-00001");
@@ -41,8 +43,21 @@ struct Fixture {
       FlatObject flat;
       TraceEvent event;
       if (!ScanFlatObject(line, flat) || !DecodeEventLine(line, table, 0.0, event)) std::abort();
-      layouts.Learn(line, flat);
+      layouts.Learn(line, flat.Members());
     }
+    // Names "c", never registered, between two that are.
+    const std::string hinted =
+        R"({"t": 0, "type": "arrival", "request": "r", "hint": {"queue_depths": {"per_instance": )"
+        R"({"inst-00001": {"active_prepare": 1, "active_ready": 2}, "c": {"queue_depth": 3}, )"
+        R"("b": {"predicted_total_backlog_ms": 4.5}}}}})";
+    JsonScanner scanner;
+    JsonView value;
+    TraceEvent event;
+    if (scanner.ScanText(hinted, value) != JsonScanner::Status::kOk ||
+        !DecodeEventLine(hinted, table, 0.0, event))
+      std::abort();
+    hinted_layouts.Learn(hinted, scanner.members());
+    if (hinted_layouts.size() != 1) std::abort();
   }
 };
 
@@ -50,17 +65,30 @@ bool SameBits(double a, double b) {
   return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
 }
 
+bool SameQueues(const Hint& a, const Hint& b) {
+  if (a.queues.size() != b.queues.size() || a.any_overflow != b.any_overflow) return false;
+  for (std::size_t k = 0; k < a.queues.size(); ++k) {
+    const Hint::Entry &x = a.queues[k], &y = b.queues[k];
+    if (x.instance != y.instance || x.load.known != y.load.known ||
+        x.load.overflow != y.load.overflow)
+      return false;
+    for (std::size_t i = 0; i < kQueueFields.size(); ++i)
+      if (!SameBits(x.load.value[i], y.load.value[i])) return false;
+  }
+  return true;
+}
+
 bool Same(const TraceEvent& a, const TraceEvent& b) {
   return a.type == b.type && SameBits(a.t.value, b.t.value) && a.t.integral == b.t.integral &&
          a.t.integer == b.t.integer && a.instance == b.instance && a.index == b.index &&
          !a.weight && !a.speed && !b.weight && !b.speed && a.inflight.state == b.inflight.state &&
          a.inflight.value == b.inflight.value && a.qps_1m.state == b.qps_1m.state &&
-         SameBits(a.qps_1m.value, b.qps_1m.value) && !a.request && !b.request &&
+         SameBits(a.qps_1m.value, b.qps_1m.value) && a.request == b.request &&
          a.duration.has_value() == b.duration.has_value() &&
          (!a.duration || SameBits(*a.duration, *b.duration)) &&
          a.input_tokens == b.input_tokens && a.output_tokens == b.output_tokens &&
-         a.hint.queues.empty() &&
-         a.hint.prefix_blocks.empty() && b.hint.queues.empty() && b.hint.prefix_blocks.empty();
+         SameQueues(a.hint, b.hint) && a.hint.prefix_blocks.empty() &&
+         b.hint.prefix_blocks.empty();
 }
 
 }  // namespace
@@ -69,19 +97,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static Fixture fixture;
   const std::string buffered(reinterpret_cast<const char*>(data), size);
   const std::size_t newline = buffered.find('\n');
-  for (const double not_before : {0.0, 100.0}) {
-    TraceEvent fast;
-    std::size_t line_size = 0;
-    fixture.layouts.Forget();  // a fresh event
-    if (!fixture.layouts.Read(buffered, fixture.table, not_before, fast, line_size)) continue;
-    if (line_size != newline) Differ(buffered, "line end");
-    // The line as the general path gets it: its own bytes, then a NUL.
-    const std::string line = buffered.substr(0, line_size);
-    TraceEvent general;
-    if (!DecodeEventLine(std::string_view(line.c_str(), line.size()), fixture.table, not_before,
-                         general))
-      Differ(line, "accepted");
-    if (!Same(fast, general)) Differ(line, "event");
+  for (LineLayouts* layouts : {&fixture.layouts, &fixture.hinted_layouts}) {
+    for (const double not_before : {0.0, 100.0}) {
+      TraceEvent fast;
+      std::size_t line_size = 0;
+      layouts->Forget();  // a fresh event
+      if (!layouts->Read(buffered, fixture.table, not_before, fast, line_size)) continue;
+      if (line_size != newline) Differ(buffered, "line end");
+      // The line as the general path gets it: its own bytes, then a NUL.
+      const std::string line = buffered.substr(0, line_size);
+      TraceEvent general;
+      if (!DecodeEventLine(std::string_view(line.c_str(), line.size()), fixture.table,
+                           not_before, general))
+        Differ(line, "accepted");
+      if (!Same(fast, general)) Differ(line, "event");
+    }
   }
   return 0;
 }

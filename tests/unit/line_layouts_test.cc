@@ -38,7 +38,7 @@ void LearnFrom(LineLayouts& layouts, const std::string& text, InstanceTable& tab
     REQUIRE(scanner.ScanText(line, flat.value) == JsonScanner::Status::kOk);
     for (const JsonMember& m : scanner.members()) flat.members[flat.count++] = m;
   }
-  layouts.Learn(line, flat);
+  layouts.Learn(line, flat.Members());
 }
 
 // Learns the two usual layouts: a spaced arrival with a duration and a
@@ -84,7 +84,17 @@ void CheckSameEvent(const TraceEvent& a, const TraceEvent& b) {
     CHECK(std::bit_cast<std::uint64_t>(*a.duration) == std::bit_cast<std::uint64_t>(*b.duration));
   CHECK(a.input_tokens == b.input_tokens);
   CHECK(a.output_tokens == b.output_tokens);
-  CHECK(a.hint.queues.empty());
+  REQUIRE(a.hint.queues.size() == b.hint.queues.size());
+  for (std::size_t k = 0; k < a.hint.queues.size(); ++k) {
+    const Hint::Entry &x = a.hint.queues[k], &y = b.hint.queues[k];
+    CHECK(x.instance == y.instance);
+    CHECK(x.load.known == y.load.known);
+    CHECK(x.load.overflow == y.load.overflow);
+    for (std::size_t i = 0; i < kQueueFields.size(); ++i)
+      CHECK(std::bit_cast<std::uint64_t>(x.load.value[i]) ==
+            std::bit_cast<std::uint64_t>(y.load.value[i]));
+  }
+  CHECK(a.hint.any_overflow == b.hint.any_overflow);
   CHECK(a.hint.prefix_blocks.empty());
   CHECK(a.hint.raw_json.empty());
 }
@@ -230,19 +240,35 @@ TEST_CASE("LineLayouts reads line after line into one event as into fresh ones")
       R"({"t": 9, "type": "load", "instance": "b", "inflight": 5, "qps_1m": 2})",
       R"({"t": 10, "type": "arrival", "duration": 3})",
   };
-  std::string buffered;
-  for (const std::string& line : lines) buffered += line + "\n";
   TraceEvent reused;
-  std::size_t at = 0;
-  for (const std::string& line : lines) {
-    INFO(line);
-    std::size_t size = 0;
-    REQUIRE(layouts.Read(std::string_view(buffered).substr(at), table, 0.0, reused, size));
-    at += size + 1;
-    TraceEvent expected;
-    REQUIRE(DecodeGenerally(line, table, 0.0, expected));
-    CheckSameEvent(reused, expected);
-  }
+  // Reads `in_turn` one after another from one buffer into `reused`.
+  auto read_in_turn = [&](const std::vector<std::string>& in_turn) {
+    std::string buffered;
+    for (const std::string& line : in_turn) buffered += line + "\n";
+    std::size_t at = 0;
+    for (const std::string& line : in_turn) {
+      INFO(line);
+      std::size_t size = 0;
+      REQUIRE(layouts.Read(std::string_view(buffered).substr(at), table, 0.0, reused, size));
+      at += size + 1;
+      TraceEvent expected;
+      REQUIRE(DecodeGenerally(line, table, 0.0, expected));
+      CheckSameEvent(reused, expected);
+    }
+  };
+  read_in_turn(lines);
+  // A hinted arrival, then arrivals without: the queues go with the hint.
+  LearnFrom(layouts, R"({"t": 0, "type": "arrival", "duration": 1, "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": 1}}}}})", table);
+  const std::vector<std::string> hinted = {
+      R"({"t": 11, "type": "arrival", "duration": 2, "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": 4}}}}})",
+      R"({"t": 12, "type": "arrival", "duration": 3})",
+      R"({"t": 13, "type": "arrival", "duration": 2, "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": 0.5}}}}})",
+      R"({"t": 14, "type": "load", "instance": "b", "inflight": 2, "qps_1m": 9})",
+      R"({"t": 15, "type": "arrival", "duration": 2, "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": 7}}}}})",
+      R"({"t": 16, "type": "arrival", "duration": 2, "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": 8}}}}})",
+      R"({"t": 17, "type": "arrival", "duration": 5})",
+  };
+  read_in_turn(hinted);
   // Changed by another hand (the general path): Forget, and all is cleared.
   reused.request = "r";
   reused.hint.prefix_blocks = {1};
@@ -391,6 +417,105 @@ TEST_CASE("LineLayouts learns only arrival and load layouts, and keeps the newes
   CHECK_FALSE(Read(layouts, spaced[1], table, event));
 }
 
+// A Proxy-style hinted arrival: `numbers` fill the hint's value slots, in
+// the order of the map below; `ids` name its three entries.
+std::string HintedArrival(const std::string& t, const std::vector<std::string>& numbers,
+                          const std::vector<std::string>& ids = {"inst-1", "b", "c"}) {
+  return R"({"t": )" + t + R"(, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {")" +
+         ids[0] + R"(": {"active_prepare": )" + numbers[0] + R"(, "active_ready": )" + numbers[1] +
+         R"(}, ")" + ids[1] + R"(": {"queue_depth": )" + numbers[2] + R"(, "predicted_total_backlog_ms": )" +
+         numbers[3] + R"(}, ")" + ids[2] + R"(": {"ready_queue_depth": )" + numbers[4] + "}}}}}";
+}
+
+TEST_CASE("LineLayouts reads Proxy queue hints laid out like a learned one, as the decoder does") {
+  InstanceTable table = TwoInstances();  // "c" is not registered (yet)
+  LineLayouts layouts;
+  LearnFrom(layouts, HintedArrival("0", {"1", "2", "3", "4", "5"}), table);
+  REQUIRE(layouts.size() == 1);
+  auto check_read = [&](const std::string& text) {
+    INFO(text);
+    TraceEvent expected, got;
+    REQUIRE(DecodeGenerally(text, table, 0.0, expected));
+    got.hint.queues.push_back({1, {}});  // left from an earlier event: replaced
+    REQUIRE(Read(layouts, text, table, got));
+    CheckSameEvent(got, expected);
+    return got;
+  };
+  TraceEvent got = check_read(HintedArrival("1.5", {"0", "12.25", "0.1", "123456789012345", "7"}));
+  REQUIRE(got.hint.queues.size() == 2);  // "c" named, but never registered
+  CHECK(got.hint.queues[0].load.known[1]);
+  CHECK(got.hint.queues[0].load.value[2] == 12.25);
+  CHECK_FALSE(got.hint.queues[0].load.known[0]);
+  // Registered later: the same layout now gives its entry too.
+  table.Intern("c");
+  got = check_read(HintedArrival("2", {"3", "3", "3", "3", "3"}));
+  CHECK(got.hint.queues.size() == 3);
+  CHECK(got.hint.queues[2].instance == 2);
+  CHECK(got.hint.queues[2].load.value[4] == 3.0);
+
+  // Anything else is the general path's to decide, valid or not.
+  const std::vector<std::string> plain = {"1", "2", "3", "4", "5"};
+  auto with = [&](std::size_t slot, const std::string& number) {
+    std::vector<std::string> numbers = plain;
+    numbers[slot] = number;
+    return HintedArrival("3", numbers);
+  };
+  TraceEvent event;
+  for (const std::string& text : std::vector<std::string>{
+           with(0, "null"), with(1, "-1"), with(2, "1e3"), with(3, "\"4\""), with(4, "true"),
+           with(0, "01"), with(1, "1."), with(2, "1234567890123456"), with(3, "{}"),
+           with(4, "[1]"), with(0, "1 "),
+           HintedArrival("3", plain, {"b", "inst-1", "c"}),
+           HintedArrival("3", plain, {"inst-1", "b", "d"}),
+           HintedArrival("3", plain, {"inst-1", "b", "b"}),  // a repeated key: invalid
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {}})",
+       }) {
+    INFO(text);
+    CHECK_FALSE(Read(layouts, text, table, event));
+  }
+}
+
+TEST_CASE("LineLayouts learns a hint only of the Proxy's shape, and not when raw hints are wanted") {
+  InstanceTable table = TwoInstances();
+  for (const std::string& text : std::vector<std::string>{
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": null}}}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": -1}}}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": 1e2}}}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": "1"}}}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"unknown_key": 1}}}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": 1}}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {}}, "x": 1}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {}}}, "x": 1}})",
+           R"({"t": 1, "type": "arrival", "hint": {"x": 1, "queue_depths": {"per_instance": {}}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_d\u0065pth": 1}}}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": []}})",
+           R"({"t": 1, "type": "load", "instance": "b", "hint": {"queue_depths": {"per_instance": {}}}})",
+       }) {
+    INFO(text);
+    LineLayouts layouts;
+    LearnFrom(layouts, text, table);
+    CHECK(layouts.size() == 0);
+  }
+  const std::string hinted = HintedArrival("0", {"1", "2", "3", "4", "5"});
+  LineLayouts raw(/*learn_hints=*/false);
+  LearnFrom(raw, hinted, table);
+  CHECK(raw.size() == 0);
+  LineLayouts layouts;
+  LearnFrom(layouts, hinted, table);
+  CHECK(layouts.size() == 1);
+  // An escaped id is looked up decoded.
+  LineLayouts escaped;
+  const std::string text = R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"\u0062": {"queue_depth": 1}}}}})";
+  LearnFrom(escaped, text, table);
+  REQUIRE(escaped.size() == 1);
+  TraceEvent expected, got;
+  REQUIRE(DecodeGenerally(text, table, 0.0, expected));
+  REQUIRE(Read(escaped, text, table, got));
+  CheckSameEvent(got, expected);
+  CHECK(got.hint.queues.size() == 1);
+}
+
 // The parts one after another.
 std::string Join(std::initializer_list<std::string_view> parts) {
   std::string text;
@@ -502,6 +627,34 @@ TEST_CASE("LineLayouts agrees with the decoder on random lines in learned layout
   }
   CHECK(read > 10000);  // a quarter of the lines or more
   CHECK(read_tokens > 1000);  // lines with four numbers are plain less often
+}
+
+TEST_CASE("LineLayouts agrees with the decoder on random hinted lines in a learned layout") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  LearnFrom(layouts, HintedArrival("0", {"1", "2", "3", "4", "5"}), table);
+  std::mt19937_64 random(23);
+  int read = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const Number t = RandomNumber(random);
+    bool plain = t.plain;
+    std::vector<std::string> numbers;
+    for (int k = 0; k < 5; ++k) {
+      // Mostly plain numbers, so that many lines fit.
+      Number n = random() % 4 ? Number{std::to_string(random() % 50)} : RandomNumber(random);
+      plain = plain && n.plain;
+      numbers.push_back(n.text);
+    }
+    const std::string text = HintedArrival(t.text, numbers);
+    INFO(text);
+    TraceEvent expected, got;
+    const bool accepted = DecodeGenerally(text, table, 0.0, expected);
+    const bool fast = Read(layouts, text, table, got);
+    CHECK(fast == (accepted && plain));
+    if (fast && accepted) CheckSameEvent(got, expected);
+    read += fast;
+  }
+  CHECK(read > 5000);
 }
 
 }  // namespace

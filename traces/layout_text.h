@@ -1,0 +1,129 @@
+#pragma once
+
+// The byte-level readers of learned line layouts (LineLayouts, HintLayout):
+// literal compares and the number slots' reader. Inline: they run for
+// every value of every line a layout reads.
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "traces/trace_event.h"
+
+namespace lbsim::layout_text {
+
+// Most digits a slot's number may have: below 2^53 as an integer, so the
+// value and the division below are exact before their one rounding.
+inline constexpr std::size_t kMaxDigits = 15;
+
+inline std::uint64_t Load64(const char* p) {
+  std::uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+inline std::uint32_t Load32(const char* p) {
+  std::uint32_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// Whether the `n` bytes at `a` and `b` are equal; a few word compares
+// instead of a call for the short literals of a layout.
+inline bool SameBytes(const char* a, const char* b, std::size_t n) {
+  if (n >= 8) {
+    for (std::size_t i = 0; i + 8 < n; i += 8)
+      if (Load64(a + i) != Load64(b + i)) return false;
+    return Load64(a + n - 8) == Load64(b + n - 8);
+  }
+  if (n >= 4) return Load32(a) == Load32(b) && Load32(a + n - 4) == Load32(b + n - 4);
+  for (std::size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
+inline bool IsDigit(char c) { return static_cast<unsigned char>(c - '0') <= 9; }
+
+// 10^k, exact as an integer and as a double.
+inline constexpr std::uint64_t kPowersOfTen[kMaxDigits + 1] = {
+    1,          10,          100,          1000,          10000,          100000,
+    1000000,    10000000,    100000000,    1000000000,    10000000000,    100000000000,
+    1000000000000, 10000000000000, 100000000000000, 1000000000000000};
+
+// The (up to) 8 bytes from `p` of the text [begin, end), the first in the
+// lowest byte and zeros past the end, read without touching a byte outside
+// the text.
+inline std::uint64_t Load8(const char* p, const char* begin, const char* end) {
+  if (end - p >= 8) return Load64(p);
+  if (p == end) return 0;
+  if (end - begin >= 8) return Load64(end - 8) >> (8 * (8 - (end - p)));
+  std::uint64_t v = 0;
+  std::memcpy(&v, p, static_cast<std::size_t>(end - p));
+  return v;
+}
+
+// How many of the bytes in `v` (from the lowest) are digits before the
+// first that is not, up to 8. A byte above a non-digit may be misjudged
+// (a carry), but no byte before the first non-digit is.
+inline unsigned DigitRun(std::uint64_t v) {
+  constexpr std::uint64_t kHigh = 0xF0F0F0F0F0F0F0F0, kThrees = 0x3030303030303030;
+  const std::uint64_t not_digit =
+      ((v & kHigh) ^ kThrees) | (((v + 0x0606060606060606) & kHigh) ^ kThrees);
+  return not_digit == 0 ? 8 : static_cast<unsigned>(std::countr_zero(not_digit)) / 8;
+}
+
+// The value of the first `n` (1 to 8) bytes of `v`, all digits, the first
+// the most significant: three multiply-adds instead of a loop whose exit
+// the branch predictor cannot know.
+inline std::uint64_t DigitsValue(std::uint64_t v, unsigned n) {
+  std::uint64_t d = (v - 0x3030303030303030) << (8 * (8 - n));
+  d = (d * 10 + (d >> 8)) & 0x00FF00FF00FF00FF;
+  d = (d * 100 + (d >> 16)) & 0x0000FFFF0000FFFF;
+  return (d * 10000 + (d >> 32)) & 0xFFFFFFFF;
+}
+
+// Reads the run of digits at `p` in the text [begin, end) into `value`
+// (wrapping past 19 digits; callers refuse more than kMaxDigits) and
+// returns where it ends.
+inline const char* ReadDigits(const char* p, const char* begin, const char* end,
+                              std::uint64_t& value) {
+  const std::uint64_t v = Load8(p, begin, end);
+  const unsigned n = DigitRun(v);
+  if (n == 0) return p;
+  value = DigitsValue(v, n);
+  p += n;
+  if (n == 8)
+    while (p < end && IsDigit(*p)) value = value * 10 + static_cast<unsigned>(*p++ - '0');
+  return p;
+}
+
+// Reads a number slot at `p` of the text [begin, end) (see LineLayouts)
+// into `out` as ReadNumber reads it: an integer is exact, and a fraction
+// m / 10^k with m and 10^k exact doubles is rounded once, correctly, as
+// from_chars rounds. Returns where the number ends, or nullptr when it is
+// not one the slot takes.
+inline const char* ReadDecimal(const char* p, const char* begin, const char* end,
+                               TraceTime& out) {
+  const char* const first = p;
+  std::uint64_t m = 0;
+  p = ReadDigits(p, begin, end, m);
+  const std::size_t whole = static_cast<std::size_t>(p - first);
+  if (whole == 0 || (*first == '0' && whole > 1)) return nullptr;
+  if (p == end || *p != '.') {
+    if (whole > kMaxDigits) return nullptr;
+    out = TraceTime{static_cast<double>(m), true, m};
+    return p;
+  }
+  const char* const fraction = ++p;
+  std::uint64_t f = 0;
+  p = ReadDigits(p, begin, end, f);
+  const std::size_t decimals = static_cast<std::size_t>(p - fraction);
+  if (decimals == 0 || whole + decimals > kMaxDigits) return nullptr;
+  const std::uint64_t scale = kPowersOfTen[decimals];
+  m = m * scale + f;
+  out = TraceTime{static_cast<double>(m) / static_cast<double>(scale), false, 0};
+  return p;
+}
+
+}  // namespace lbsim::layout_text
