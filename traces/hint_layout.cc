@@ -1,12 +1,19 @@
 #include "traces/hint_layout.h"
 
+#include <cmath>
+#include <limits>
+
 #include "traces/layout_text.h"
 
 namespace lbsim {
 namespace {
 
+using layout_text::Load32;
 using layout_text::ReadDecimal;
 using layout_text::SameBytes;
+
+// What a `null` slot reads as: no number ReadDecimal gives.
+constexpr double kNull = std::numeric_limits<double>::quiet_NaN();
 
 // The index of `key` in kQueueFields, or kQueueFields.size().
 std::size_t QueueFieldIndex(std::string_view key) {
@@ -47,13 +54,15 @@ bool HintLayout::Learn(const JsonView& hint) {
     ids_.emplace_back(ReadString(id, scratch));
     if (!w.EnterObject()) return false;
     for (JsonView key; w.NextKey(key);) {
-      if (key.escaped || w.Kind() != JsonKind::kNumber) return false;
+      if (key.escaped || (w.Kind() != JsonKind::kNumber && w.Kind() != JsonKind::kNull))
+        return false;
       const std::size_t field = QueueFieldIndex(key.text.substr(1, key.text.size() - 2));
       if (field == kQueueFields.size()) return false;
       const JsonView value = w.TakeScalar();
       const char* const value_end = value.text.data() + value.text.size();
       TraceTime number;
-      if (ReadDecimal(value.text.data(), base, value_end, number) != value_end) return false;
+      if (value.is_number() && ReadDecimal(value.text.data(), base, value_end, number) != value_end)
+        return false;
       const auto value_begin = static_cast<std::size_t>(value.text.data() - base);
       text_.append(source.substr(from, value_begin - from));
       literal_end_.push_back(static_cast<std::uint32_t>(text_.size()));
@@ -83,6 +92,12 @@ const char* HintLayout::Fits(const char* p, const char* begin, const char* end,
     p += n;
     from = literal_end_[i];
     if (i == slots) return p;
+    if (*p == 'n') {
+      if (end - p < 4 || Load32(p) != Load32("null")) return nullptr;
+      p += 4;
+      values[i] = kNull;
+      continue;
+    }
     TraceTime number;
     p = ReadDecimal(p, begin, end, number);
     if (!p) return nullptr;
@@ -103,6 +118,7 @@ void HintLayout::Fill(const double* values, const InstanceTable& table, Hint& hi
     if (!index_[k]) continue;  // never registered: cannot be a candidate
     Hint::Entry& entry = hint.queues.emplace_back(Hint::Entry{*index_[k], {}});
     for (std::uint32_t s = entry_begin_[k]; s < entry_begin_[k + 1]; ++s) {
+      if (std::isnan(values[s])) continue;  // null: not a number, to any reading
       entry.load.known[slot_field_[s]] = true;
       entry.load.value[slot_field_[s]] = values[s];
     }

@@ -17,11 +17,12 @@ namespace lbsim {
 //   {"queue_depths": {"per_instance": {ID: {KEY: N, ...}, ...}}}
 // with its numbers cut out, so that a hint laid out like an earlier one is
 // read without scanning it as JSON (see LineLayouts, which holds these).
-// Every KEY is one of kQueueFields, each N a number a LineLayouts number
-// slot takes (no sign, no exponent, no leading zero, at most 15 digits);
-// everything else (braces, ids, keys, whitespace) must recur byte for byte.
-// A hint that fits decodes, entry for entry, as EventDecoder::DecodeHint
-// decodes it, under every HintReading: a JSON number is known to both.
+// Every KEY is one of kQueueFields, each N null or a number a LineLayouts
+// number slot takes (no sign, no exponent, no leading zero, at most 15
+// digits); everything else (braces, ids, keys, whitespace) must recur byte
+// for byte. A hint that fits decodes, entry for entry, as
+// EventDecoder::DecodeHint decodes it, under every HintReading: a JSON
+// number is known to both, null to neither.
 class HintLayout {
  public:
   // Learns the layout of `hint`, a value JsonScanner accepted (nested keys
@@ -33,8 +34,8 @@ class HintLayout {
   std::size_t slots() const { return slot_field_.size(); }
 
   // Reads a hint at `p` in the text [begin, end) that fits this layout,
-  // writing its slots() numbers to `values`; returns where the hint ends,
-  // or nullptr when it does not fit.
+  // writing its slots() numbers to `values` (NaN for null); returns where
+  // the hint ends, or nullptr when it does not fit.
   const char* Fits(const char* p, const char* begin, const char* end, double* values) const;
 
   // Sets `hint.queues` to the entries of a hint that fitted, `values` its

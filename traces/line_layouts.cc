@@ -1,5 +1,6 @@
 #include "traces/line_layouts.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -151,8 +152,14 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
     if (v.has_input_tokens) event.input_tokens = v.input_tokens;
     event.output_tokens.reset();
     if (v.has_output_tokens) event.output_tokens = v.output_tokens;
-    if (v.has_hint) layouts_[last_fit_].hint.Fill(hint_values, table, event.hint);
-    else event.hint.queues.clear();
+    if (v.has_hint) {
+      Layout& layout = layouts_[last_fit_];
+      layout.hint.Fill(hint_values, table, event.hint);
+      layout.used = true;
+      hint_backoff_ = 0;
+    } else {
+      event.hint.queues.clear();
+    }
     return true;
   }
   left_arrival_ = false;
@@ -178,10 +185,10 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
                      kRequest = 64, kInput = 128, kOutput = 256, kHint = 512;
   unsigned seen = 0;
   std::string_view type;
+  const JsonView* hint = nullptr;
   const auto at = [&](std::string_view part) {
     return static_cast<std::size_t>(part.data() - line.data());
   };
-  Layout layout;
   for (const JsonMember& m : members) {
     if (m.key.escaped || m.value.escaped) return;
     const std::string_view key = Unquoted(m.key);
@@ -205,7 +212,8 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
       else return;
       const bool id = slot == Slot::kInstance || slot == Slot::kRequest;
       if (slot == Slot::kHint) {
-        if (!value.is_object() || (seen & kHint) || !layout.hint.Learn(value)) return;
+        if (!value.is_object()) return;
+        hint = &value;  // learned last: it costs a walk
       } else if (id ? !value.is_string() : !value.is_number()) {
         return;
       }
@@ -216,6 +224,7 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
     if (seen & bit) return;
     seen |= bit;
   }
+  Layout layout;
   // An arrival: t, type and maybe request, duration, token counts and a
   // hint. A load: t, type, instance and maybe inflight and qps_1m.
   constexpr unsigned kArrivalOptional = kDuration | kRequest | kInput | kOutput | kHint;
@@ -228,6 +237,17 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
   } else {
     return;
   }
+  if (hint) {
+    if (hint_skips_left_ > 0) {
+      --hint_skips_left_;
+      return;
+    }
+    if (!layout.hint.Learn(*hint)) {
+      BackOffHints();
+      return;
+    }
+    layout.hinted = true;
+  }
   std::size_t from = 0;
   for (std::size_t i = 0; i < slots; ++i) {
     layout.text.append(line.substr(from, cuts[i].begin - from));
@@ -238,16 +258,32 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
   layout.text.append(line.substr(from));
   layout.literal_end[slots] = static_cast<std::uint32_t>(layout.text.size());
   layout.slots = slots;
-  for (std::size_t i = 0; i < count_; ++i)
-    if (layouts_[i] == layout) return;
+  Remember(std::move(layout));
+}
+
+void LineLayouts::Remember(Layout layout) {
+  std::size_t same_kind = 0, oldest = count_;
+  for (std::size_t i = 0; i < count_; ++i) {
+    if (layouts_[i].SameAs(layout)) return;
+    if (layouts_[i].hinted != layout.hinted) continue;
+    ++same_kind;
+    if (oldest == count_ || layouts_[i].learned < layouts_[oldest].learned) oldest = i;
+  }
   if (hint_values_.size() < layout.hint.slots()) hint_values_.resize(layout.hint.slots());
-  if (count_ < kMaxLayouts) {
+  layout.learned = ++learned_;
+  if (same_kind < (layout.hinted ? kMaxHintLayouts : kMaxLayouts)) {
     layouts_[count_++] = std::move(layout);
     return;
   }
-  layouts_[next_] = std::move(layout);
-  last_fit_ = next_;
-  next_ = (next_ + 1) % kMaxLayouts;
+  // A hinted layout that gave way unused: hints keep changing their layout.
+  if (layout.hinted && !layouts_[oldest].used) BackOffHints();
+  layouts_[oldest] = std::move(layout);
+  last_fit_ = oldest;
+}
+
+void LineLayouts::BackOffHints() {
+  hint_skips_left_ = hint_backoff_;
+  hint_backoff_ = std::min<std::uint32_t>(2 * hint_backoff_ + 1, kMaxHintBackoff);
 }
 
 }  // namespace lbsim

@@ -31,10 +31,14 @@ namespace lbsim {
 // path, which decides about it as ever. Layouts are learned from arrivals
 // (t, type and maybe request, duration, input_tokens, output_tokens and
 // hint) and loads (t, type, instance and maybe inflight and qps_1m), their
-// keys in any order and each once.
+// keys in any order and each once. Hinted layouts are kept apart from the
+// others, so that hints whose layout keeps changing never push out the
+// layout of a plain line; while hints keep failing to be learned or to be
+// read again, learning them backs off (it costs a walk over the hint).
 class LineLayouts {
  public:
-  static constexpr std::size_t kMaxLayouts = 4;
+  static constexpr std::size_t kMaxLayouts = 4;      // without a hint
+  static constexpr std::size_t kMaxHintLayouts = 2;  // with one
 
   // `learn_hints`: whether layouts may hold a hint; a run whose strategies
   // want each hint's text (Hint::raw_json) reads hinted lines the general
@@ -58,7 +62,7 @@ class LineLayouts {
 
   // Remembers the layout of `line`, an event line whose members (as
   // JsonScanner or ScanFlatObject shows them) EventDecoder accepted, when it
-  // is one of those above and new; the oldest of kMaxLayouts gives way.
+  // is one of those above and new; the oldest of its kind gives way.
   void Learn(std::string_view line, std::span<const JsonMember> members);
 
   std::size_t size() const { return count_; }
@@ -78,9 +82,16 @@ class LineLayouts {
     // from 0 for the first; the one after the last slot ends the line.
     std::array<std::uint32_t, kMaxSlots + 1> literal_end{};
     std::string text;
-    HintLayout hint;  // the kHint slot's, when it has one
+    bool hinted = false;  // it has a kHint slot, laid out as `hint`
+    HintLayout hint;
+    std::uint64_t learned = 0;  // when it was learned (a count of layouts)
+    bool used = false;          // a line was read by it
 
-    friend bool operator==(const Layout&, const Layout&) = default;
+    bool SameAs(const Layout& o) const {
+      return type == o.type && slots == o.slots && slot == o.slot &&
+             literal_end == o.literal_end && text == o.text && hinted == o.hinted &&
+             hint == o.hint;
+    }
   };
 
   // The values a line fitting a layout holds. The time's parts are kept
@@ -112,16 +123,26 @@ class LineLayouts {
   static const char* Fits(const Layout& layout, std::string_view text, Values& values,
                           double* hint_values);
 
+  // Keeps `layout`, new, in place of the oldest of its kind when there are
+  // as many as are kept.
+  void Remember(Layout layout);
+  // Skips learning the next hints, more of them each time in a row.
+  void BackOffHints();
+
+  static constexpr std::uint32_t kMaxHintBackoff = 4095;
+
   bool learn_hints_;
-  std::array<Layout, kMaxLayouts> layouts_;
+  std::array<Layout, kMaxLayouts + kMaxHintLayouts> layouts_;
+  std::uint64_t learned_ = 0;
   std::vector<double> hint_values_;  // room for the numbers of any layout's hint
+  std::uint32_t hint_skips_left_ = 0;  // hints to come whose layout is not learned
+  std::uint32_t hint_backoff_ = 0;     // the skips after the next failure
   std::size_t count_ = 0;
   std::size_t last_fit_ = 0;  // tried first
   // The event Read last set is an arrival with every field but type, t,
   // position, request, duration, the token counts and the hint's queues
   // unset.
   bool left_arrival_ = false;
-  std::size_t next_ = 0;      // replaced next when all are taken
 };
 
 }  // namespace lbsim

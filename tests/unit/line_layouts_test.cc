@@ -452,6 +452,11 @@ TEST_CASE("LineLayouts reads Proxy queue hints laid out like a learned one, as t
   CHECK(got.hint.queues.size() == 3);
   CHECK(got.hint.queues[2].instance == 2);
   CHECK(got.hint.queues[2].load.value[4] == 3.0);
+  // null: the field is named but unknown, to every reading.
+  got = check_read(HintedArrival("2.5", {"null", "3", "null", "3", "null"}));
+  CHECK_FALSE(got.hint.queues[0].load.known[1]);
+  CHECK(got.hint.queues[0].load.known[2]);
+  CHECK_FALSE(got.hint.queues[2].load.known[4]);
 
   // Anything else is the general path's to decide, valid or not.
   const std::vector<std::string> plain = {"1", "2", "3", "4", "5"};
@@ -462,7 +467,7 @@ TEST_CASE("LineLayouts reads Proxy queue hints laid out like a learned one, as t
   };
   TraceEvent event;
   for (const std::string& text : std::vector<std::string>{
-           with(0, "null"), with(1, "-1"), with(2, "1e3"), with(3, "\"4\""), with(4, "true"),
+           with(0, "nul"), with(0, "nulll"), with(1, "-1"), with(2, "1e3"), with(3, "\"4\""), with(4, "true"),
            with(0, "01"), with(1, "1."), with(2, "1234567890123456"), with(3, "{}"),
            with(4, "[1]"), with(0, "1 "),
            HintedArrival("3", plain, {"b", "inst-1", "c"}),
@@ -479,7 +484,6 @@ TEST_CASE("LineLayouts reads Proxy queue hints laid out like a learned one, as t
 TEST_CASE("LineLayouts learns a hint only of the Proxy's shape, and not when raw hints are wanted") {
   InstanceTable table = TwoInstances();
   for (const std::string& text : std::vector<std::string>{
-           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": null}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": -1}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": 1e2}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": "1"}}}}})",
@@ -514,6 +518,71 @@ TEST_CASE("LineLayouts learns a hint only of the Proxy's shape, and not when raw
   REQUIRE(Read(escaped, text, table, got));
   CheckSameEvent(got, expected);
   CHECK(got.hint.queues.size() == 1);
+}
+
+TEST_CASE("LineLayouts keeps hinted layouts apart, and backs off hints it cannot keep") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  const std::vector<std::string> plain = {
+      R"({"t": 0, "type": "arrival"})", R"({"t": 0, "type": "arrival", "duration": 1})",
+      R"({"t": 0, "type": "arrival", "request": "r"})",
+      R"({"t": 7, "type": "load", "instance": "b", "inflight": 2})"};
+  for (const std::string& text : plain) LearnFrom(layouts, text, table);
+  // Three hint layouts in turn: the third pushes out the first, never a
+  // plain one.
+  const std::vector<std::vector<std::string>> maps = {
+      {"inst-1", "b", "c"}, {"b", "inst-1", "c"}, {"c", "b", "inst-1"}};
+  const std::vector<std::string> numbers = {"1", "2", "3", "4", "5"};
+  for (const auto& ids : maps) LearnFrom(layouts, HintedArrival("0", numbers, ids), table);
+  CHECK(layouts.size() == LineLayouts::kMaxLayouts + LineLayouts::kMaxHintLayouts);
+  TraceEvent event;
+  for (const std::string& text : plain) CHECK(Read(layouts, text, table, event));
+  CHECK_FALSE(Read(layouts, HintedArrival("1", numbers, maps[0]), table, event));
+  CHECK(Read(layouts, HintedArrival("1", numbers, maps[1]), table, event));
+  CHECK(Read(layouts, HintedArrival("1", numbers, maps[2]), table, event));
+
+  // Hints it cannot learn (a string value): after the first failure in a
+  // row the next hinted line is not tried, after the second the next
+  // three, then seven (a line not tried fails nothing).
+  const std::string unlearnable = HintedArrival("0", {"1", "\"2\"", "3", "4", "5"});
+  const std::string learnable = HintedArrival("0", numbers);
+  auto learned_at = [&](const std::vector<std::string>& in_turn) {
+    LineLayouts l;
+    for (std::size_t i = 0; i < in_turn.size(); ++i) {
+      LearnFrom(l, in_turn[i], table);
+      if (l.size() > 0) return i;
+    }
+    return in_turn.size();
+  };
+  const std::string& U = unlearnable;
+  const std::string& L = learnable;
+  CHECK(learned_at({L}) == 0);
+  CHECK(learned_at({U, L}) == 1);
+  CHECK(learned_at({U, U, L, L}) == 3);
+  CHECK(learned_at({U, U, U, U, L, L, L, L}) == 7);
+  CHECK(learned_at({U, U, U, U, U, U, U, U, U, U, U, U, L, L, L, L, L, L, L, L}) == 15);
+  // Hinted layouts that give way unread count as failures too.
+  {
+    LineLayouts l;
+    const std::vector<std::vector<std::string>> orders = {
+        {"inst-1", "b", "c"}, {"b", "inst-1", "c"}, {"c", "b", "inst-1"},
+        {"inst-1", "c", "b"}, {"b", "c", "inst-1"}};
+    for (const auto& ids : orders) LearnFrom(l, HintedArrival("0", numbers, ids), table);
+    // The third pushed out the first unread (the next hint not skipped),
+    // the fourth the second (the next one, the fifth, skipped).
+    CHECK(Read(l, HintedArrival("1", numbers, orders[2]), table, event));
+    CHECK(Read(l, HintedArrival("1", numbers, orders[3]), table, event));
+    CHECK_FALSE(Read(l, HintedArrival("1", numbers, orders[4]), table, event));
+  }
+  // Read by a layout, then failing again: skips start over from none.
+  LineLayouts l;
+  for (int i = 0; i < 3; ++i) LearnFrom(l, unlearnable, table);
+  for (int i = 0; i < 4; ++i) LearnFrom(l, HintedArrival("0", numbers), table);
+  REQUIRE(l.size() == 1);
+  REQUIRE(Read(l, HintedArrival("1", numbers), table, event));
+  LearnFrom(l, unlearnable, table);
+  LearnFrom(l, HintedArrival("0", numbers, maps[1]), table);
+  CHECK(l.size() == 2);
 }
 
 // The parts one after another.
@@ -640,9 +709,9 @@ TEST_CASE("LineLayouts agrees with the decoder on random hinted lines in a learn
     bool plain = t.plain;
     std::vector<std::string> numbers;
     for (int k = 0; k < 5; ++k) {
-      // Mostly plain numbers, so that many lines fit.
+      // Mostly plain numbers, so that many lines fit; a hint slot takes null.
       Number n = random() % 4 ? Number{std::to_string(random() % 50)} : RandomNumber(random);
-      plain = plain && n.plain;
+      plain = plain && (n.plain || n.text == "null");
       numbers.push_back(n.text);
     }
     const std::string text = HintedArrival(t.text, numbers);
