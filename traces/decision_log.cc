@@ -1,5 +1,10 @@
 #include "traces/decision_log.h"
 
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstring>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -7,8 +12,24 @@ namespace lbsim {
 
 namespace {
 
+using namespace std::string_view_literals;
+
 // Whether `c` must be escaped inside a JSON string.
 bool NeedsEscape(unsigned char c) { return c < 0x20 || c == '"' || c == '\\'; }
+
+// How many of the first eight bytes at `p` need no escape, up to 8: the
+// lowest byte flagged ('"', '\\' or a control character) is exact.
+std::size_t PlainPrefix(const char* p) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101u, kHighs = 0x8080808080808080u;
+  std::uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
+  auto zero_bytes = [](std::uint64_t x) { return (x - kOnes) & ~x & kHighs; };
+  // Bytes >= 0x80 are taken as they are: mask them out of the control test.
+  const std::uint64_t flags = (zero_bytes(v ^ (kOnes * '"')) | zero_bytes(v ^ (kOnes * '\\')) |
+                               ((v - kOnes * 0x20) & ~v & kHighs));
+  return flags == 0 ? 8 : static_cast<std::size_t>(std::countr_zero(flags)) / 8;
+}
 
 void AppendInteger(std::string& out, std::uint64_t n) {
   const fmt::format_int text(n);
@@ -19,9 +40,18 @@ void AppendInteger(std::string& out, std::uint64_t n) {
 
 void AppendJsonString(std::string& out, std::string_view s) {
   out += '"';
-  // Runs that need no escape (all of most ids) are appended whole.
+  // Runs that need no escape (all of most ids) are appended whole, found
+  // eight bytes at a time.
   std::size_t start = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s.size() - i >= 8) {
+      const std::size_t plain = PlainPrefix(s.data() + i);
+      if (plain == 8) {
+        i += 7;
+        continue;
+      }
+      i += plain;
+    }
     const auto c = static_cast<unsigned char>(s[i]);
     if (!NeedsEscape(c)) continue;
     out.append(s, start, i - start);
@@ -46,28 +76,36 @@ void AppendTraceTime(std::string& out, const TraceTime& t) {
     AppendInteger(out, t.integer);
     return;
   }
-  // The same text nlohmann::json (and Python's json) prints for a double.
-  out += nlohmann::json(t.value).dump();
+  // The same text nlohmann::json (and Python's json) prints for a double:
+  // its dump() writes what this function of its own writes, for a finite
+  // IEEE double, without building a value and a string first.
+  if (!std::isfinite(t.value)) {
+    out += "null"sv;
+    return;
+  }
+  std::array<char, 64> text;
+  const char* end = nlohmann::detail::to_chars(text.data(), text.data() + text.size(), t.value);
+  out.append(text.data(), static_cast<std::size_t>(end - text.data()));
 }
 
 void DecisionLogWriter::Write(const DecisionRecord& r) {
   line_.clear();
-  line_ += "{\"strategy\":";
+  line_ += "{\"strategy\":"sv;
   AppendJsonString(line_, r.strategy);
-  line_ += ",\"seq\":";
+  line_ += ",\"seq\":"sv;
   AppendInteger(line_, r.seq);
-  line_ += ",\"t\":";
+  line_ += ",\"t\":"sv;
   AppendTraceTime(line_, *r.t);
-  line_ += ",\"request\":";
+  line_ += ",\"request\":"sv;
   AppendJsonString(line_, r.request);
-  line_ += ",\"instance\":";
+  line_ += ",\"instance\":"sv;
   if (r.instance) AppendJsonString(line_, *r.instance);
-  else line_ += "null";
-  line_ += ",\"reason\":";
+  else line_ += "null"sv;
+  line_ += ",\"reason\":"sv;
   AppendJsonString(line_, r.reason);
-  line_ += ",\"candidates\":";
+  line_ += ",\"candidates\":"sv;
   AppendInteger(line_, r.candidates);
-  line_ += "}\n";
+  line_ += "}\n"sv;
   std::fwrite(line_.data(), 1, line_.size(), out_);
 }
 

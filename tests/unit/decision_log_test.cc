@@ -3,6 +3,9 @@
 // candidates in that order; t echoed as written (integer or float);
 // strings escaped as JSON.
 
+#include <bit>
+#include <cmath>
+#include <random>
 #include <doctest/doctest.h>
 
 #include <cstdio>
@@ -86,6 +89,35 @@ TEST_CASE("decision log: strings are escaped as JSON") {
   // Whatever goes in comes back out of a JSON parser unchanged.
   const std::string nasty = "id \"x\"\\\n\t\x02 \xc3\xa9";
   CHECK(nlohmann::json::parse(JsonString(nasty)).get<std::string>() == nasty);
+}
+
+TEST_CASE("decision log: long strings, whatever byte at whatever place, escape as nlohmann's dump") {
+  // The escaping scans eight bytes at a time: every special byte at every
+  // place of a string longer than a word, with UTF-8 after them.
+  for (const char special : {'"', '\\', '\n', '\x01', '\x1f', '\x7f', '\x20', 'z'}) {
+    for (std::size_t at = 0; at < 24; ++at) {
+      std::string s = "0123456789abcdef-ghijklmnopq-\xc3\xa9\xe2\x9c\x93";
+      s[at] = special;
+      INFO(at);
+      CHECK(JsonString(s) == nlohmann::json(s).dump());
+    }
+  }
+}
+
+TEST_CASE("decision log: a float t is written as nlohmann's dump writes it") {
+  std::mt19937_64 random(5);
+  for (int i = 0; i < 20000; ++i) {
+    double x;
+    switch (i % 4) {
+      case 0: x = static_cast<double>(random() % 100000000) / 1e6; break;  // microseconds
+      case 1: x = std::bit_cast<double>(random() >> 2); break;  // any positive double
+      case 2: x = static_cast<double>(random() % 1000) * std::pow(10.0, static_cast<int>(random() % 40) - 20); break;
+      default: x = static_cast<double>(random()); break;
+    }
+    if (!std::isfinite(x)) continue;
+    INFO(x);
+    CHECK(TimeText({x, false, 0}) == nlohmann::json(x).dump());
+  }
 }
 
 TEST_CASE("decision log: a replay echoes each arrival's t as the trace wrote it") {
