@@ -92,7 +92,7 @@ const char* HintLayout::Fits(const char* p, const char* begin, const char* end,
     p += n;
     from = literal_end_[i];
     if (i == slots) return p;
-    if (*p == 'n') {
+    if (p < end && *p == 'n') {
       if (end - p < 4 || Load32(p) != Load32("null")) return nullptr;
       p += 4;
       values[i] = kNull;

@@ -4,7 +4,9 @@
 // must read the common event lines, or it saves nothing. Checked on
 // hand-picked lines and on many random lines in learned layouts.
 
+#include <algorithm>
 #include <bit>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -479,6 +481,26 @@ TEST_CASE("LineLayouts reads Proxy queue hints laid out like a learned one, as t
     INFO(text);
     CHECK_FALSE(Read(layouts, text, table, event));
   }
+}
+
+TEST_CASE("LineLayouts reads a hinted line cut anywhere without a byte past the cut") {
+  // Each prefix of the line sits alone in a heap block of its own size, so
+  // that the sanitizer build sees any read past it.
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  LearnFrom(layouts, HintedArrival("0", {"1", "2", "3", "4", "5"}), table);
+  const std::string line = HintedArrival("1", {"null", "2.5", "null", "4", "null"}) + "\n";
+  TraceEvent event;
+  for (std::size_t size = 0; size < line.size(); ++size) {
+    INFO(size);
+    const auto block = std::make_unique<char[]>(size);
+    std::copy(line.begin(), line.begin() + static_cast<std::ptrdiff_t>(size), block.get());
+    std::size_t read = 0;
+    layouts.Forget();
+    CHECK_FALSE(layouts.Read(std::string_view(block.get(), size), table, 0.0, event, read));
+  }
+  std::size_t read = 0;
+  CHECK(layouts.Read(line, table, 0.0, event, read));
 }
 
 TEST_CASE("LineLayouts learns a hint only of the Proxy's shape, and not when raw hints are wanted") {
