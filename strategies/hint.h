@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -20,6 +21,23 @@ inline constexpr std::array<std::string_view, 8> kQueueFields = {
     "prepare_queue_depth",   "ready_queue_depth",   "pending_prefill_count",
     "active_decode_count",   "predicted_total_backlog_ms",
 };
+
+// The index of the queue key `key` in kQueueFields, or kQueueFields.size()
+// when it names none: told apart by length first (one compare, not eight).
+inline std::size_t QueueFieldIndex(std::string_view key) {
+  std::size_t i = kQueueFields.size();
+  switch (key.size()) {
+    case 11: i = 0; break;  // queue_depth
+    case 14: i = 1; break;  // active_prepare
+    case 12: i = 2; break;  // active_ready
+    case 19: i = key[0] == 'p' ? 3 : 6; break;  // prepare_queue_depth, active_decode_count
+    case 17: i = 4; break;  // ready_queue_depth
+    case 21: i = 5; break;  // pending_prefill_count
+    case 26: i = 7; break;  // predicted_total_backlog_ms
+    default: return kQueueFields.size();
+  }
+  return kQueueFields[i] == key ? i : kQueueFields.size();
+}
 
 // The queue values one hint gives for one Instance. A value is known when
 // the hint held a number for it: a JSON number, or under a pinned Proxy

@@ -113,13 +113,12 @@ StrategyInfo LeastLoadUnderProxy(const StrategyInfo& spec, const ProxyRun& run) 
                            "nothing is known.";
   for (ParamSpec& p : info.params) {
     if (p.name == "qps_1m") p.default_text = "0";
-    for (std::size_t i = 0; i < kQueueFields.size(); ++i) {
-      if (p.name != kQueueFields[i] || read[i]) continue;
-      // A term this version does not have: off, and echoed only when a run adds it.
-      p.default_text = "0";
-      p.echo = ParamEcho::kWhenChanged;
-      p.description = "weight of a hint key this Proxy version does not read (0: no such term)";
-    }
+    const std::size_t i = QueueFieldIndex(p.name);
+    if (i == kQueueFields.size() || read[i]) continue;
+    // A term this version does not have: off, and echoed only when a run adds it.
+    p.default_text = "0";
+    p.echo = ParamEcho::kWhenChanged;
+    p.description = "weight of a hint key this Proxy version does not read (0: no such term)";
   }
   info.reasons = {"least", "tie", "fallback", "refused"};
   const Summation summation = run.summation();

@@ -150,23 +150,6 @@ std::optional<EventType> TypeNamed(std::string_view name) {
   return std::nullopt;
 }
 
-// The index of a hint queue key in kQueueFields, or kQueueFields.size():
-// told apart by length first (a compare a key, not eight).
-std::size_t QueueField(std::string_view key) {
-  std::size_t i = kQueueFields.size();
-  switch (key.size()) {
-    case 11: i = 0; break;           // queue_depth
-    case 14: i = 1; break;           // active_prepare
-    case 12: i = 2; break;           // active_ready
-    case 19: i = key[0] == 'p' ? 3 : 6; break;  // prepare_queue_depth, active_decode_count
-    case 17: i = 4; break;           // ready_queue_depth
-    case 21: i = 5; break;           // pending_prefill_count
-    case 26: i = 7; break;           // predicted_total_backlog_ms
-    default: return kQueueFields.size();
-  }
-  return kQueueFields[i] == key ? i : kQueueFields.size();
-}
-
 // One queue value as a pinned Proxy reads it: Python's float() of what
 // json.loads gives. Sets known/value, or overflow for a JSON integer that
 // float() cannot convert.
@@ -532,7 +515,7 @@ void EventDecoder::DecodeQueueEntry(const JsonView& id, JsonWalker& w, const Ins
   }
   Hint::Entry entry{*index, {}};
   for (JsonView field; w.NextKey(field);) {
-    const std::size_t i = QueueField(ReadString(field, key_));
+    const std::size_t i = QueueFieldIndex(ReadString(field, key_));
     if (i == kQueueFields.size() || (w.Kind() == JsonKind::kObject || w.Kind() == JsonKind::kArray)) {
       if (i < kQueueFields.size()) {  // not a number, even to float()
         entry.load.known[i] = entry.load.overflow[i] = false;

@@ -15,13 +15,6 @@ using layout_text::SameBytes;
 // What a `null` slot reads as: no number ReadDecimal gives.
 constexpr double kNull = std::numeric_limits<double>::quiet_NaN();
 
-// The index of `key` in kQueueFields, or kQueueFields.size().
-std::size_t QueueFieldIndex(std::string_view key) {
-  for (std::size_t i = 0; i < kQueueFields.size(); ++i)
-    if (kQueueFields[i] == key) return i;
-  return kQueueFields.size();
-}
-
 // Enters the object at the walker's cursor and moves to its first member,
 // which must be `name`, written without escapes.
 bool EnterFirstMember(JsonWalker& w, std::string_view name) {
@@ -56,7 +49,7 @@ bool HintLayout::Learn(const JsonView& hint) {
     for (JsonView key; w.NextKey(key);) {
       if (key.escaped || (w.Kind() != JsonKind::kNumber && w.Kind() != JsonKind::kNull))
         return false;
-      const std::size_t field = QueueFieldIndex(key.text.substr(1, key.text.size() - 2));
+      const std::size_t field = QueueFieldIndex(ReadString(key, scratch));
       if (field == kQueueFields.size()) return false;
       const JsonView value = w.TakeScalar();
       const char* const value_end = value.text.data() + value.text.size();
