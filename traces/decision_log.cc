@@ -3,10 +3,11 @@
 #include <array>
 #include <bit>
 #include <cmath>
-#include <cstring>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "traces/json_bytes.h"
 
 namespace lbsim {
 
@@ -17,17 +18,9 @@ using namespace std::string_view_literals;
 // Whether `c` must be escaped inside a JSON string.
 bool NeedsEscape(unsigned char c) { return c < 0x20 || c == '"' || c == '\\'; }
 
-// How many of the first eight bytes at `p` need no escape, up to 8: the
-// lowest byte flagged ('"', '\\' or a control character) is exact.
+// How many of the first eight bytes at `p` need no escape, up to 8.
 std::size_t PlainPrefix(const char* p) {
-  constexpr std::uint64_t kOnes = 0x0101010101010101u, kHighs = 0x8080808080808080u;
-  std::uint64_t v;
-  std::memcpy(&v, p, sizeof v);
-  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
-  auto zero_bytes = [](std::uint64_t x) { return (x - kOnes) & ~x & kHighs; };
-  // Bytes >= 0x80 are taken as they are: mask them out of the control test.
-  const std::uint64_t flags = (zero_bytes(v ^ (kOnes * '"')) | zero_bytes(v ^ (kOnes * '\\')) |
-                               ((v - kOnes * 0x20) & ~v & kHighs));
+  const std::uint64_t flags = json_bytes::EscapeBytes(json_bytes::LoadWord(p));
   return flags == 0 ? 8 : static_cast<std::size_t>(std::countr_zero(flags)) / 8;
 }
 

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "traces/decision_log.h"
+#include "traces/json_bytes.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {
@@ -48,23 +49,13 @@ bool InRange(char c, unsigned lo, unsigned hi) {
   return u >= lo && u <= hi;
 }
 
-// Eight bytes at `p` as a word whose least significant byte is p[0].
-std::uint64_t LoadWord(const char* p) {
-  std::uint64_t v;
-  std::memcpy(&v, p, sizeof v);
-  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
-  return v;
-}
+using json_bytes::LoadWord;
 
 // Flags (high bit per byte) the bytes a string scan must look at: '"',
 // '\\', control characters and non-ASCII. The lowest flag is always exact
 // (false flags can only appear above a true one).
 std::uint64_t SpecialBytes(std::uint64_t v) {
-  constexpr std::uint64_t kOnes = 0x0101010101010101u;
-  constexpr std::uint64_t kHighs = 0x8080808080808080u;
-  auto zero_bytes = [](std::uint64_t x) { return (x - kOnes) & ~x & kHighs; };
-  return zero_bytes(v ^ (kOnes * '"')) | zero_bytes(v ^ (kOnes * '\\')) |
-         ((v - kOnes * 0x20) & ~v & kHighs) | (v & kHighs);
+  return json_bytes::EscapeBytes(v) | (v & json_bytes::kHighs);
 }
 
 // Whether the number literal [first, last) overflows a double, given its

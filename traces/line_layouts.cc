@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstring>
 
+#include "traces/json_bytes.h"
 #include "traces/layout_text.h"
 #include "traces/trace_reader.h"
 
@@ -16,10 +17,8 @@ using namespace layout_text;
 // '\\', control characters and bytes above 0x7E. The lowest flag is exact
 // (false flags can only appear above a true one).
 inline std::uint64_t IdStops(std::uint64_t v) {
-  constexpr std::uint64_t kOnes = 0x0101010101010101u, kHighs = 0x8080808080808080u;
-  auto zero_bytes = [](std::uint64_t x) { return (x - kOnes) & ~x & kHighs; };
-  return zero_bytes(v ^ (kOnes * '"')) | zero_bytes(v ^ (kOnes * '\\')) |
-         ((v - kOnes * 0x20) & ~v & kHighs) | ((v + kOnes * 0x01) & kHighs) | (v & kHighs);
+  using json_bytes::kHighs, json_bytes::kOnes;
+  return json_bytes::EscapeBytes(v) | ((v + kOnes) & kHighs) | (v & kHighs);
 }
 
 // Reads an id slot (instance, request) at `p`: up to the closing quote,
@@ -28,7 +27,7 @@ inline std::uint64_t IdStops(std::uint64_t v) {
 inline const char* ReadId(const char* p, const char* end, std::string_view& out) {
   const char* const first = p;
   while (end - p >= 8) {
-    const std::uint64_t stops = IdStops(Load64(p));
+    const std::uint64_t stops = IdStops(json_bytes::LoadWord(p));
     if (stops) {
       p += std::countr_zero(stops) / 8;
       break;
