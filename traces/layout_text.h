@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "traces/json_bytes.h"
 #include "traces/trace_event.h"
 
 namespace lbsim::layout_text {
@@ -17,11 +18,7 @@ namespace lbsim::layout_text {
 // value and the division below are exact before their one rounding.
 inline constexpr std::size_t kMaxDigits = 15;
 
-inline std::uint64_t Load64(const char* p) {
-  std::uint64_t v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
+using json_bytes::LoadWord;
 
 inline std::uint32_t Load32(const char* p) {
   std::uint32_t v;
@@ -34,8 +31,8 @@ inline std::uint32_t Load32(const char* p) {
 inline bool SameBytes(const char* a, const char* b, std::size_t n) {
   if (n >= 8) {
     for (std::size_t i = 0; i + 8 < n; i += 8)
-      if (Load64(a + i) != Load64(b + i)) return false;
-    return Load64(a + n - 8) == Load64(b + n - 8);
+      if (LoadWord(a + i) != LoadWord(b + i)) return false;
+    return LoadWord(a + n - 8) == LoadWord(b + n - 8);
   }
   if (n >= 4) return Load32(a) == Load32(b) && Load32(a + n - 4) == Load32(b + n - 4);
   for (std::size_t i = 0; i < n; ++i)
@@ -55,9 +52,9 @@ inline constexpr std::uint64_t kPowersOfTen[kMaxDigits + 1] = {
 // lowest byte and zeros past the end, read without touching a byte outside
 // the text.
 inline std::uint64_t Load8(const char* p, const char* begin, const char* end) {
-  if (end - p >= 8) return Load64(p);
+  if (end - p >= 8) return LoadWord(p);
   if (p == end) return 0;
-  if (end - begin >= 8) return Load64(end - 8) >> (8 * (8 - (end - p)));
+  if (end - begin >= 8) return LoadWord(end - 8) >> (8 * (8 - (end - p)));
   std::uint64_t v = 0;
   std::memcpy(&v, p, static_cast<std::size_t>(end - p));
   return v;
