@@ -13,14 +13,6 @@
 namespace lbsim {
 namespace {
 
-// Whether `queue` changes a score: a known value of a component whose
-// weight is not 0. A hint entry that does not leaves the score bit-equal.
-bool ChangesScore(const QueueLoad& queue, const LoadWeights& w) {
-  for (std::size_t i = 0; i < kQueueFields.size(); ++i)
-    if (queue.known[i] && w.queue[i] != 0.0) return true;
-  return false;
-}
-
 // Two doubles, compared and selected lane by lane (SSE2 on x86-64; the
 // compiler lowers it to scalar code elsewhere).
 using DoublePair = double __attribute__((vector_size(16)));
@@ -118,7 +110,30 @@ std::size_t CountBits(std::uint64_t bits) {
 }  // namespace
 
 LoadIndex::LoadIndex(const LoadWeights& weights, UnknownLoad unknown)
-    : weights_(weights), unknown_(unknown) {}
+    : weights_(weights), unknown_(unknown) {
+  for (std::size_t i = 0; i < kQueueFields.size(); ++i)
+    if (weights.queue[i] != 0.0) queue_terms_[queue_term_count_++] = {i, weights.queue[i]};
+}
+
+bool LoadIndex::ScoreWithQueue(const Candidate& c, const QueueLoad& queue, double& score) const {
+  // LoadScore's terms in its order; only the queue terms decide whether
+  // the hint changes anything (a hint entry without one leaves the score
+  // bit-equal).
+  TermSum total(weights_.summation);
+  if (c.inflight && weights_.inflight != 0.0)
+    total.Add(static_cast<double>(*c.inflight) * weights_.inflight);
+  bool queued = false;
+  for (std::size_t k = 0; k < queue_term_count_; ++k) {
+    const QueueTerm& term = queue_terms_[k];
+    if (!queue.known[term.field]) continue;
+    total.Add(queue.value[term.field] * term.weight);
+    queued = true;
+  }
+  if (!queued) return false;
+  if (c.qps_1m && weights_.qps_1m != 0.0) total.Add(*c.qps_1m * weights_.qps_1m);
+  score = total.Total();
+  return true;
+}
 
 void LoadIndex::Add(std::uint32_t slot) {
   BaseScore& b = base_[slot];
@@ -187,6 +202,7 @@ void LoadIndex::Regroup(std::uint32_t slot, BaseScore::Kind kind, double value) 
 bool LoadIndex::Rescore(std::span<const Candidate> candidates, const Hint& hint) {
   rescored_.clear();
   hinted_bases_.clear();
+  rescored_unknown_ = 0;
   ++decision_;
   for (const Hint::Entry& e : hint.queues) {
     if (e.instance >= slot_of_.size() || slot_of_[e.instance] == kNoSlot) continue;
@@ -194,14 +210,21 @@ bool LoadIndex::Rescore(std::span<const Candidate> candidates, const Hint& hint)
     // Like Hint::QueueFor, the first entry naming an Instance counts.
     if (seen_[slot] == decision_) continue;
     seen_[slot] = decision_;
-    if (!ChangesScore(e.load, weights_)) continue;
-    // Known, since a queue value contributes.
-    const double score = *LoadScore(candidates[slot], &e.load, weights_);
+    double score;
+    if (!ScoreWithQueue(candidates[slot], e.load, score)) continue;
     if (std::isnan(score)) return false;
+    const bool known = base_[slot].kind == BaseScore::Kind::kKnown;
+    rescored_unknown_ += !known;
+    if (scan_) {
+      // The scan reads the base scores with these in their places.
+      if (rescored_.empty()) scan_hinted_.assign(scan_value_.begin(), scan_value_.end());
+      scan_hinted_[slot] = score;
+    } else if (known) {
+      hinted_bases_.push_back(base_[slot].value);
+    }
     rescored_.push_back({slot, score});
-    if (base_[slot].kind == BaseScore::Kind::kKnown) hinted_bases_.push_back(base_[slot].value);
   }
-  std::sort(hinted_bases_.begin(), hinted_bases_.end());
+  if (!scan_) std::sort(hinted_bases_.begin(), hinted_bases_.end());
   return true;
 }
 
@@ -241,15 +264,10 @@ bool LoadIndex::FindLowestRescored(std::span<const Candidate> candidates, const 
   hinted_ties_.clear();
   if (!Rescore(candidates, hint)) return false;
 
-  const std::size_t unknown = unknown_count_ - (rescored_.size() - hinted_bases_.size());
+  const std::size_t unknown = unknown_count_ - rescored_unknown_;
   if (scan_) {
-    std::span<const double> scores = scan_value_;
-    if (!rescored_.empty()) {
-      scan_hinted_.assign(scan_value_.begin(), scan_value_.end());
-      for (const Rescored& r : rescored_) scan_hinted_[r.slot] = r.score;
-      scores = scan_hinted_;
-    }
-    ScanLowest(scores, unknown, out);
+    ScanLowest(rescored_.empty() ? std::span<const double>(scan_value_) : scan_hinted_, unknown,
+               out);
     return true;
   }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstddef>
@@ -153,9 +154,16 @@ class LoadIndex {
   // Counts base_[slot] in (into its group when known), or out.
   void Add(std::uint32_t slot);
   void Remove(std::uint32_t slot);
-  // Collects the candidates `hint` rescores into rescored_; false when one
-  // of their scores is not a number.
+  // Collects the candidates `hint` rescores: into rescored_ (with their
+  // known base scores, sorted, in hinted_bases_) when the list keeps score
+  // groups, into scan_hinted_ when it is scanned; counts those of unknown
+  // base score in rescored_unknown_. False when one of their scores is not
+  // a number.
   bool Rescore(std::span<const Candidate> candidates, const Hint& hint);
+  // LoadScore(c, &queue, weights_) when one of `queue`'s values
+  // contributes (the score is then known); false, and `score` untouched,
+  // when none does (the score is the base one).
+  bool ScoreWithQueue(const Candidate& c, const QueueLoad& queue, double& score) const;
   // The group of the lowest score among the candidates the hint leaves
   // alone; end when all of them are unknown.
   Groups::const_iterator LowestUnhinted() const;
@@ -176,6 +184,14 @@ class LoadIndex {
 
   LoadWeights weights_;
   UnknownLoad unknown_;
+  // The queue keys of non-zero weight, in score order: the only ones a
+  // hint's entry is read for.
+  struct QueueTerm {
+    std::size_t field;
+    double weight;
+  };
+  std::array<QueueTerm, kQueueFields.size()> queue_terms_{};
+  std::size_t queue_term_count_ = 0;
 
   std::vector<BaseScore> base_;                  // by slot
   std::vector<QpsPart> qps_part_;                // by slot
@@ -190,6 +206,7 @@ class LoadIndex {
   std::vector<std::uint64_t> seen_;  // by slot: the decision that last saw it in a hint
   std::uint64_t decision_ = 0;
   std::vector<Rescored> rescored_;       // in hint order
+  std::size_t rescored_unknown_ = 0;     // of them, of unknown base score
   std::vector<double> hinted_bases_;     // known base scores of rescored_, sorted
   const SlotSet* ties_group_ = nullptr;  // unhinted ties come from here...
   std::vector<std::uint32_t> hinted_members_;  // ...less these, sorted

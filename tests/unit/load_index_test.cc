@@ -20,6 +20,8 @@
 #include "candidates.h"
 #include "replay_fixture.h"
 #include "strategies/load_index.h"
+#include "strategies/proxy_profile.h"
+#include "strategies/registry.h"
 #include "strategies/strategy.h"
 
 namespace lbsim {
@@ -49,9 +51,12 @@ std::string RandomSpec(std::mt19937_64& rng, bool extreme) {
 // SelectIndexed) through the same random decisions and compares them.
 class Comparison {
  public:
-  Comparison(std::uint64_t seed, std::size_t max_pool)
+  // `proxy`: the strategy as that Proxy runs it (its weights' defaults and
+  // its Python's sum()); the spec's otherwise.
+  Comparison(std::uint64_t seed, std::size_t max_pool,
+             std::optional<ProxyRun> proxy = std::nullopt)
       : rng_(seed), extreme_(rng_() % 8 == 0), spec_(RandomSpec(rng_, extreme_)),
-        reference_(Request(spec_).Make()), indexed_(Request(spec_).Make()) {
+        reference_(Bound(spec_, proxy).Make()), indexed_(Bound(spec_, proxy).Make()) {
     REQUIRE(indexed_->Indexed() != nullptr);
     const std::size_t pool = 1 + rng_() % max_pool;
     known_inflight_ = Chance(0.2) ? 1.0 : Chance(0.3) ? 0.0 : Fraction();
@@ -105,6 +110,10 @@ class Comparison {
     LoadIndex* loads = indexed_->Indexed()->Loads();
     if (loads && Chance(0.8)) loads->InflightMoved(slot, *candidates_[slot].inflight);
     else indexed_->Indexed()->Update(candidates_, slot);
+  }
+
+  static StrategyRequest Bound(const std::string& spec, const std::optional<ProxyRun>& proxy) {
+    return proxy ? BindToProxy(Request(spec), *proxy) : Request(spec);
   }
 
   bool Chance(double p) { return std::uniform_real_distribution<double>(0, 1)(rng_) < p; }
@@ -210,6 +219,16 @@ TEST_CASE("least_load: indexed decisions equal Select's on small pools over long
   for (std::uint64_t seed = 1000; seed < 1100; ++seed) {
     CAPTURE(seed);
     Comparison(seed, 6).Run(400);
+  }
+}
+
+TEST_CASE("least_load: indexed decisions equal Select's under a Proxy's compensated sum()") {
+  // The latest Proxy on Python 3.12 adds the score's terms with Neumaier's
+  // compensation; on 3.11 left to right, with its own weight defaults.
+  for (std::uint64_t seed = 2000; seed < 2300; ++seed) {
+    CAPTURE(seed);
+    const PythonVersion python = seed % 2 ? PythonVersion::k311 : PythonVersion::k312;
+    Comparison(seed, seed % 3 ? 20 : 300, ProxyRun{&LatestProxyProfile(), python}).Run(60);
   }
 }
 
