@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "base/background_writer.h"
 #include "base/errors.h"
 #include "cli/output_format.h"
 #include "sim/engine/replay.h"
@@ -56,25 +57,34 @@ int FailOn(const SeededReports& runs, const std::vector<std::string>& names) {
     std::fputs(fmt::format("lbsim: --fail-on: {}\n", Printable(line)).c_str(), stderr);
   return found.empty() ? 0 : 1;
 }
-// Writes engine log lines to a stdio stream; a write error shows when the
+// Writes engine log lines to a stdio stream in blocks that `background`'s
+// thread writes; Flush hands on the last one. A write error shows when the
 // stream's file is finished.
 class EngineLogWriter final : public EngineLog {
  public:
-  explicit EngineLogWriter(std::FILE* out) : out_(out) {}
+  EngineLogWriter(std::FILE* out, BackgroundWriter* background)
+      : out_(out), background_(background) {}
   void Line(std::string_view json) override {
-    std::fwrite(json.data(), 1, json.size(), out_);
-    std::fputc('\n', out_);
+    block_ += json;
+    block_ += '\n';
+    if (block_.size() >= BackgroundWriter::kBlockBytes) background_->Submit(out_, block_);
+  }
+  void Flush() {
+    if (!block_.empty()) background_->Submit(out_, block_);
   }
 
  private:
   std::FILE* out_;
+  BackgroundWriter* background_;
+  std::string block_;
 };
 
 // A log that every strategy run of a replay writes (--decisions,
 // --engine-log), run after run in one file: the first run writes into the
 // output file, the others into scratch files beside it, appended in run
 // order when the replay is done. `Writer` writes one run's lines to a stdio
-// stream.
+// stream through a BackgroundWriter, so that the replay's thread does not
+// wait for the kernel to copy them; Flush hands on what it holds.
 template <typename Writer>
 class RunLogs {
  public:
@@ -85,7 +95,7 @@ class RunLogs {
         scratch_.emplace_back(ScratchFileNear(path));
         out = scratch_.back().get();
       }
-      writers_.push_back(std::make_unique<Writer>(out));
+      writers_.push_back(std::make_unique<Writer>(out, &background_));
     }
   }
 
@@ -96,8 +106,11 @@ class RunLogs {
     for (const std::unique_ptr<Writer>& w : writers_) out.push_back(w.get());
     return out;
   }
-  // Appends the other runs' logs to the file and finishes it.
+  // Waits for every line to be written, appends the other runs' logs to
+  // the file and finishes it.
   void Finish() {
+    for (const std::unique_ptr<Writer>& w : writers_) w->Flush();
+    background_.Drain();
     for (ScratchFile& f : scratch_) AppendFile(f.get(), file_.stream(), file_.Name());
     file_.Finish();
   }
@@ -106,6 +119,9 @@ class RunLogs {
  private:
   OutputFile file_;
   std::vector<ScratchFile> scratch_;  // the logs of runs 2..N
+  // Declared after the files, whose streams it writes to until it stops,
+  // and before the writers, which hand it blocks.
+  BackgroundWriter background_;
   std::vector<std::unique_ptr<Writer>> writers_;
 };
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/background_writer.h"
 #include "traces/json_bytes.h"
 
 namespace lbsim {
@@ -82,7 +83,7 @@ void AppendTraceTime(std::string& out, const TraceTime& t) {
 }
 
 void DecisionLogWriter::Write(const DecisionRecord& r) {
-  line_.clear();
+  if (!background_) line_.clear();
   line_ += "{\"strategy\":"sv;
   AppendJsonString(line_, r.strategy);
   line_ += ",\"seq\":"sv;
@@ -99,7 +100,12 @@ void DecisionLogWriter::Write(const DecisionRecord& r) {
   line_ += ",\"candidates\":"sv;
   AppendInteger(line_, r.candidates);
   line_ += "}\n"sv;
-  std::fwrite(line_.data(), 1, line_.size(), out_);
+  if (!background_) std::fwrite(line_.data(), 1, line_.size(), out_);
+  else if (line_.size() >= BackgroundWriter::kBlockBytes) background_->Submit(out_, line_);
+}
+
+void DecisionLogWriter::Flush() {
+  if (background_ && !line_.empty()) background_->Submit(out_, line_);
 }
 
 }  // namespace lbsim

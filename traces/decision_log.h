@@ -9,6 +9,8 @@
 
 namespace lbsim {
 
+class BackgroundWriter;
+
 // One decision of one strategy, as the decision log records it.
 struct DecisionRecord {
   std::string_view strategy;  // canonical name
@@ -28,15 +30,22 @@ class DecisionSink {
   virtual void Write(const DecisionRecord& record) = 0;
 };
 
-// Writes decision log lines (JSON Lines, spec key order) to a stdio stream.
+// Writes decision log lines (JSON Lines, spec key order) to a stdio stream:
+// each line as it comes, or, given a BackgroundWriter (which must outlive
+// this writer), in blocks that writer's thread writes; Flush then hands on
+// the last one.
 class DecisionLogWriter final : public DecisionSink {
  public:
-  explicit DecisionLogWriter(std::FILE* out) : out_(out) {}
+  explicit DecisionLogWriter(std::FILE* out, BackgroundWriter* background = nullptr)
+      : out_(out), background_(background) {}
   void Write(const DecisionRecord& record) override;
+  // Hands the lines not yet handed on to the BackgroundWriter, if any.
+  void Flush();
 
  private:
   std::FILE* out_;
-  std::string line_;
+  BackgroundWriter* background_;
+  std::string line_;  // the line being written, or with background_ the block
 };
 
 // Appends `s` to `out` as a JSON string literal (quotes included).
