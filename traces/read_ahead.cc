@@ -223,16 +223,17 @@ class alignas(128) EventBatch {
 // reader, which then closes its file.
 struct ReadingCancelled {};
 
-// How long a thread of the hand-over spins before it blocks. A batch takes
-// the visiting thread ~0.15 ms on the bench trace, so the faster thread
-// mostly waits less than this; a thread that blocks instead gives its CPU
-// up, and on a virtual machine getting it back took longer than the wait:
-// replays run just after another command took ~12% longer.
+// How long the visiting thread spins for a batch before it blocks. A batch
+// takes the reading thread ~0.1 ms on the bench trace, so a visitor that
+// is the faster side mostly waits less than this; a thread that blocks
+// instead gives its CPU up, and on a virtual machine getting it back took
+// longer than the wait: replays run just after another command took ~12%
+// longer.
 constexpr std::chrono::microseconds kSpinBeforeBlocking{500};
 
-// One side's spinning before it blocks, kept up only while it pays: after
-// a spin runs out (the other side is slow, as with a decision log to
-// write), the next kSkips waits block at once.
+// The visitor's spinning before it blocks, kept up only while it pays:
+// after a spin runs out (the reader is slow, as for a trace read from a
+// slow disk), the next kSkips waits block at once.
 class Spinner {
  public:
   // Spins until `ready()` or kSpinBeforeBlocking has passed, unless spins
@@ -264,19 +265,28 @@ class Spinner {
 // The bounded hand-over between one reading and one visiting thread: a
 // ring of kReadAheadBatches batches. The reader fills the batch after the
 // last one it published whenever the visitor is less than the ring behind;
-// the visitor takes them in order. Each side spins a little (on copies of
-// the counts it reads without the lock) before it waits on the lock.
+// the visitor takes them in order, spinning a little (on a copy of the
+// count it reads without the lock) before it waits on the lock.
 class BatchRing {
  public:
+  // Published batches not yet released at which a reader blocked on a full
+  // ring resumes.
+  static constexpr std::uint64_t kResumeAt = kReadAheadBatches / 2;
+
   // Reader: the batch to fill next, cleared. Waits while the ring is full;
-  // throws ReadingCancelled once the visitor has stopped.
+  // throws ReadingCancelled once the visitor has stopped. A full ring means
+  // the visitor is the slower side: the reader then blocks, without
+  // spinning, until half the ring is free again (Release wakes it then),
+  // leaving the CPU to the visitor and to whatever else the run does (a
+  // log's writing thread). Half a ring is milliseconds of the visitor's
+  // work, more than a blocked thread takes to get a CPU back.
   EventBatch& Fill() {
-    reader_spin_.SpinUntil([&] {
-      return stopped_.load(std::memory_order_relaxed) ||
-             published_ - taken_seen_.load(std::memory_order_relaxed) < kReadAheadBatches;
-    });
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return cancelled_ || published_ - taken_ < kReadAheadBatches; });
+    if (published_ - taken_ >= kReadAheadBatches) {
+      reader_blocked_ = true;
+      changed_.wait(lock, [&] { return cancelled_ || published_ - taken_ <= kResumeAt; });
+      reader_blocked_ = false;
+    }
     if (cancelled_) throw ReadingCancelled{};
     EventBatch& batch = batches_[published_ % kReadAheadBatches];
     batch.Clear();
@@ -317,12 +327,13 @@ class BatchRing {
   }
   // Visitor: the batch from Take is done.
   void Release() {
+    bool wake;
     {
       std::lock_guard lock(mutex_);
       ++taken_;
-      taken_seen_.store(taken_, std::memory_order_relaxed);
+      wake = reader_blocked_ && published_ - taken_ == kResumeAt;
     }
-    changed_.notify_all();
+    if (wake) changed_.notify_all();
   }
   // Visitor: stops the reader at its next batch.
   void Cancel() {
@@ -348,14 +359,13 @@ class BatchRing {
   std::uint64_t taken_ = 0;
   bool closed_ = false;
   bool cancelled_ = false;
-  // Copies of the above for the spins, each on its own cache line: written
-  // under the lock by one side, read without it by the other. The decisions
-  // are still made under the lock.
+  bool reader_blocked_ = false;  // Fill waits for the ring to drain to kResumeAt
+  // Copies of the above for the visitor's spin, each on its own cache
+  // line: written under the lock by the reader, read without it. The
+  // decisions are still made under the lock.
   alignas(64) std::atomic<std::uint64_t> published_seen_{0};
-  alignas(64) std::atomic<std::uint64_t> taken_seen_{0};
   alignas(64) std::atomic<bool> stopped_{false};  // closed_ or cancelled_
-  Spinner reader_spin_;   // the reader's own
-  alignas(64) Spinner visitor_spin_;  // the visitor's own
+  alignas(64) Spinner visitor_spin_;
   TraceCounts counts_;
   std::exception_ptr error_;
 };
