@@ -1,5 +1,7 @@
 #include "make_bench_trace.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <random>
 #include <stdexcept>
@@ -126,7 +128,11 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
   }
   if (shape.document) out += "\n]}\n";
   std::fwrite(out.data(), 1, out.size(), f);
-  if (std::fclose(f) != 0) throw std::runtime_error("cannot write " + path);
+  // On disk before anything is timed: gigabytes of a bench's traces still
+  // being written back would throttle the runs that write (a decision
+  // log) and take CPU from all of them.
+  if (std::fflush(f) != 0 || ::fsync(::fileno(f)) != 0 || std::fclose(f) != 0)
+    throw std::runtime_error("cannot write " + path);
   return events;
 }
 

@@ -42,8 +42,8 @@ BenchTraceShape RealisticShape();
 // "uuid ids, s times, 10% hints" and the like.
 std::string Describe(const BenchTraceShape& shape);
 
-// Writes the trace to `path` (deterministic for a shape); returns the
-// number of events written.
+// Writes the trace to `path` (deterministic for a shape) and waits until it
+// is on disk; returns the number of events written.
 std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& shape);
 
 }  // namespace lbsim::bench
