@@ -1,8 +1,7 @@
 #include "traces/decision_log.h"
 
-#include <array>
-#include <bit>
 #include <cmath>
+#include <cstring>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -19,89 +18,148 @@ using namespace std::string_view_literals;
 // Whether `c` must be escaped inside a JSON string.
 bool NeedsEscape(unsigned char c) { return c < 0x20 || c == '"' || c == '\\'; }
 
-// How many of the first eight bytes at `p` need no escape, up to 8.
-std::size_t PlainPrefix(const char* p) {
-  const std::uint64_t flags = json_bytes::EscapeBytes(json_bytes::LoadWord(p));
-  return flags == 0 ? 8 : static_cast<std::size_t>(std::countr_zero(flags)) / 8;
+// Whether some byte of `s` must be escaped: eight bytes at a time, the
+// last word overlapping the one before it.
+bool AnyNeedsEscape(std::string_view s) {
+  const char* d = s.data();
+  const std::size_t n = s.size();
+  if (n < 8) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (NeedsEscape(static_cast<unsigned char>(d[i]))) return true;
+    return false;
+  }
+  std::uint64_t flags = json_bytes::EscapeBytes(json_bytes::LoadWord(d + n - 8));
+  for (std::size_t i = 0; i + 8 <= n; i += 8)
+    flags |= json_bytes::EscapeBytes(json_bytes::LoadWord(d + i));
+  return flags != 0;
 }
 
-void AppendInteger(std::string& out, std::uint64_t n) {
+// The most bytes WriteJsonString writes for `s`: the quotes, and six
+// (\u00XX) for every byte.
+std::size_t JsonStringBound(std::string_view s) { return 2 + 6 * s.size(); }
+
+// Writes `s` as a JSON string literal (quotes included) at `p`, which has
+// room for JsonStringBound(s) bytes; returns the end of what it wrote.
+char* WriteJsonString(char* p, std::string_view s) {
+  *p++ = '"';
+  // Most strings (ids, names) need no escape and are copied whole.
+  if (!AnyNeedsEscape(s)) {
+    std::memcpy(p, s.data(), s.size());
+    p += s.size();
+    *p++ = '"';
+    return p;
+  }
+  for (const char byte : s) {
+    const auto c = static_cast<unsigned char>(byte);
+    if (!NeedsEscape(c)) {
+      *p++ = byte;
+      continue;
+    }
+    *p++ = '\\';
+    switch (c) {
+      case '"': *p++ = '"'; break;
+      case '\\': *p++ = '\\'; break;
+      case '\b': *p++ = 'b'; break;
+      case '\f': *p++ = 'f'; break;
+      case '\n': *p++ = 'n'; break;
+      case '\r': *p++ = 'r'; break;
+      case '\t': *p++ = 't'; break;
+      default:
+        // \u00XX in lower-case hex, as nlohmann::json and Python write it.
+        *p++ = 'u';
+        *p++ = '0';
+        *p++ = '0';
+        *p++ = "0123456789abcdef"[c >> 4];
+        *p++ = "0123456789abcdef"[c & 15];
+    }
+  }
+  *p++ = '"';
+  return p;
+}
+
+// The most bytes WriteInteger and WriteTraceTime write.
+constexpr std::size_t kNumberBound = 32;
+
+char* WriteInteger(char* p, std::uint64_t n) {
   const fmt::format_int text(n);
-  out.append(text.data(), text.size());
+  std::memcpy(p, text.data(), text.size());
+  return p + text.size();
+}
+
+// Writes a trace time as JSON: an integer literal as written, otherwise the
+// shortest text that reads back as the same double. At most kNumberBound
+// bytes.
+char* WriteTraceTime(char* p, const TraceTime& t) {
+  if (t.integral) return WriteInteger(p, t.integer);
+  // The same text nlohmann::json (and Python's json) prints for a double:
+  // its dump() writes what this function of its own writes, for a finite
+  // IEEE double, without building a value and a string first.
+  if (!std::isfinite(t.value)) {
+    std::memcpy(p, "null", 4);
+    return p + 4;
+  }
+  return nlohmann::detail::to_chars(p, p + kNumberBound, t.value);
+}
+
+char* WriteLiteral(char* p, std::string_view text) {
+  std::memcpy(p, text.data(), text.size());
+  return p + text.size();
 }
 
 }  // namespace
 
 void AppendJsonString(std::string& out, std::string_view s) {
-  out += '"';
-  // Runs that need no escape (all of most ids) are appended whole, found
-  // eight bytes at a time.
-  std::size_t start = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s.size() - i >= 8) {
-      const std::size_t plain = PlainPrefix(s.data() + i);
-      if (plain == 8) {
-        i += 7;
-        continue;
-      }
-      i += plain;
-    }
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (!NeedsEscape(c)) continue;
-    out.append(s, start, i - start);
-    start = i + 1;
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default: fmt::format_to(std::back_inserter(out), "\\u{:04x}", c);
-    }
-  }
-  out.append(s, start, s.size() - start);
-  out += '"';
+  const std::size_t at = out.size();
+  out.resize(at + JsonStringBound(s));
+  char* end = WriteJsonString(out.data() + at, s);
+  out.resize(static_cast<std::size_t>(end - out.data()));
 }
 
 void AppendTraceTime(std::string& out, const TraceTime& t) {
-  if (t.integral) {
-    AppendInteger(out, t.integer);
-    return;
-  }
-  // The same text nlohmann::json (and Python's json) prints for a double:
-  // its dump() writes what this function of its own writes, for a finite
-  // IEEE double, without building a value and a string first.
-  if (!std::isfinite(t.value)) {
-    out += "null"sv;
-    return;
-  }
-  std::array<char, 64> text;
-  const char* end = nlohmann::detail::to_chars(text.data(), text.data() + text.size(), t.value);
-  out.append(text.data(), static_cast<std::size_t>(end - text.data()));
+  char text[kNumberBound];
+  out.append(text, static_cast<std::size_t>(WriteTraceTime(text, t) - text));
 }
 
 void DecisionLogWriter::Write(const DecisionRecord& r) {
-  if (!background_) line_.clear();
-  line_ += "{\"strategy\":"sv;
-  AppendJsonString(line_, r.strategy);
-  line_ += ",\"seq\":"sv;
-  AppendInteger(line_, r.seq);
-  line_ += ",\"t\":"sv;
-  AppendTraceTime(line_, *r.t);
-  line_ += ",\"request\":"sv;
-  AppendJsonString(line_, r.request);
-  line_ += ",\"instance\":"sv;
-  if (r.instance) AppendJsonString(line_, *r.instance);
-  else line_ += "null"sv;
-  line_ += ",\"reason\":"sv;
-  AppendJsonString(line_, r.reason);
-  line_ += ",\"candidates\":"sv;
-  AppendInteger(line_, r.candidates);
-  line_ += "}\n"sv;
-  if (!background_) std::fwrite(line_.data(), 1, line_.size(), out_);
-  else if (line_.size() >= BackgroundWriter::kBlockBytes) background_->Submit(out_, line_);
+  // The line is written into a buffer with room for the longest text it
+  // can be, then appended whole: on the stack for the lines of every
+  // common id length.
+  static constexpr std::string_view kKeys[] = {
+      "{\"strategy\":", ",\"seq\":", ",\"t\":", ",\"request\":", ",\"instance\":",
+      ",\"reason\":", ",\"candidates\":", "}\n"};
+  std::size_t bound = 3 * kNumberBound + JsonStringBound(r.strategy) +
+                      JsonStringBound(r.request) + JsonStringBound(r.reason) +
+                      (r.instance ? JsonStringBound(*r.instance) : 4);
+  for (std::string_view key : kKeys) bound += key.size();
+  char stack[1024];
+  std::string heap;
+  char* begin = stack;
+  if (bound > sizeof stack) {
+    heap.resize(bound);
+    begin = heap.data();
+  }
+  char* p = WriteLiteral(begin, kKeys[0]);
+  p = WriteJsonString(p, r.strategy);
+  p = WriteLiteral(p, kKeys[1]);
+  p = WriteInteger(p, r.seq);
+  p = WriteLiteral(p, kKeys[2]);
+  p = WriteTraceTime(p, *r.t);
+  p = WriteLiteral(p, kKeys[3]);
+  p = WriteJsonString(p, r.request);
+  p = WriteLiteral(p, kKeys[4]);
+  p = r.instance ? WriteJsonString(p, *r.instance) : WriteLiteral(p, "null");
+  p = WriteLiteral(p, kKeys[5]);
+  p = WriteJsonString(p, r.reason);
+  p = WriteLiteral(p, kKeys[6]);
+  p = WriteInteger(p, r.candidates);
+  p = WriteLiteral(p, kKeys[7]);
+  const auto size = static_cast<std::size_t>(p - begin);
+  if (!background_) {
+    std::fwrite(begin, 1, size, out_);
+    return;
+  }
+  line_.append(begin, size);
+  if (line_.size() >= BackgroundWriter::kBlockBytes) background_->Submit(out_, line_);
 }
 
 void DecisionLogWriter::Flush() {

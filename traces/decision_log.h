@@ -45,7 +45,7 @@ class DecisionLogWriter final : public DecisionSink {
  private:
   std::FILE* out_;
   BackgroundWriter* background_;
-  std::string line_;  // the line being written, or with background_ the block
+  std::string line_;  // with background_: the lines not yet handed on
 };
 
 // Appends `s` to `out` as a JSON string literal (quotes included).

@@ -3,6 +3,7 @@
 // candidates in that order; t echoed as written (integer or float);
 // strings escaped as JSON.
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <random>
@@ -91,17 +92,40 @@ TEST_CASE("decision log: strings are escaped as JSON") {
   CHECK(nlohmann::json::parse(JsonString(nasty)).get<std::string>() == nasty);
 }
 
-TEST_CASE("decision log: long strings, whatever byte at whatever place, escape as nlohmann's dump") {
-  // The escaping scans eight bytes at a time: every special byte at every
-  // place of a string longer than a word, with UTF-8 after them.
-  for (const char special : {'"', '\\', '\n', '\x01', '\x1f', '\x7f', '\x20', 'z'}) {
-    for (std::size_t at = 0; at < 24; ++at) {
-      std::string s = "0123456789abcdef-ghijklmnopq-\xc3\xa9\xe2\x9c\x93";
-      s[at] = special;
-      INFO(at);
-      CHECK(JsonString(s) == nlohmann::json(s).dump());
+TEST_CASE("decision log: strings of any length, whatever byte at whatever place, escape as nlohmann's dump") {
+  // The escaping tests eight bytes at a time, the last word overlapping
+  // the one before: every special byte at every place of strings shorter
+  // and longer than a word, with UTF-8 after them.
+  const std::string base = "0123456789abcdef-ghijklmnopq-\xc3\xa9\xe2\x9c\x93";
+  const std::size_t ascii = 29;  // then two characters of two and three bytes
+  for (std::size_t size = 1; size <= base.size(); ++size) {
+    if (size > ascii && size != ascii + 2 && size != base.size()) continue;  // whole characters
+    for (const char special : {'"', '\\', '\n', '\x01', '\x1f', '\x7f', '\x20', 'z'}) {
+      for (std::size_t at = 0; at < std::min(size, ascii); ++at) {
+        std::string s = base.substr(0, size);
+        s[at] = special;
+        INFO(size, " ", at);
+        CHECK(JsonString(s) == nlohmann::json(s).dump());
+      }
     }
   }
+}
+
+TEST_CASE("decision log: a line longer than the writer's stack buffer is written whole") {
+  // Ids that need escaping everywhere: the line's bound passes 1 KiB.
+  std::string request(600, '\x01');
+  request += "end\"";
+  const std::string instance(300, '"');
+  const TraceTime t{1.5, false, 0};
+  const DecisionRecord r{"least_load", 7, &t, request, &instance, "tie", 2};
+  const std::string line = Written(r);
+  REQUIRE(line.size() > 4000);
+  const nlohmann::json parsed = nlohmann::json::parse(line);
+  CHECK(parsed["request"] == request);
+  CHECK(parsed["instance"] == instance);
+  CHECK(line == "{\"strategy\":\"least_load\",\"seq\":7,\"t\":1.5,\"request\":" +
+                    nlohmann::json(request).dump() + ",\"instance\":" + nlohmann::json(instance).dump() +
+                    ",\"reason\":\"tie\",\"candidates\":2}\n");
 }
 
 TEST_CASE("decision log: a float t is written as nlohmann's dump writes it") {
