@@ -14,17 +14,18 @@ namespace lbsim {
 inline constexpr std::size_t kReadAheadBatchEvents = 2048;
 
 // Batches the reader may fill before the visitor has taken them: the reader
-// runs at most this many times kReadAheadBatchEvents ahead. The reader is
-// the faster side, so it waits whenever this is full; a thread that waits
-// long enough to block may take milliseconds to get a CPU back on a busy
-// virtual machine, and a deep ring (~4 ms of the visitor's work on the
-// bench trace, 4 MiB) keeps the visitor busy meanwhile. With 4 batches of
-// 4096 events, replays run just after another command took ~15% longer.
-inline constexpr std::size_t kReadAheadBatches = 32;
+// runs at most this many times kReadAheadBatchEvents ahead. A reader that
+// finds the ring full blocks until half of it is free, and half a ring
+// (8,192 events, 1-3 ms of the visitor's work when it is the slower side) covers the time a
+// blocked thread takes to get a CPU back. Every batch passes through the
+// visiting core's caches once: a deeper ring (32 batches, 4 MiB) pushed
+// the strategies' state out of them, and replays of the realistic bench
+// trace took ~13% longer, and twice the memory.
+inline constexpr std::size_t kReadAheadBatches = 8;
 
 // Reads a trace exactly as ReadTrace does, but with the reading itself
 // (file input, JSON scanning, validation) on a second thread that runs up
-// to some tens of thousands of events ahead of `visitor`, which stays on
+// to some thousands of events ahead of `visitor`, which stays on
 // the calling thread. The visitor sees the same header and events in the
 // same order, `table` gets the same ids in the same order, the counts are
 // the same, and so is the error: the first one in file order, whether the
