@@ -34,8 +34,13 @@ class TermSum {
       return;
     }
     const double t = sum_ + x;
-    if (std::fabs(sum_) >= std::fabs(x)) compensation_ += (sum_ - t) + x;
-    else compensation_ += (x - t) + sum_;
+    // CPython's `(sum - t) + x` or `(x - t) + sum`, by the larger
+    // magnitude: chosen by selects, as which one it is changes from term to
+    // term (a branch mispredicted often).
+    const bool sum_larger = std::fabs(sum_) >= std::fabs(x);
+    const double larger = sum_larger ? sum_ : x;
+    const double smaller = sum_larger ? x : sum_;
+    compensation_ += (larger - t) + smaller;
     sum_ = t;
   }
 
