@@ -36,7 +36,8 @@ Sample RunOnce(const std::vector<std::string>& argv) {
   }
   auto seconds = [](const timeval& tv) { return tv.tv_sec + tv.tv_usec / 1e6; };
   return {std::chrono::duration<double>(end - start).count(),
-          seconds(usage.ru_utime) + seconds(usage.ru_stime), usage.ru_maxrss};
+          seconds(usage.ru_utime) + seconds(usage.ru_stime), seconds(usage.ru_stime),
+          usage.ru_maxrss};
 }
 
 Sample Median(const std::vector<std::string>& argv, int runs) {

@@ -9,7 +9,8 @@ namespace lbsim::bench {
 // of a program. On a shared machine CPU time is the steadier figure.
 struct Sample {
   double seconds = 0;
-  double cpu_seconds = 0;
+  double cpu_seconds = 0;  // user and system
+  double system_seconds = 0;  // of which in the kernel
   long max_rss_kib = 0;
 };
 

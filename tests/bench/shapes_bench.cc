@@ -90,10 +90,12 @@ int main(int argc, char** argv) {
   fmt::print("{} arrivals per trace, 16 Instances, a load snapshot per 10 arrivals, JSON Lines;\n"
              "{} interleaved rounds, medians\n\n", arrivals, runs);
   std::vector<Sample> cost = RunSideBySide(commands, runs, repeats);
-  fmt::print("{:<80} {:>10} {:>10} {:>9}\n", "command", "wall", "cpu", "peak RSS");
+  fmt::print("{:<80} {:>10} {:>10} {:>10} {:>9}\n", "command", "wall", "cpu", "of it sys",
+             "peak RSS");
   for (std::size_t i = 0; i < rows.size(); ++i)
-    fmt::print("{:<80} {:>10} {:>10} {:>5.1f} MiB\n", rows[i].label, Seconds(cost[i].seconds),
-               Seconds(cost[i].cpu_seconds), cost[i].max_rss_kib / 1024.0);
+    fmt::print("{:<80} {:>10} {:>10} {:>10} {:>5.1f} MiB\n", rows[i].label,
+               Seconds(cost[i].seconds), Seconds(cost[i].cpu_seconds),
+               Seconds(cost[i].system_seconds), cost[i].max_rss_kib / 1024.0);
 
   const double wc = cost[0].seconds;
   const double no_ids = cost[2].seconds, real = cost[4].seconds;
