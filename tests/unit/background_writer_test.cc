@@ -11,20 +11,13 @@
 #include <fmt/format.h>
 
 #include "base/background_writer.h"
+#include "stream_contents.h"
 #include "traces/decision_log.h"
 
 namespace lbsim {
 namespace {
 
-// Everything written to `f` so far.
-std::string Contents(std::FILE* f) {
-  std::fflush(f);
-  std::rewind(f);
-  std::string out;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, f)) > 0;) out.append(buffer, n);
-  return out;
-}
+using testing::StreamContents;
 
 TEST_CASE("background writer: blocks arrive in order, per stream, by Drain") {
   std::FILE* a = std::tmpfile();
@@ -45,14 +38,14 @@ TEST_CASE("background writer: blocks arrive in order, per stream, by Drain") {
       CHECK(block.empty());
     }
     writer.Drain();
-    CHECK(Contents(a) == want_a);
-    CHECK(Contents(b) == want_b);
+    CHECK(StreamContents(a) == want_a);
+    CHECK(StreamContents(b) == want_b);
     std::fseek(a, 0, SEEK_END);
     block = "after drain";
     writer.Submit(a, block);
     want_a += "after drain";
   }  // the destructor writes what waits before it stops
-  CHECK(Contents(a) == want_a);
+  CHECK(StreamContents(a) == want_a);
   std::fclose(a);
   std::fclose(b);
 }
@@ -90,9 +83,9 @@ TEST_CASE("decision log: lines written through a BackgroundWriter equal those wr
     in_blocks.Flush();
     background.Drain();
   }
-  const std::string want = Contents(direct);
+  const std::string want = StreamContents(direct);
   CHECK(want.size() > 3 * BackgroundWriter::kBlockBytes);
-  CHECK(Contents(blocked) == want);
+  CHECK(StreamContents(blocked) == want);
   std::fclose(direct);
   std::fclose(blocked);
 }

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "replay_fixture.h"
+#include "stream_contents.h"
 #include "traces/decision_log.h"
 
 namespace lbsim {
@@ -29,9 +30,7 @@ std::string Written(const DecisionRecord& record) {
   std::FILE* f = std::tmpfile();
   REQUIRE(f != nullptr);
   DecisionLogWriter(f).Write(record);
-  std::rewind(f);
-  std::string out;
-  for (int c; (c = std::fgetc(f)) != EOF;) out += static_cast<char>(c);
+  std::string out = testing::StreamContents(f);
   std::fclose(f);
   return out;
 }

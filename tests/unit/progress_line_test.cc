@@ -7,18 +7,12 @@
 #include <doctest/doctest.h>
 
 #include "sim/io/progress_line.h"
+#include "stream_contents.h"
 
 namespace lbsim {
 namespace {
 
-std::string Contents(std::FILE* f) {
-  std::fflush(f);
-  std::rewind(f);
-  std::string out;
-  char buffer[512];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, f)) > 0;) out.append(buffer, n);
-  return out;
-}
+using testing::StreamContents;
 
 TEST_CASE("The progress line shows bytes, share, events, rate, elapsed time and ETA") {
   CHECK(ProgressLine::Render(512u << 20, 2048u << 20, 3'100'000, 2.0) ==
@@ -35,16 +29,16 @@ TEST_CASE("The progress line stays silent for a second, redraws in place, then e
     ProgressLine line(out, [&now] { return now; });
     now = 100.5;
     line.Update(1u << 20, 4u << 20, 1000);
-    CHECK(Contents(out).empty());
+    CHECK(StreamContents(out).empty());
     now = 102.0;
     line.Update(2u << 20, 4u << 20, 2000);
-    CHECK(Contents(out) ==
+    CHECK(StreamContents(out) ==
           "\rlbsim: 2.0 MiB processed (50%), 2.0k events, 1.0k events/s, 2 s, ETA 2 s\033[K");
     now = 102.1;  // too soon to redraw
     line.Update(3u << 20, 4u << 20, 3000);
-    CHECK(Contents(out).find("3.0 MiB") == std::string::npos);
+    CHECK(StreamContents(out).find("3.0 MiB") == std::string::npos);
   }
-  CHECK(Contents(out).ends_with("\r\033[K"));
+  CHECK(StreamContents(out).ends_with("\r\033[K"));
   std::fclose(out);
 }
 
@@ -56,7 +50,7 @@ TEST_CASE("A replay shorter than a second leaves no trace on the terminal") {
     now = 0.9;
     line.Update(10, 10, 10);
   }
-  CHECK(Contents(out).empty());
+  CHECK(StreamContents(out).empty());
   std::fclose(out);
 }
 
