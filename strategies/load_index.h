@@ -207,7 +207,7 @@ class LoadIndex {
   std::uint64_t decision_ = 0;
   std::vector<Rescored> rescored_;       // in hint order
   std::size_t rescored_unknown_ = 0;     // of them, of unknown base score
-  std::vector<double> hinted_bases_;     // known base scores of rescored_, sorted
+  std::vector<double> hinted_bases_;     // known base scores of rescored_, sorted (groups only)
   const SlotSet* ties_group_ = nullptr;  // unhinted ties come from here...
   std::vector<std::uint32_t> hinted_members_;  // ...less these, sorted
   std::vector<std::uint32_t> hinted_ties_;     // rescored ties, sorted
