@@ -13,8 +13,6 @@ namespace lbsim {
 
 namespace {
 
-using namespace std::string_view_literals;
-
 // Whether `c` must be escaped inside a JSON string.
 bool NeedsEscape(unsigned char c) { return c < 0x20 || c == '"' || c == '\\'; }
 

@@ -307,7 +307,7 @@ class BatchRing {
     {
       std::lock_guard lock(mutex_);
       closed_ = true;
-      stopped_.store(true, std::memory_order_relaxed);
+      closed_seen_.store(true, std::memory_order_relaxed);
       counts_ = counts;
       error_ = std::move(error);
     }
@@ -317,7 +317,7 @@ class BatchRing {
   // Visitor: the next published batch; nullptr after the last one.
   EventBatch* Take() {
     visitor_spin_.SpinUntil([&] {
-      return stopped_.load(std::memory_order_relaxed) ||
+      return closed_seen_.load(std::memory_order_relaxed) ||
              taken_ < published_seen_.load(std::memory_order_relaxed);
     });
     std::unique_lock lock(mutex_);
@@ -340,7 +340,6 @@ class BatchRing {
     {
       std::lock_guard lock(mutex_);
       cancelled_ = true;
-      stopped_.store(true, std::memory_order_relaxed);
     }
     changed_.notify_all();
   }
@@ -360,11 +359,11 @@ class BatchRing {
   bool closed_ = false;
   bool cancelled_ = false;
   bool reader_blocked_ = false;  // Fill waits for the ring to drain to kResumeAt
-  // Copies of the above for the visitor's spin, each on its own cache
-  // line: written under the lock by the reader, read without it. The
-  // decisions are still made under the lock.
+  // Copies of published_ and closed_ for the visitor's spin, each on its
+  // own cache line: written under the lock by the reader, read without it.
+  // The decisions are still made under the lock.
   alignas(64) std::atomic<std::uint64_t> published_seen_{0};
-  alignas(64) std::atomic<bool> stopped_{false};  // closed_ or cancelled_
+  alignas(64) std::atomic<bool> closed_seen_{false};
   alignas(64) Spinner visitor_spin_;
   TraceCounts counts_;
   std::exception_ptr error_;
