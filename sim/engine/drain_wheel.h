@@ -46,9 +46,7 @@ class DrainWheel {
     if (active_) {
       if (time <= far_edge_) {
         // At or after the last bound: its slot is >= base_.
-        const auto slot = SlotOf(time * scale_);
-        ring_[Index(slot)].push_back({time, std::move(payload)});
-        occupied_[Index(slot) / 64] |= std::uint64_t{1} << (Index(slot) % 64);
+        Link(Index(SlotOf(time * scale_)), Item{time, std::move(payload)});
         return;
       }
     }
@@ -118,6 +116,19 @@ class DrainWheel {
     double time;
     Payload payload;
   };
+  // A ring item in a slot's list: `next` is the following node's index in
+  // nodes_, or kNone.
+  struct Node {
+    Item item;
+    std::uint32_t next;
+  };
+  static constexpr std::uint32_t kNone = 0xffffffff;
+
+  static constexpr std::array<std::uint32_t, kSlots> EmptyHeads() {
+    std::array<std::uint32_t, kSlots> heads{};
+    for (std::uint32_t& h : heads) h = kNone;
+    return heads;
+  }
 
   // floor(x) for |x| < kSlotLimit, which every slot number computed here
   // is: a conversion and a compare, where std::floor is a libm call on
@@ -129,6 +140,40 @@ class DrainWheel {
   static std::size_t Index(std::int64_t slot) {
     return static_cast<std::size_t>(static_cast<std::uint64_t>(slot) & (kSlots - 1));
   }
+  // Puts `item` first in ring slot `i`, in a node freed last if any: the
+  // ring's items and slot heads stay a few KiB however the slots are used.
+  // Throws std::length_error past 2^32 - 1 ring items.
+  void Link(std::size_t i, Item&& item) {
+    std::uint32_t n = free_;
+    if (n != kNone) {
+      free_ = nodes_[n].next;
+      nodes_[n].item = std::move(item);
+    } else {
+      if (nodes_.size() >= kNone) throw std::length_error("DrainWheel: too many items");
+      n = static_cast<std::uint32_t>(nodes_.size());
+      nodes_.push_back({std::move(item), kNone});
+    }
+    nodes_[n].next = head_[i];
+    head_[i] = n;
+    occupied_[i / 64] |= std::uint64_t{1} << (i % 64);
+  }
+  // Calls `apply(payload)` for, and removes, every item of ring slot `i`
+  // (leaving its occupied bit to the caller).
+  template <typename Apply>
+  void DrainSlot(std::size_t i, Apply& apply) {
+    std::uint32_t n = head_[i];
+    head_[i] = kNone;
+    while (n != kNone) {
+      Node& node = nodes_[n];
+      const std::uint32_t next = node.next;
+      apply(node.item.payload);
+      --size_;
+      node.next = free_;
+      free_ = n;
+      n = next;
+    }
+  }
+
   void PushFar(double time, Payload&& payload) {
     const double distance = time - bound_;
     if (distance > 0.0 && distance < kSlotLimit) {
@@ -168,28 +213,29 @@ class DrainWheel {
       const std::uint64_t bit = std::uint64_t{1} << (i % 64);
       if ((occupied_[i / 64] & bit) == 0) continue;
       occupied_[i / 64] &= ~bit;
-      std::vector<Item>& items = ring_[i];
-      for (Item& item : items) apply(item.payload);
-      size_ -= items.size();
-      items.clear();
+      DrainSlot(i, apply);
     }
     base_ = slot;
     const std::size_t i = Index(slot);
     const std::uint64_t bit = std::uint64_t{1} << (i % 64);
     double kept_min = INFINITY;  // the earliest time `slot` keeps
     if (occupied_[i / 64] & bit) {
-      std::vector<Item>& items = ring_[i];
       std::size_t kept = 0;
-      for (Item& item : items) {
-        if (item.time <= bound) {
-          apply(item.payload);
+      std::uint32_t* link = &head_[i];  // apply does not Push: nodes_ stays put
+      for (std::uint32_t n = *link; n != kNone; n = *link) {
+        Node& node = nodes_[n];
+        if (node.item.time <= bound) {
+          *link = node.next;
+          apply(node.item.payload);
           --size_;
+          node.next = free_;
+          free_ = n;
         } else {
-          kept_min = item.time < kept_min ? item.time : kept_min;
-          items[kept++] = std::move(item);
+          kept_min = node.item.time < kept_min ? node.item.time : kept_min;
+          ++kept;
+          link = &node.next;
         }
       }
-      items.erase(items.begin() + static_cast<std::ptrdiff_t>(kept), items.end());
       if (kept == 0) occupied_[i / 64] &= ~bit;
       // Items scanned and kept again and again: the slots are too wide.
       // Choosing again costs as much as the scans since the last choice.
@@ -244,9 +290,8 @@ class DrainWheel {
     if (!std::isfinite(edge)) return;
     far_edge_ = edge;
     far_.Drain(far_edge_, [&](Item& item) {
-      const auto slot = SlotOf(item.time * scale_);
-      ring_[Index(slot)].push_back(std::move(item));
-      occupied_[Index(slot) / 64] |= std::uint64_t{1} << (Index(slot) % 64);
+      const double time = item.time;
+      Link(Index(SlotOf(time * scale_)), std::move(item));
     });
     far_floor_ = floor;
   }
@@ -254,12 +299,8 @@ class DrainWheel {
   template <typename Apply>
   void DrainAllRing(Apply& apply) {
     for (std::size_t w = 0; w < kWords; ++w) {
-      for (std::uint64_t due = occupied_[w]; due != 0; due &= due - 1) {
-        std::vector<Item>& items = ring_[64 * w + std::countr_zero(due)];
-        for (Item& item : items) apply(item.payload);
-        size_ -= items.size();
-        items.clear();
-      }
+      for (std::uint64_t due = occupied_[w]; due != 0; due &= due - 1)
+        DrainSlot(64 * w + std::countr_zero(due), apply);
       occupied_[w] = 0;
     }
   }
@@ -271,12 +312,15 @@ class DrainWheel {
     items.reserve(size_);
     for (std::size_t w = 0; w < kWords; ++w) {
       for (std::uint64_t due = occupied_[w]; due != 0; due &= due - 1) {
-        std::vector<Item>& slot = ring_[64 * w + std::countr_zero(due)];
-        for (Item& item : slot) items.push_back(std::move(item));
-        slot.clear();
+        const std::size_t i = 64 * w + std::countr_zero(due);
+        for (std::uint32_t n = head_[i]; n != kNone; n = nodes_[n].next)
+          items.push_back(std::move(nodes_[n].item));
+        head_[i] = kNone;
       }
       occupied_[w] = 0;
     }
+    nodes_.clear();
+    free_ = kNone;
     far_.DrainAll([&](Item& item) { items.push_back(std::move(item)); });
     far_ = DrainQueue<Item>();
     int exp = exp_ + shift;
@@ -302,8 +346,12 @@ class DrainWheel {
     if (active_) Refill();
   }
 
-  std::array<std::vector<Item>, kSlots> ring_;
-  std::array<std::uint64_t, kWords> occupied_{};  // bit i: ring_[i] is not empty
+  // Ring slot i's items: a list from head_[i] (kNone: empty) through
+  // nodes_; unused nodes are a list from free_.
+  std::array<std::uint32_t, kSlots> head_ = EmptyHeads();
+  std::vector<Node> nodes_;
+  std::uint32_t free_ = kNone;
+  std::array<std::uint64_t, kWords> occupied_{};  // bit i: slot i is not empty
   DrainQueue<Item> far_;
   bool active_ = false;  // the ring is in use (a width is chosen)
   int exp_ = 0;          // the slot width is 2^exp_
