@@ -259,6 +259,30 @@ TEST_CASE("lifecycle: each strategy's decisions move only its own counters") {
         Strings{"a/round_robin", "b/round_robin", "a/round_robin"});
 }
 
+TEST_CASE("lifecycle: strategies in one run decide as each does alone, completions first") {
+  // The first request ends at t = 2, the third arrival's own time: its
+  // completion comes first (kCompletion < kTrace) in every world, whatever
+  // the world's place in the run.
+  auto trace = [](std::string_view first_duration) {
+    return Header("0", "0") + R"({"t": 0, "type": "arrival", "duration": )" +
+           std::string(first_duration) + R"(}
+{"t": 1, "type": "arrival", "duration": 5}
+{"t": 2, "type": "arrival", "duration": 5}
+{"t": 3, "type": "arrival", "duration": 5}
+{"t": 4, "type": "arrival"}
+)";
+  };
+  const Strings alone = Picks(ReplayText(trace("2"), {"ll"}));
+  // a, then b (a at 1); at t = 2 a is back at 0; then a tie (1, 1).
+  CHECK(alone == Strings{"a/tie", "b/least", "a/least", "b/tie", "a/least"});
+  // Had the completion come after the decision at t = 2, a would still be
+  // at 1 there.
+  CHECK(Picks(ReplayText(trace("2.5"), {"ll"})) != alone);
+  CHECK(Picks(ReplayText(trace("2"), {"ll", "rr"})) == alone);
+  CHECK(Picks(ReplayText(trace("2"), {"rr", "ll"})) == alone);
+  CHECK(Picks(ReplayText(trace("2"), {"rr", "rr", "ll", "rr"})) == alone);
+}
+
 TEST_CASE("lifecycle: two runs of one strategy keep separate counters too") {
   auto run = ReplayText(Header("0", "1") + R"({"t": 0, "type": "arrival", "duration": 10}
 {"t": 1, "type": "arrival"}
