@@ -55,6 +55,8 @@ class KvAware final : public Strategy {
   Choice Decide(std::span<const Candidate> candidates, const Hint& hint) {
     if (Imbalanced(rule_.Score(candidates, hint))) return Relabel(rule_.Pick(), "imbalance");
 
+    // No blocks: every candidate matches none of them.
+    if (hint.prefix_blocks.empty()) return Relabel(rule_.Pick(), "cache_miss");
     std::size_t longest = 0;
     matches_.clear();
     for (const Candidate& c : candidates) {

@@ -160,6 +160,26 @@ TEST_CASE("kv_aware: a new registration of an Instance starts with an empty cach
   CHECK(c.reason == "cache_miss");
 }
 
+TEST_CASE("kv_aware: arrivals without prefix_blocks leave every cache as it was") {
+  auto s = Make("kv");
+  auto pool = Candidates({5, 0, 5});
+  Route(*s, pool, 0, {1, 2});
+  Route(*s, pool, 2, {7});
+  pool[2].registration = 2;  // removed and registered again
+  for (int i = 0; i < 3; ++i) {
+    Choice c = s->Select(pool, Hint{});
+    CHECK(c.index == 1);
+    CHECK(c.reason == "cache_miss");
+  }
+  Choice hit = s->Select(pool, Prefix({1, 2}));
+  CHECK(hit.index == 0);
+  CHECK(hit.reason == "cache_hit");
+  // Instance 2's new registration never held block 7.
+  Choice miss = s->Select(pool, Prefix({7}));
+  CHECK(miss.index == 1);
+  CHECK(miss.reason == "cache_miss");
+}
+
 TEST_CASE("kv_aware: least_load's unknown rule applies to its least_load picks") {
   auto s = Make("kv");
   Choice c = s->Select(Candidates({std::nullopt, 3}), Prefix({1}));
