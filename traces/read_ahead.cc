@@ -31,8 +31,8 @@ namespace {
 // one 64-byte PackedEvent; the rest (an `up` with weight or speed, an
 // arrival with a hint, prefix blocks or more than 2^32 - 1 output tokens)
 // travel whole, as TraceEvents. Ids
-// are copied into `text_`; views into it are made on the visiting side,
-// after the last append. Batches are written by one thread while another
+// are copied into `text_`; the whole events' views into it are made by
+// Seal, after the last append, so that visitors only read a batch. Batches are written by one thread while another
 // reads the batch beside them: each starts its own pair of cache lines
 // (adjacent-line prefetch moves lines in pairs), or every event appended
 // would take the reading thread's line away (this alone cost the reader
@@ -46,6 +46,8 @@ class alignas(128) EventBatch {
   std::uint64_t progress_total = 0;
 
   std::size_t size() const { return packed_.size(); }
+  // The position of its first event; the batch is not empty.
+  std::uint64_t FirstPosition() const { return packed_.front().position; }
 
   void Clear() {
     header.reset();
@@ -113,16 +115,22 @@ class alignas(128) EventBatch {
     bool arrival = false;
   };
 
-  // Event `i` as ReadTrace showed it, in `scratch` unless it travelled
-  // whole. Valid until the next call.
-  const TraceEvent& Get(std::size_t i, Scratch& scratch) {
-    const PackedEvent& p = packed_[i];
-    if (p.full != kPacked) {
-      FullEvent& f = full_[p.full];
+  // Points the ids of the events that travel whole into text_, which no
+  // Add changes after this. Called once, before the batch is published.
+  void Seal() {
+    for (std::size_t k = 0; k < full_count_; ++k) {
+      FullEvent& f = full_[k];
       f.event.instance = View(f.instance);
       if (f.event.request) f.event.request = View(f.request);
-      return f.event;
     }
+  }
+
+  // Event `i` as ReadTrace showed it, in `scratch` unless it travelled
+  // whole. Valid until the next call. Reads the batch only: several
+  // visitors may Get from one batch at once.
+  const TraceEvent& Get(std::size_t i, Scratch& scratch) const {
+    const PackedEvent& p = packed_[i];
+    if (p.full != kPacked) return full_[p.full].event;
     TraceEvent& e = scratch.event;
     e.type = p.type;
     e.t = TraceTime{p.t, (p.flags & kIntegral) != 0, p.t_integer};
@@ -262,29 +270,37 @@ class Spinner {
   int skips_ = 0;
 };
 
-// The bounded hand-over between one reading and one visiting thread: a
-// ring of kReadAheadBatches batches. The reader fills the batch after the
-// last one it published whenever the visitor is less than the ring behind;
-// the visitor takes them in order, spinning a little (on a copy of the
-// count it reads without the lock) before it waits on the lock.
+// The bounded hand-over between one reading thread and one or more
+// visiting ones (consumers): a ring of kReadAheadBatches batches. The
+// reader fills the batch after the last one it published whenever the
+// slowest consumer still visiting is less than the ring behind; each
+// consumer takes them in order, spinning a little (on a copy of the count
+// it reads without the lock) before it waits on the lock. A batch is
+// reused once every consumer has released it or stopped visiting.
 class BatchRing {
  public:
   // Published batches not yet released at which a reader blocked on a full
   // ring resumes.
   static constexpr std::uint64_t kResumeAt = kReadAheadBatches / 2;
 
+  // `spin`: whether a consumer waiting for a batch spins first, which
+  // pays only while every thread of the reading has a CPU of its own.
+  BatchRing(std::size_t consumers, bool spin)
+      : taken_(consumers, 0), visiting_(consumers, true), spinners_(consumers),
+        visiting_count_(consumers), spin_(spin) {}
+
   // Reader: the batch to fill next, cleared. Waits while the ring is full;
-  // throws ReadingCancelled once the visitor has stopped. A full ring means
-  // the visitor is the slower side: the reader then blocks, without
+  // throws ReadingCancelled once the visit has stopped. A full ring means
+  // a visitor is the slower side: the reader then blocks, without
   // spinning, until half the ring is free again (Release wakes it then),
-  // leaving the CPU to the visitor and to whatever else the run does (a
+  // leaving the CPU to the visitors and to whatever else the run does (a
   // log's writing thread). Half a ring is milliseconds of the visitor's
   // work, more than a blocked thread takes to get a CPU back.
   EventBatch& Fill() {
     std::unique_lock lock(mutex_);
-    if (published_ - taken_ >= kReadAheadBatches) {
+    if (published_ - Released() >= kReadAheadBatches) {
       reader_blocked_ = true;
-      changed_.wait(lock, [&] { return cancelled_ || published_ - taken_ <= kResumeAt; });
+      changed_.wait(lock, [&] { return cancelled_ || published_ - Released() <= kResumeAt; });
       reader_blocked_ = false;
     }
     if (cancelled_) throw ReadingCancelled{};
@@ -294,6 +310,7 @@ class BatchRing {
   }
   // Reader: the batch from Fill is complete.
   void Publish() {
+    batches_[published_ % kReadAheadBatches].Seal();
     {
       std::lock_guard lock(mutex_);
       ++published_;
@@ -314,32 +331,37 @@ class BatchRing {
     changed_.notify_all();
   }
 
-  // Visitor: the next published batch; nullptr after the last one.
-  EventBatch* Take() {
-    visitor_spin_.SpinUntil([&] {
-      return closed_seen_.load(std::memory_order_relaxed) ||
-             taken_ < published_seen_.load(std::memory_order_relaxed);
-    });
+  // Consumer k: its next published batch; nullptr after the last one.
+  const EventBatch* Take(std::size_t k) {
+    const std::uint64_t next = taken_[k];  // written by consumer k alone
+    if (spin_)
+      spinners_[k].spinner.SpinUntil([&] {
+        return closed_seen_.load(std::memory_order_relaxed) ||
+               next < published_seen_.load(std::memory_order_relaxed);
+      });
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return closed_ || taken_ < published_; });
-    if (taken_ == published_) return nullptr;
-    return &batches_[taken_ % kReadAheadBatches];
+    changed_.wait(lock, [&] { return closed_ || next < published_; });
+    if (next == published_) return nullptr;
+    return &batches_[next % kReadAheadBatches];
   }
-  // Visitor: the batch from Take is done.
-  void Release() {
+  // Consumer k: the batch from Take is done.
+  void Release(std::size_t k) {
     bool wake;
     {
       std::lock_guard lock(mutex_);
-      ++taken_;
-      wake = reader_blocked_ && published_ - taken_ == kResumeAt;
+      ++taken_[k];
+      wake = reader_blocked_ && published_ - Released() <= kResumeAt;
     }
     if (wake) changed_.notify_all();
   }
-  // Visitor: stops the reader at its next batch.
-  void Cancel() {
+  // Consumer k: visits no more batches. The last consumer to stop stops
+  // the reader at its next batch.
+  void Stop(std::size_t k) {
     {
       std::lock_guard lock(mutex_);
-      cancelled_ = true;
+      if (!visiting_[k]) return;
+      visiting_[k] = false;
+      if (--visiting_count_ == 0) cancelled_ = true;
     }
     changed_.notify_all();
   }
@@ -350,21 +372,47 @@ class BatchRing {
     return counts_;
   }
 
+  // A consumer failed at the event of order `order` (see Visit): the
+  // others need not visit past it.
+  void FailedAt(std::uint64_t order) {
+    std::uint64_t seen = stop_after_.load(std::memory_order_relaxed);
+    while (order < seen && !stop_after_.compare_exchange_weak(seen, order)) {
+    }
+  }
+  // The earliest order a consumer failed at (UINT64_MAX while none has).
+  std::uint64_t StopAfter() const { return stop_after_.load(std::memory_order_relaxed); }
+
  private:
+  // The batches every consumer still visiting has released; with none
+  // visiting, all of them. Under the lock.
+  std::uint64_t Released() const {
+    std::uint64_t released = published_;
+    for (std::size_t k = 0; k < taken_.size(); ++k)
+      if (visiting_[k] && taken_[k] < released) released = taken_[k];
+    return released;
+  }
+
   std::array<EventBatch, kReadAheadBatches> batches_;
   alignas(128) std::mutex mutex_;  // off the batches' cache lines
   std::condition_variable changed_;
   std::uint64_t published_ = 0;
-  std::uint64_t taken_ = 0;
+  std::vector<std::uint64_t> taken_;  // by consumer
+  std::vector<bool> visiting_;        // by consumer
   bool closed_ = false;
   bool cancelled_ = false;
   bool reader_blocked_ = false;  // Fill waits for the ring to drain to kResumeAt
-  // Copies of published_ and closed_ for the visitor's spin, each on its
+  // Copies of published_ and closed_ for the consumers' spin, each on its
   // own cache line: written under the lock by the reader, read without it.
   // The decisions are still made under the lock.
   alignas(64) std::atomic<std::uint64_t> published_seen_{0};
   alignas(64) std::atomic<bool> closed_seen_{false};
-  alignas(64) Spinner visitor_spin_;
+  alignas(64) std::atomic<std::uint64_t> stop_after_{~std::uint64_t{0}};
+  struct alignas(64) PaddedSpinner {
+    Spinner spinner;
+  };
+  std::vector<PaddedSpinner> spinners_;  // by consumer
+  std::size_t visiting_count_;
+  bool spin_;
   TraceCounts counts_;
   std::exception_ptr error_;
 };
@@ -423,41 +471,143 @@ bool IsRegularFile(const std::string& path) {
   return path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
-// Hands the batches in `ring` to `visitor`, interning ids into `table` and
-// locating the visitor's errors as ReadTrace would; `progress` (may be
-// null) hears how far the visited events are into the file, interpolated
-// within each batch. Returns the reader's counts or throws its error.
-TraceCounts Visit(BatchRing& ring, const std::string& path, bool document,
-                  InstanceTable& table, TraceVisitor& visitor, TraceProgress* progress) {
+// What one consumer's visit came to: the reader's counts, or the error it
+// met, where (`order`: 0 for the header, an event's position + 1, the
+// largest for the reader's own error) and how far into that event
+// (`rank`, the visitor's FailureRank). A consumer that stopped because
+// another failed before it has neither.
+struct VisitOutcome {
+  TraceCounts counts;
+  std::exception_ptr error;
+  std::uint64_t order = 0;
+  std::size_t rank = 0;
+
+  bool FailsBefore(const VisitOutcome& other) const {
+    return order != other.order ? order < other.order : rank < other.rank;
+  }
+};
+
+// Hands the batches in `ring` to consumer `k`'s `visitor`, interning ids
+// into `table` and locating the visitor's errors as ReadTrace would;
+// `progress` (may be null) hears how far the visited events are into the
+// file, interpolated within each batch. Stops at a batch after the event
+// another consumer failed at. Never throws.
+VisitOutcome Visit(BatchRing& ring, std::size_t k, const std::string& path, bool document,
+                   InstanceTable& table, TraceVisitor& visitor, TraceProgress* progress) {
   constexpr std::size_t kProgressEvents = 256;  // events between two reports
   EventBatch::Scratch scratch;
   std::uint64_t visited = 0, done_before = 0;
-  while (EventBatch* batch = ring.Take()) {
-    if (batch->header) HandOnHeader(path, *batch->header, table, visitor);
-    const std::uint64_t done_after = std::max(done_before, batch->progress_done);
-    for (std::size_t i = 0; i < batch->size(); ++i) {
-      if (progress && i % kProgressEvents == 0)
-        progress->Update(done_before + (done_after - done_before) * i / batch->size(),
-                         batch->progress_total, visited);
-      ++visited;
-      const TraceEvent& event = batch->Get(i, scratch);
-      // The reader interns an id at its first `up`; so does this table, in
-      // the same order, so the indices agree.
-      if (event.type == EventType::kUp && *event.index == table.size() &&
-          table.Intern(event.instance) != *event.index)
-        throw std::logic_error("read-ahead: Instance indices diverged");
+  VisitOutcome outcome;
+  std::uint64_t order = 0;
+  try {
+    bool stopped = false;
+    while (const EventBatch* batch = ring.Take(k)) {
+      if (batch->size() > 0 && batch->FirstPosition() + 1 > ring.StopAfter()) {
+        stopped = true;
+        break;
+      }
+      order = 0;
+      if (batch->header) HandOnHeader(path, *batch->header, table, visitor);
+      const std::uint64_t done_after = std::max(done_before, batch->progress_done);
+      for (std::size_t i = 0; i < batch->size(); ++i) {
+        if (progress && i % kProgressEvents == 0)
+          progress->Update(done_before + (done_after - done_before) * i / batch->size(),
+                           batch->progress_total, visited);
+        ++visited;
+        const TraceEvent& event = batch->Get(i, scratch);
+        order = event.position + 1;
+        // The reader interns an id at its first `up`; so does this table, in
+        // the same order, so the indices agree.
+        if (event.type == EventType::kUp && *event.index == table.size() &&
+            table.Intern(event.instance) != *event.index)
+          throw std::logic_error("read-ahead: Instance indices diverged");
+        try {
+          visitor.OnEvent(event);
+        } catch (const FieldError& e) {
+          FailAtEvent(path, document, event.position, e.what());
+        } catch (const InputError& e) {
+          FailAtEvent(path, document, event.position, e.what());
+        }
+      }
+      done_before = done_after;
+      ring.Release(k);
+    }
+    if (!stopped) {
+      order = ~std::uint64_t{0};
+      outcome.counts = ring.Result();
+    }
+  } catch (...) {
+    outcome.error = std::current_exception();
+    outcome.order = order;
+    outcome.rank = visitor.FailureRank();
+    ring.FailedAt(order);
+  }
+  ring.Stop(k);
+  return outcome;
+}
+
+// The visitor ReadTrace feeds when consumers cannot have threads: hands
+// each event to every consumer in turn, interning ids into the tables
+// after the first (ReadTrace fills that one), and throws the failure that
+// comes first: at one event, the lowest FailureRank, then the first
+// consumer.
+class FanOutVisitor final : public TraceVisitor {
+ public:
+  explicit FanOutVisitor(std::span<const TraceConsumer> consumers) : consumers_(consumers) {}
+
+  bool WantsRawHint() const override {
+    for (const TraceConsumer& c : consumers_)
+      if (c.visitor->WantsRawHint()) return true;
+    return false;
+  }
+  ProxyChoice Proxy() const override { return consumers_[0].visitor->Proxy(); }
+
+  void OnHeader(const TraceHeader& header, const InstanceTable& table) override {
+    EachConsumer([&](const TraceConsumer& c, bool first) {
+      if (first) {
+        c.visitor->OnHeader(header, table);
+        return;
+      }
+      for (const HeaderInstance& inst : header.instances) c.table->Intern(inst.id);
+      c.visitor->OnHeader(header, *c.table);
+    });
+  }
+
+  void OnEvent(const TraceEvent& event) override {
+    EachConsumer([&](const TraceConsumer& c, bool first) {
+      if (!first && event.type == EventType::kUp && *event.index == c.table->size())
+        c.table->Intern(event.instance);
+      c.visitor->OnEvent(event);
+    });
+  }
+
+ private:
+  template <typename Step>
+  void EachConsumer(Step step) {
+    std::exception_ptr failure;
+    std::size_t failure_rank = 0;
+    for (std::size_t k = 0; k < consumers_.size(); ++k) {
       try {
-        visitor.OnEvent(event);
-      } catch (const FieldError& e) {
-        FailAtEvent(path, document, event.position, e.what());
-      } catch (const InputError& e) {
-        FailAtEvent(path, document, event.position, e.what());
+        step(consumers_[k], k == 0);
+      } catch (...) {
+        const std::size_t rank = consumers_[k].visitor->FailureRank();
+        if (!failure || rank < failure_rank) {
+          failure = std::current_exception();
+          failure_rank = rank;
+        }
       }
     }
-    done_before = done_after;
-    ring.Release();
+    if (failure) std::rethrow_exception(failure);
   }
-  return ring.Result();
+
+  std::span<const TraceConsumer> consumers_;
+};
+
+// ReadTraceAhead's reading for several consumers on the calling thread.
+TraceCounts ReadFannedOut(const std::string& path, TraceEncoding encoding,
+                          std::span<const TraceConsumer> consumers, TraceProgress* progress) {
+  FanOutVisitor fan_out(consumers);
+  return ReadTrace(path, encoding, *consumers[0].table, fan_out, progress);
 }
 
 }  // namespace
@@ -472,8 +622,15 @@ unsigned UsableCpus() {
 TraceCounts ReadTraceAhead(const std::string& path, TraceEncoding encoding,
                            InstanceTable& table, TraceVisitor& visitor,
                            TraceProgress* progress) {
-  if (!IsRegularFile(path))
-    return ReadTrace(path, encoding, table, visitor, progress);
+  const TraceConsumer consumer{&table, &visitor};
+  return ReadTraceAhead(path, encoding, std::span<const TraceConsumer>(&consumer, 1), progress);
+}
+
+TraceCounts ReadTraceAhead(const std::string& path, TraceEncoding encoding,
+                           std::span<const TraceConsumer> consumers,
+                           TraceProgress* progress) {
+  if (consumers.empty()) throw std::logic_error("ReadTraceAhead: no consumer");
+  if (!IsRegularFile(path)) return ReadFannedOut(path, encoding, consumers, progress);
 
   // The visiting side names event positions as the reader does: it needs
   // the encoding the reader will find.
@@ -482,17 +639,37 @@ TraceCounts ReadTraceAhead(const std::string& path, TraceEncoding encoding,
     encoding = DetectTraceEncoding(input, path);
   }
   const bool document = encoding == TraceEncoding::kDocument;
-  BatchRing ring;
+  bool wants_raw_hint = false;
+  for (const TraceConsumer& c : consumers) wants_raw_hint = wants_raw_hint || c.visitor->WantsRawHint();
+  const ProxyChoice proxy = consumers[0].visitor->Proxy();
+
+  BatchRing ring(consumers.size(), consumers.size() < UsableCpus());
+  std::vector<VisitOutcome> outcomes(consumers.size());
+  std::vector<std::thread> helpers;
   std::thread reader;
+  // However the visit ends, every thread stops and is joined.
+  struct JoinAll {
+    std::vector<std::thread>& helpers;
+    std::thread& reader;
+    ~JoinAll() {
+      for (std::thread& h : helpers) h.join();
+      if (reader.joinable()) reader.join();
+    }
+  } join_all{helpers, reader};
   try {
     // Signals stay with this thread, which the cleanup handler expects.
     TerminationSignalsBlocked blocked;
-    reader = std::thread([&ring, &path, encoding, progress,
-                          wants_raw_hint = visitor.WantsRawHint(),
-                          proxy = visitor.Proxy()] {
+    // The consumers' threads first: until the reader starts, they only
+    // wait for a batch, and can be sent away unharmed.
+    for (std::size_t k = 1; k < consumers.size(); ++k)
+      helpers.emplace_back([&, k] {
+        outcomes[k] = Visit(ring, k, path, document, *consumers[k].table, *consumers[k].visitor,
+                            nullptr);
+      });
+    reader = std::thread([&ring, &path, encoding, progress, wants_raw_hint, proxy] {
       TraceCounts counts;
       std::exception_ptr error;
-      InstanceTable own;  // the reader's; `table` belongs to the visiting thread
+      InstanceTable own;  // the reader's; each consumer has its own table
       BatchingVisitor batching(ring, wants_raw_hint, proxy);
       try {
         counts = ReadTrace(path, encoding, own, batching, progress ? &batching : nullptr);
@@ -506,19 +683,23 @@ TraceCounts ReadTraceAhead(const std::string& path, TraceEncoding encoding,
       ring.Close(counts, std::move(error));
     });
   } catch (const std::system_error&) {
-    // No thread to be had (a process or memory limit): read on this one.
-    return ReadTrace(path, encoding, table, visitor, progress);
+    // No thread to be had (a process or memory limit): nothing was read;
+    // the consumers' threads that started see the end at once. Read on
+    // this thread.
+    ring.Close({}, nullptr);
+    for (std::thread& h : helpers) h.join();
+    helpers.clear();
+    return ReadFannedOut(path, encoding, consumers, progress);
   }
-  // However the visit ends, the reader stops and is joined.
-  struct StopAndJoin {
-    BatchRing& ring;
-    std::thread& reader;
-    ~StopAndJoin() {
-      ring.Cancel();
-      reader.join();
-    }
-  } stop_and_join{ring, reader};
-  return Visit(ring, path, document, table, visitor, progress);
+  outcomes[0] = Visit(ring, 0, path, document, *consumers[0].table, *consumers[0].visitor,
+                      progress);
+  for (std::thread& h : helpers) h.join();
+  helpers.clear();
+  const VisitOutcome* first = nullptr;
+  for (const VisitOutcome& o : outcomes)
+    if (o.error && (!first || o.FailsBefore(*first))) first = &o;
+  if (first) std::rethrow_exception(first->error);
+  return outcomes[0].counts;
 }
 
 }  // namespace lbsim

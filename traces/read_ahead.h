@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <string>
 
 #include "traces/instance_table.h"
@@ -40,6 +41,28 @@ inline constexpr std::size_t kReadAheadBatches = 8;
 // exec strategy) is what the progress follows, not the reading.
 TraceCounts ReadTraceAhead(const std::string& path, TraceEncoding encoding,
                            InstanceTable& table, TraceVisitor& visitor,
+                           TraceProgress* progress = nullptr);
+
+// One of several visitors fed the same trace: `visitor` sees the events as
+// ReadTrace would show them with `table` as its table.
+struct TraceConsumer {
+  InstanceTable* table;
+  TraceVisitor* visitor;
+};
+
+// Reads a trace once for several visitors, each as if ReadTrace had read
+// it for that visitor alone: the reading runs ahead on a thread of its own,
+// and every consumer after the first visits the same batches on a thread
+// of its own (the first on the calling thread), so their work overlaps.
+// Where a visitor fails, the error thrown is the one reading the trace for
+// all of them in turn, event by event, would meet first: the earliest in
+// file order, at one event the lowest TraceVisitor::FailureRank, then the
+// first consumer. Visitors keep nothing in common with one another. Not a
+// regular file, or no thread to be had: read on the calling thread, each
+// event handed to every visitor in turn. `progress` hears how far the
+// first consumer is.
+TraceCounts ReadTraceAhead(const std::string& path, TraceEncoding encoding,
+                           std::span<const TraceConsumer> consumers,
                            TraceProgress* progress = nullptr);
 
 // How many CPUs this process may run on: its affinity mask (taskset, a

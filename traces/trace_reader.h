@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -56,6 +57,11 @@ class TraceVisitor {
   // header's "proxy" it decides how hint values are read (ProxyRun's
   // hint_reading). Asked once, before the header.
   virtual ProxyChoice Proxy() const { return {}; }
+  // After OnHeader or OnEvent threw: how far into handling the event it
+  // got, so that of several visitors fed the same event the failure met
+  // first by feeding them in turn can be told (see ReadTraceAhead with
+  // consumers). Lower is earlier; 0 unless a visitor tells.
+  virtual std::size_t FailureRank() const { return 0; }
 };
 
 // Receives reading progress, every few MiB read.

@@ -48,8 +48,8 @@ void TraceRecorder::OnHeader(const TraceHeader& header, const InstanceTable& tab
 void TraceRecorder::OnEvent(const TraceEvent& e) {
   if (pause_at && events_ == *pause_at) std::this_thread::sleep_for(pause);
   if (fail_at && events_ == *fail_at) {
-    if (input_error) throw InputError("the visitor refuses this one");
-    throw FieldError("field \"t\": the visitor refuses this one");
+    if (input_error) throw InputError(refusal);
+    throw FieldError("field \"t\": " + refusal);
   }
   ++events_;
   seen.push_back(DescribeEvent(e));

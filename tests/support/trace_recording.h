@@ -22,7 +22,8 @@ std::string DescribeEvent(const TraceEvent& e);
 std::string DescribeHeader(const TraceHeader& header, const InstanceTable& table);
 
 // Records the header and events it is shown. With `fail_at` set it throws
-// at that event (0-based): FieldError, or InputError with `input_error`.
+// at that event (0-based): FieldError, or InputError with `input_error`,
+// saying `refusal`, and tells `rank` as its FailureRank.
 // With `pause_at` set it sleeps for `pause` at that event first, as a slow
 // visitor would (a reader ahead of it then fills its ring).
 class TraceRecorder final : public TraceVisitor {
@@ -32,10 +33,13 @@ class TraceRecorder final : public TraceVisitor {
   bool WantsRawHint() const override { return raw_hint_; }
   void OnHeader(const TraceHeader& header, const InstanceTable& table) override;
   void OnEvent(const TraceEvent& e) override;
+  std::size_t FailureRank() const override { return rank; }
 
   std::vector<std::string> seen;  // the header, then one line per event
   std::optional<std::size_t> fail_at;
   bool input_error = false;
+  std::string refusal = "the visitor refuses this one";
+  std::size_t rank = 0;
   std::optional<std::size_t> pause_at;
   std::chrono::milliseconds pause{0};
 

@@ -1,10 +1,21 @@
 // ReadTraceAhead must be indistinguishable from ReadTrace to its visitor:
 // the same header, events, ids, counts and errors, across batch
-// boundaries, in both encodings, and whichever side fails first.
+// boundaries, in both encodings, and whichever side fails first. Read for
+// several consumers, each sees what ReadTrace shows one, and the error is
+// the one feeding them in turn would meet first.
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <thread>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -245,6 +256,126 @@ TEST_CASE("read-ahead: errors before any event (no file, bad header) are ReadTra
   CHECK_THROWS_AS(ReadTraceAhead("/nonexistent/trace.ndjson", TraceEncoding::kAuto, table,
                                  recorder),
                   InputError);
+}
+
+// Reads `path` once for copies of `recorders`, one consumer each: what
+// each saw (the counts are the reading's), or the one error.
+struct SharedReading {
+  std::vector<TraceReading> each;
+  std::string error;
+};
+SharedReading ReadShared(const std::string& path, std::vector<TraceRecorder> recorders) {
+  std::vector<InstanceTable> tables(recorders.size());
+  std::vector<TraceConsumer> consumers;
+  for (std::size_t k = 0; k < recorders.size(); ++k)
+    consumers.push_back({&tables[k], &recorders[k]});
+  SharedReading r;
+  TraceCounts counts;
+  try {
+    counts = ReadTraceAhead(path, TraceEncoding::kAuto, consumers);
+  } catch (const InputError& e) {
+    r.error = e.what();
+  }
+  for (std::size_t k = 0; k < recorders.size(); ++k) {
+    TraceReading one;
+    one.seen = recorders[k].seen;
+    one.ids = tables[k].Ids();
+    one.counts = counts;
+    r.each.push_back(std::move(one));
+  }
+  return r;
+}
+
+// The same reading from a pipe (a FIFO fed by a thread), which is not read
+// ahead: the consumers are fed in turn on the calling thread.
+SharedReading ReadSharedFromPipe(const std::string& text, std::vector<TraceRecorder> recorders) {
+  TempFile dir("", "unused");
+  const std::string path = dir.dir() + "/trace.ndjson";
+  REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
+  std::thread writer([&] {
+    // A reading that stops early closes the pipe: the write then fails
+    // with EPIPE, and the SIGPIPE, blocked here, goes with the thread.
+    sigset_t pipe_signal;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
+    const int fd = ::open(path.c_str(), O_WRONLY);
+    if (fd < 0) return;
+    for (std::size_t at = 0; at < text.size();) {
+      const ssize_t n = ::write(fd, text.data() + at, text.size() - at);
+      if (n <= 0) break;
+      at += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+  });
+  SharedReading r = ReadShared(path, std::move(recorders));
+  writer.join();
+  return r;
+}
+
+TEST_CASE("read-ahead: several consumers each see what ReadTrace shows one") {
+  for (bool document : {false, true}) {
+    CAPTURE(document);
+    TempFile file(MixedTrace(kManyEvents, document), document ? "trace.json" : "trace.ndjson");
+    const TraceReading direct =
+        RecordReading(&ReadTrace, file.path(), TraceEncoding::kAuto, TraceRecorder());
+    REQUIRE(direct.error.empty());
+    TraceRecorder slow;  // the others run ahead of it until the ring is full
+    slow.pause_at = kBatch;
+    slow.pause = std::chrono::milliseconds(50);
+    const SharedReading shared = ReadShared(file.path(), {TraceRecorder(), slow, TraceRecorder()});
+    CHECK(shared.error.empty());
+    for (const TraceReading& one : shared.each) CHECK(one == direct);
+  }
+  const SharedReading piped =
+      ReadSharedFromPipe(MixedTrace(kManyEvents, false), {TraceRecorder(), TraceRecorder()});
+  TempFile file(MixedTrace(kManyEvents, false), "trace.ndjson");
+  const TraceReading direct =
+      RecordReading(&ReadTrace, file.path(), TraceEncoding::kAuto, TraceRecorder());
+  CHECK(piped.error.empty());
+  for (const TraceReading& one : piped.each) CHECK(one.seen == direct.seen);
+}
+
+TEST_CASE("read-ahead: of several consumers' failures, the one met first in turn wins") {
+  auto failing = [](std::size_t at, std::size_t rank, std::string refusal) {
+    TraceRecorder r;
+    r.fail_at = at;
+    r.rank = rank;
+    r.refusal = std::move(refusal);
+    return r;
+  };
+  struct Case {
+    std::vector<TraceRecorder> recorders;
+    std::string line;  // ":LINE: " of the error (the header is line 1)
+    std::string refusal;
+  };
+  const std::vector<Case> cases = {
+      // The earliest event first, whoever fails there.
+      {{failing(3 * kBatch, 0, "zero"), failing(300, 5, "one"), TraceRecorder()}, ":302: ", "one"},
+      // At one event, the lowest rank, then the first consumer.
+      {{failing(700, 4, "zero"), TraceRecorder(), failing(700, 2, "two")}, ":702: ", "two"},
+      {{failing(700, 2, "zero"), TraceRecorder(), failing(700, 2, "two")}, ":702: ", "zero"},
+      {{TraceRecorder(), failing(0, 1, "one"), failing(0, 0, "two")}, ":2: ", "two"},
+  };
+  for (bool piped : {false, true}) {
+    for (const Case& c : cases) {
+      CAPTURE(piped);
+      CAPTURE(c.refusal);
+      // A reader error after them all comes last.
+      const std::string text = MixedTrace(kManyEvents, false) + "not json\n";
+      TempFile file(text, "trace.ndjson");
+      const SharedReading r =
+          piped ? ReadSharedFromPipe(text, c.recorders) : ReadShared(file.path(), c.recorders);
+      CHECK(r.error.find(c.line) != std::string::npos);
+      CHECK(r.error.find(c.refusal) != std::string::npos);
+    }
+  }
+  // Only the reader fails: every consumer saw every event before it.
+  const std::string text = MixedTrace(2 * kBatch, false) + "not json\n";
+  TempFile file(text, "trace.ndjson");
+  const SharedReading r = ReadShared(file.path(), {TraceRecorder(), TraceRecorder()});
+  CHECK(r.error.find(fmt::format(":{}: ", 2 * kBatch + 2)) != std::string::npos);
+  for (const TraceReading& one : r.each) CHECK(one.seen.size() == 2 * kBatch + 1);
 }
 
 }  // namespace
