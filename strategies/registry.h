@@ -35,6 +35,9 @@ struct StrategyInfo {
   // when that differs from the spec's (least_load: its form, weights,
   // summation); null when every profile runs the spec's.
   StrategyInfo (*under_proxy)(const StrategyInfo& spec, const ProxyRun& run) = nullptr;
+  // It runs another program (exec): a replay keeps its runs on the thread
+  // that handles signals and cleans up after them.
+  bool runs_program = false;
 
   // The parameter marked `tail`, or nullptr.
   const ParamSpec* TailParam() const;

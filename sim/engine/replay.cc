@@ -15,15 +15,21 @@
 namespace lbsim {
 namespace {
 
+// Replays the trace for some of a replay's strategy runs: `requests` are
+// runs first .. first + requests.size() - 1 of `total`, which number its
+// failures' ranks (FailureRank) as one Replayer of all of them would meet
+// them: at an event, every run's due internal events in run order, then
+// the event itself, then every run's decision in run order.
 class Replayer final : public TraceVisitor {
  public:
   // The worlds are made for the Proxy options.proxy names, or latest; the
   // trace header may name another (OnHeader).
   Replayer(const std::vector<StrategyRequest>& requests,
            const std::vector<DecisionSink*>& logs, const SimOptions& options,
-           const std::vector<EngineLog*>& engine_logs)
+           const std::vector<EngineLog*>& engine_logs, std::size_t first, std::size_t total)
       : speeds_(options.speeds), options_(options), requests_(requests),
-        logs_(logs), engine_logs_(engine_logs), run_(options.proxy.Resolve(nullptr)) {
+        logs_(logs), engine_logs_(engine_logs), run_(options.proxy.Resolve(nullptr)),
+        first_(first), total_(total), rank_(total) {
     for (std::size_t i = 0; i < requests.size(); ++i) {
       worlds_.push_back(MakeWorld(i));
       wants_raw_hint_ = wants_raw_hint_ || worlds_.back()->strategy().WantsRawHint();
@@ -33,6 +39,7 @@ class Replayer final : public TraceVisitor {
 
   bool WantsRawHint() const override { return wants_raw_hint_; }
   ProxyChoice Proxy() const override { return options_.proxy; }
+  std::size_t FailureRank() const override { return rank_; }
 
   void OnHeader(const TraceHeader& header, const InstanceTable& table) override {
     header_ = header;
@@ -43,19 +50,19 @@ class Replayer final : public TraceVisitor {
       // are made again (no event has reached them); the others only take
       // its pool rules.
       run_ = run;
-      for (std::size_t i = 0; i < worlds_.size(); ++i) {
+      ForEachWorld(0, [&](std::unique_ptr<World>& world, std::size_t i) {
         if (!requests_[i].info->under_proxy) {
-          worlds_[i]->set_inflight_source(run_.profile->inflight);
-          continue;
+          world->set_inflight_source(run_.profile->inflight);
+          return;
         }
         try {
-          worlds_[i] = MakeWorld(i);
+          world = MakeWorld(i);
         } catch (const UsageError& e) {
           throw FieldError(fmt::format("field \"proxy\": {}", e.what()));
         }
-      }
+      });
     }
-    for (auto& w : worlds_) w->SetTrace(header);
+    ForEachWorld(1, [&](std::unique_ptr<World>& world, std::size_t) { world->SetTrace(header); });
     for (const HeaderInstance& inst : header.instances) {
       InstanceIndex i = *table.Find(inst.id);
       pool_.Up(i);
@@ -71,7 +78,9 @@ class Replayer final : public TraceVisitor {
   void OnEvent(const TraceEvent& e) override {
     last_time_ = e.t.value;
     EventKey key{e.t.value, EventClass::kTrace, ++trace_seq_};
-    for (auto& w : worlds_) w->RunEventsBefore(key, pool_);
+    ForEachWorld(0, [&](std::unique_ptr<World>& world, std::size_t) {
+      world->RunEventsBefore(key, pool_);
+    });
 
     switch (e.type) {
       case EventType::kArrival: {
@@ -80,7 +89,9 @@ class Replayer final : public TraceVisitor {
         // only for a run that reads ids.
         const std::string_view auto_id = reads_request_ids_ ? auto_ids_.Next() : std::string_view{};
         const std::string_view id = e.request ? *e.request : auto_id;
-        for (auto& w : worlds_) w->Decide(e, arrivals_, id, pool_, *table_);
+        ForEachWorld(1, [&](std::unique_ptr<World>& world, std::size_t) {
+          world->Decide(e, arrivals_, id, pool_, *table_);
+        });
         return;
       }
       case EventType::kUp: {
@@ -161,6 +172,22 @@ class Replayer final : public TraceVisitor {
     for (auto& w : worlds_) w->Finish(pool_);
   }
 
+  // Calls step(world, i) for each of its worlds in order; a failure in
+  // world i is ranked in `phase` (0: before the event itself, 1: after it).
+  template <typename Step>
+  void ForEachWorld(std::size_t phase, Step step) {
+    // The vector's size and storage read once: a step cannot change them.
+    std::unique_ptr<World>* const worlds = worlds_.data();
+    const std::size_t count = worlds_.size();
+    std::size_t i = 0;
+    try {
+      for (; i < count; ++i) step(worlds[i], i);
+    } catch (...) {
+      rank_ = phase * (total_ + 1) + first_ + i;
+      throw;
+    }
+  }
+
   TraceHeader& header() { return header_; }
   const Pool& pool() const { return pool_; }
   double last_time() const { return last_time_; }
@@ -214,6 +241,11 @@ class Replayer final : public TraceVisitor {
   double last_time_ = 0.0;  // of the last trace event
   bool reads_request_ids_ = false;  // some world's Decide reads its request_id
   AutoRequestIds auto_ids_;  // in step with arrivals_ when reads_request_ids_
+  std::size_t first_;  // of the replay's runs, this one's first
+  std::size_t total_;  // the replay's runs
+  // After a failure: its rank (see FailureRank); total_, between the two
+  // phases, when no world failed (the event itself).
+  std::size_t rank_;
 };
 
 }  // namespace
@@ -225,11 +257,37 @@ void CheckStrategyRunCount(std::size_t count) {
         kMaxStrategyRuns));
 }
 
+std::size_t ReplayGroups(const std::vector<StrategyRequest>& requests,
+                         const ParallelFeed& parallel) {
+  if (!parallel.read || requests.size() < 3) return 1;
+  for (const StrategyRequest& r : requests)
+    if (r.info->runs_program) return 1;
+  // The reading thread keeps a CPU of its own: two groups and a reader on
+  // two CPUs took longer than one group for four least_loads.
+  const std::size_t spare = parallel.threads > 1 ? parallel.threads - 1 : 1;
+  return std::max<std::size_t>(1, std::min(spare, (requests.size() + 1) / 2));
+}
+
+namespace {
+
+// Some of a replay's strategy runs, with what their Replayer refers to and
+// the table of the ids it has seen.
+struct ReplayGroup {
+  std::vector<StrategyRequest> requests;
+  std::vector<DecisionSink*> logs;
+  std::vector<EngineLog*> engine_logs;
+  InstanceTable table;
+  std::unique_ptr<Replayer> replayer;
+};
+
+}  // namespace
+
 ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
                     const std::vector<StrategyRequest>& requests,
                     const std::vector<DecisionSink*>& logs,
                     const SimOptions& options,
-                    const std::vector<EngineLog*>& engine_logs) {
+                    const std::vector<EngineLog*>& engine_logs,
+                    const ParallelFeed& parallel) {
   CheckStrategyRunCount(requests.size());
   ReplayResult result;
   result.trace_path = display_path;
@@ -237,29 +295,59 @@ ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
   result.options = options;
   SimOptions shared = options;  // the runs share the what-if limits
   shared.runs = std::max<std::size_t>(1, requests.size());
-  Replayer replayer(requests, logs, shared, engine_logs);
-  result.counts = feed(result.instances, replayer);
-  replayer.Finish();
-  result.header = std::move(replayer.header());
+
+  // Consecutive runs to each group, the first groups one more when they
+  // do not divide evenly.
+  const std::size_t group_count = ReplayGroups(requests, parallel);
+  std::vector<std::unique_ptr<ReplayGroup>> groups;
+  for (std::size_t g = 0, begin = 0; g < group_count; ++g) {
+    const std::size_t size =
+        requests.size() / group_count + (g < requests.size() % group_count ? 1 : 0);
+    auto group = std::make_unique<ReplayGroup>();
+    for (std::size_t i = begin; i < begin + size; ++i) {
+      group->requests.push_back(requests[i]);
+      if (i < logs.size()) group->logs.push_back(logs[i]);
+      if (i < engine_logs.size()) group->engine_logs.push_back(engine_logs[i]);
+    }
+    group->replayer = std::make_unique<Replayer>(group->requests, group->logs, shared,
+                                                 group->engine_logs, begin, requests.size());
+    groups.push_back(std::move(group));
+    begin += size;
+  }
+  if (group_count == 1) {
+    result.counts = feed(result.instances, *groups[0]->replayer);
+  } else {
+    std::vector<TraceConsumer> consumers;
+    for (std::size_t g = 0; g < group_count; ++g)
+      consumers.push_back({g == 0 ? &result.instances : &groups[g]->table,
+                           groups[g]->replayer.get()});
+    result.counts = parallel.read(consumers);
+  }
+  for (auto& group : groups) group->replayer->Finish();
+
+  // Every group saw the same trace and the same pool: the first tells.
+  Replayer& lead = *groups[0]->replayer;
+  result.header = std::move(lead.header());
   for (const auto& [id, speed] : options.speeds)
     if (!result.instances.Find(id))
       throw UsageError(fmt::format("{} {}={}: no Instance \"{}\" in {}", options.speeds_origin,
                                    id, speed, id, display_path));
-  result.proxy = replayer.run();
-  result.ignored = replayer.ignored();
-  result.last_event_time = replayer.last_time();
+  result.proxy = lead.run();
+  result.ignored = lead.ignored();
+  result.last_event_time = lead.last_time();
   for (InstanceIndex i = 0; i < result.instances.size(); ++i) {
-    const bool known = i < replayer.pool().size();
-    result.weights.push_back(known ? replayer.pool().at(i).weight : 1.0);
-    result.speeds.push_back(known ? replayer.pool().at(i).speed : 1.0);
+    const bool known = i < lead.pool().size();
+    result.weights.push_back(known ? lead.pool().at(i).weight : 1.0);
+    result.speeds.push_back(known ? lead.pool().at(i).speed : 1.0);
   }
   result.requests.clear();
-  for (auto& w : replayer.worlds()) {
-    result.requests.push_back(w->request());
-    result.metrics.push_back(std::move(w->metrics()));
-    if (options.timed())
-      result.what_if.push_back({w->TakeTimeline(), w->TakeService(), w->TakeEngine()});
-  }
+  for (auto& group : groups)
+    for (auto& w : group->replayer->worlds()) {
+      result.requests.push_back(w->request());
+      result.metrics.push_back(std::move(w->metrics()));
+      if (options.timed())
+        result.what_if.push_back({w->TakeTimeline(), w->TakeService(), w->TakeEngine()});
+    }
   return result;
 }
 

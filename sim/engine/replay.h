@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "strategies/registry.h"
 #include "traces/decision_log.h"
 #include "traces/instance_table.h"
+#include "traces/read_ahead.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {
@@ -70,6 +72,22 @@ struct ReplayResult {
 // file or an inline trace bound to its input.
 using TraceFeed = std::function<TraceCounts(InstanceTable& table, TraceVisitor& visitor)>;
 
+// Reads the same trace into several visitors at once, each with its own
+// table, as ReadTraceAhead does with consumers; `threads` of them may run
+// at the same time (the CPUs the run may use).
+struct ParallelFeed {
+  std::function<TraceCounts(std::span<const TraceConsumer> consumers)> read;
+  std::size_t threads = 1;
+};
+
+// How many groups a replay of `requests` splits its strategy runs into,
+// each group visiting the trace on a thread of its own through `parallel`:
+// 1 when `parallel` cannot read, there are fewer than three runs or one of
+// them runs a program; otherwise about two runs a group, with a thread for
+// each group and one for the reading.
+std::size_t ReplayGroups(const std::vector<StrategyRequest>& requests,
+                         const ParallelFeed& parallel);
+
 // Replays the trace that `feed` reads through every request in ONE pass over
 // the trace: each strategy has its own World (its decisions move only its
 // own inflight counters), all fed the same events. `display_path` names the
@@ -78,13 +96,17 @@ using TraceFeed = std::function<TraceCounts(InstanceTable& table, TraceVisitor& 
 // nullptr). `options` turns on what-if parts; by default none, and the
 // replay follows trace format v1 exactly. `engine_logs`, when not empty, is
 // parallel to `requests` and receives each run's engine log (with the
-// engine model). Throws InputError for bad input, UsageError for more than
+// engine model). With `parallel` able to read, the runs are split into
+// ReplayGroups groups read through it at once, each with its own Proxy
+// pool; the result, logs and errors are the same as `feed`'s single pass
+// would give. Throws InputError for bad input, UsageError for more than
 // kMaxStrategyRuns requests.
 ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
                     const std::vector<StrategyRequest>& requests,
                     const std::vector<DecisionSink*>& logs = {},
                     const SimOptions& options = {},
-                    const std::vector<EngineLog*>& engine_logs = {});
+                    const std::vector<EngineLog*>& engine_logs = {},
+                    const ParallelFeed& parallel = {});
 
 // Replay of the trace file at `path` ("-": standard input). `progress`,
 // when given, hears how far reading got.

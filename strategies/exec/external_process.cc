@@ -150,6 +150,7 @@ StrategyInfo ExternalProcessInfo() {
         return std::make_unique<ExternalProcess>(std::string(p.Text("command")),
                                                  p.Number("timeout"));
       },
+      .runs_program = true,
   };
 }
 
