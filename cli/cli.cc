@@ -310,6 +310,12 @@ int RunCli(int argc, char** argv) {
                  "a warning name (herding, concentration, overload, ...); repeatable")
       ->allow_extra_args(false)
       ->type_name("NAME");
+  app.add_option("--threads", replay.threads,
+                 "Threads a replay may use: 1 reads and replays on one; with 2 the trace is "
+                 "read ahead on the second; with more, three or more strategies are split into "
+                 "groups, each replayed on a thread of its own (default: one per usable CPU)")
+      ->check(IntegerFrom(1, 256, "256"))
+      ->type_name("N");
   app.add_option("--cache-blocks", replay.sim.cache_blocks,
                  "KV-cache capacity of each simulated Instance in blocks, for the prefix hit "
                  "rate; also kv_aware's cache_blocks unless set per strategy (default 4096)")

@@ -246,10 +246,22 @@ int RunReplay(const ReplayCommand& command) {
     RefuseStandardOutputAs(command.engine_log, "--engine-log");
   }
 
-  const bool read_ahead = UsableCpus() >= 2;
+  const unsigned cpus = command.threads > 0 ? command.threads : UsableCpus();
+  const bool read_ahead = cpus >= 2;
   auto feed = [&](InstanceTable& table, TraceVisitor& visitor, TraceProgress* shown) {
     return read_ahead ? ReadTraceAhead(command.trace, encoding, table, visitor, shown)
                       : ReadTrace(command.trace, encoding, table, visitor, shown);
+  };
+  // With CPUs to spare, a run of several strategies splits them into
+  // groups, each visiting the trace read ahead on a thread of its own.
+  auto parallel = [&](TraceProgress* shown) {
+    ParallelFeed p;
+    if (!read_ahead) return p;
+    p.threads = cpus;
+    p.read = [&command, encoding, shown](std::span<const TraceConsumer> consumers) {
+      return ReadTraceAhead(command.trace, encoding, consumers, shown);
+    };
+    return p;
   };
   SeededReports runs;
   if (seeds.size() > 1) {
@@ -262,7 +274,7 @@ int RunReplay(const ReplayCommand& command) {
       ReplayResult result = Replay(
           command.trace,
           [&](InstanceTable& table, TraceVisitor& visitor) { return feed(table, visitor, nullptr); },
-          requests_for(seed), {}, seeded);
+          requests_for(seed), {}, seeded, {}, parallel(nullptr));
       runs.seeds.push_back(seed);
       runs.reports.push_back(BuildReport(result));
     }
@@ -300,12 +312,13 @@ int RunReplay(const ReplayCommand& command) {
   std::optional<ProgressLine> progress;
   if (command.progress) progress.emplace(stderr);
   // A replay has the machine to itself: with a second CPU, the trace is
-  // read on a second thread while the strategies run on this one.
+  // read on a second thread while the strategies run on this one (or on
+  // several, see above).
   TraceProgress* shown = progress ? &*progress : nullptr;
   ReplayResult result = Replay(
       command.trace,
       [&](InstanceTable& table, TraceVisitor& visitor) { return feed(table, visitor, shown); },
-      requests, logs, sim, engine_logs);
+      requests, logs, sim, engine_logs, parallel(shown));
   if (progress) progress->Finish();
 
   Report report = BuildReport(result);

@@ -29,6 +29,7 @@ struct ReplayCommand {
   EngineOptions engine;             // --engine, --signal-*
   std::string engine_log;           // engine log path, empty: none
   std::string exec_timeout;  // seconds for exec strategies; empty: their default
+  unsigned threads = 0;      // --threads: threads a replay may use; 0: one per usable CPU
   bool progress = false;                // show a progress line on stderr
   bool seed_given = false;              // --seed was given
   std::vector<std::uint64_t> seeds;     // --seeds: replay once per seed

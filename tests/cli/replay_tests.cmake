@@ -28,8 +28,9 @@ lbsim_cli_test(NAME "csv ties"
   ARGS -s rr,ll --format csv traces/examples/ties.json
   EXIT 0 STDOUT_GOLDEN ${GOLDEN}/ties.csv)
 
-# Reading ahead on a second thread changes nothing a replay writes.
-add_test(NAME "cli: replay: read ahead, on one CPU and from stdin: the same outputs and errors"
+# Reading ahead on a second thread, or replaying in groups, changes nothing
+# a replay writes.
+add_test(NAME "cli: replay: read ahead, on one CPU, from stdin and in groups: the same outputs and errors"
   COMMAND ${CMAKE_COMMAND} -DLBSIM=$<TARGET_FILE:lbsim> -DDIR=${OUT}/read_ahead
           -P ${CLI_DIR}/run_read_ahead_test.cmake)
 

@@ -1,9 +1,11 @@
-# A replay reads a trace file on a second thread when it may use two CPUs.
-# This runs the same replays on a generated trace of many read-ahead batches
-# three ways (read ahead, held to one CPU with taskset, from standard input,
-# which is never read ahead) and requires byte-identical reports and
-# decision logs, and the same error, exit status and absent outputs for a
-# trace that breaks far into the file.
+# A replay reads a trace file on a second thread when it may use two CPUs,
+# and with more threads splits its strategies into groups, each on a thread
+# of its own. This runs the same replays on a generated trace of many
+# read-ahead batches four ways (read ahead, held to one CPU with taskset,
+# from standard input, which is never read ahead, and in two groups with
+# --threads 4) and requires byte-identical reports and decision logs, and
+# the same error, exit status and absent outputs for a trace that breaks
+# far into the file.
 #
 # -DLBSIM=<binary> -DDIR=<scratch directory>
 
@@ -46,7 +48,14 @@ run(${LBSIM} ${replay} --decisions ${DIR}/stdin.jsonl -o ${DIR}/stdin.json -
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "replay from standard input failed: ${err}")
 endif()
+run(${LBSIM} --threads 4 ${replay} --decisions ${DIR}/groups.jsonl -o ${DIR}/groups.json
+    ${DIR}/trace.ndjson)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "replay in groups failed: ${err}")
+endif()
 require_same(${DIR}/ahead.json ${DIR}/one.json)
+require_same(${DIR}/ahead.json ${DIR}/groups.json)
+require_same(${DIR}/ahead.jsonl ${DIR}/groups.jsonl)
 require_same(${DIR}/ahead.jsonl ${DIR}/one.jsonl)
 require_same(${DIR}/ahead.jsonl ${DIR}/stdin.jsonl)
 file(STRINGS ${DIR}/ahead.jsonl decisions)
@@ -68,12 +77,15 @@ string(SUBSTRING "${tail}" 0 ${newline} tail_head)
 string(SUBSTRING "${tail}" ${newline} -1 tail_rest)
 file(WRITE ${DIR}/broken.ndjson "${head}${tail_head}{\"t\": 1e999}\n${tail_rest}")
 set(errors)
-foreach(mode ahead one)
+foreach(mode ahead one groups)
   set(prefix)
+  set(threads)
   if(mode STREQUAL one)
     set(prefix taskset -c 0)
+  elseif(mode STREQUAL groups)
+    set(threads --threads 4)
   endif()
-  run(${prefix} ${LBSIM} ${replay} --decisions ${DIR}/broken-${mode}.jsonl
+  run(${prefix} ${LBSIM} ${threads} ${replay} --decisions ${DIR}/broken-${mode}.jsonl
       -o ${DIR}/broken-${mode}.json ${DIR}/broken.ndjson)
   if(NOT status EQUAL 2)
     message(FATAL_ERROR "${mode}: expected exit status 2, got ${status}: ${err}")
@@ -86,8 +98,9 @@ foreach(mode ahead one)
 endforeach()
 list(GET errors 0 ahead_error)
 list(GET errors 1 one_error)
-if(NOT ahead_error STREQUAL one_error)
-  message(FATAL_ERROR "the errors differ:\n${ahead_error}\n${one_error}")
+list(GET errors 2 groups_error)
+if(NOT ahead_error STREQUAL one_error OR NOT ahead_error STREQUAL groups_error)
+  message(FATAL_ERROR "the errors differ:\n${ahead_error}\n${one_error}\n${groups_error}")
 endif()
 if(NOT ahead_error MATCHES "broken.ndjson:[0-9]+: ")
   message(FATAL_ERROR "the error does not name the line: ${ahead_error}")
