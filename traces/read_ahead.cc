@@ -502,7 +502,10 @@ VisitOutcome Visit(BatchRing& ring, std::size_t k, const std::string& path, bool
   try {
     bool stopped = false;
     while (const EventBatch* batch = ring.Take(k)) {
-      if (batch->size() > 0 && batch->FirstPosition() + 1 > ring.StopAfter()) {
+      // Its first order: the header's, else its first event's.
+      const std::uint64_t first =
+          batch->header ? 0 : batch->size() > 0 ? batch->FirstPosition() + 1 : order;
+      if (first > ring.StopAfter()) {
         stopped = true;
         break;
       }
@@ -606,6 +609,8 @@ class FanOutVisitor final : public TraceVisitor {
 // ReadTraceAhead's reading for several consumers on the calling thread.
 TraceCounts ReadFannedOut(const std::string& path, TraceEncoding encoding,
                           std::span<const TraceConsumer> consumers, TraceProgress* progress) {
+  if (consumers.size() == 1)
+    return ReadTrace(path, encoding, *consumers[0].table, *consumers[0].visitor, progress);
   FanOutVisitor fan_out(consumers);
   return ReadTrace(path, encoding, *consumers[0].table, fan_out, progress);
 }

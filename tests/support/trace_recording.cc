@@ -42,6 +42,7 @@ std::string DescribeHeader(const TraceHeader& header, const InstanceTable& table
 }
 
 void TraceRecorder::OnHeader(const TraceHeader& header, const InstanceTable& table) {
+  if (fail_at_header) throw FieldError(refusal);
   seen.push_back(DescribeHeader(header, table));
 }
 

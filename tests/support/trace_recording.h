@@ -23,7 +23,8 @@ std::string DescribeHeader(const TraceHeader& header, const InstanceTable& table
 
 // Records the header and events it is shown. With `fail_at` set it throws
 // at that event (0-based): FieldError, or InputError with `input_error`,
-// saying `refusal`, and tells `rank` as its FailureRank.
+// saying `refusal`, and tells `rank` as its FailureRank; with
+// `fail_at_header`, it throws FieldError at the header.
 // With `pause_at` set it sleeps for `pause` at that event first, as a slow
 // visitor would (a reader ahead of it then fills its ring).
 class TraceRecorder final : public TraceVisitor {
@@ -40,6 +41,7 @@ class TraceRecorder final : public TraceVisitor {
   bool input_error = false;
   std::string refusal = "the visitor refuses this one";
   std::size_t rank = 0;
+  bool fail_at_header = false;
   std::optional<std::size_t> pause_at;
   std::chrono::milliseconds pause{0};
 

@@ -370,6 +370,16 @@ TEST_CASE("read-ahead: of several consumers' failures, the one met first in turn
       CHECK(r.error.find(c.refusal) != std::string::npos);
     }
   }
+  // At the header, a later consumer's lower rank still wins, however soon
+  // the first one fails there.
+  for (int i = 0; i < 20; ++i) {
+    TraceRecorder first = failing(0, 5, "zero"), second = failing(0, 2, "one");
+    first.fail_at_header = second.fail_at_header = true;
+    TempFile file(MixedTrace(3 * kBatch, false), "trace.ndjson");
+    const SharedReading r = ReadShared(file.path(), {first, second});
+    CHECK(r.error.find(": header: one") != std::string::npos);
+  }
+
   // Only the reader fails: every consumer saw every event before it.
   const std::string text = MixedTrace(2 * kBatch, false) + "not json\n";
   TempFile file(text, "trace.ndjson");
