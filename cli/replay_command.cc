@@ -246,8 +246,8 @@ int RunReplay(const ReplayCommand& command) {
     RefuseStandardOutputAs(command.engine_log, "--engine-log");
   }
 
-  const unsigned cpus = command.threads > 0 ? command.threads : UsableCpus();
-  const bool read_ahead = cpus >= 2;
+  const unsigned threads = command.threads > 0 ? command.threads : UsableCpus();
+  const bool read_ahead = threads >= 2;
   auto feed = [&](InstanceTable& table, TraceVisitor& visitor, TraceProgress* shown) {
     return read_ahead ? ReadTraceAhead(command.trace, encoding, table, visitor, shown)
                       : ReadTrace(command.trace, encoding, table, visitor, shown);
@@ -257,7 +257,7 @@ int RunReplay(const ReplayCommand& command) {
   auto parallel = [&](TraceProgress* shown) {
     ParallelFeed p;
     if (!read_ahead) return p;
-    p.threads = cpus;
+    p.threads = threads;
     p.read = [&command, encoding, shown](std::span<const TraceConsumer> consumers) {
       return ReadTraceAhead(command.trace, encoding, consumers, shown);
     };

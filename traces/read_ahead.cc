@@ -30,10 +30,10 @@ namespace {
 // What crosses between the cores is what costs, so most events travel as
 // one 64-byte PackedEvent; the rest (an `up` with weight or speed, an
 // arrival with a hint, prefix blocks or more than 2^32 - 1 output tokens)
-// travel whole, as TraceEvents. Ids
-// are copied into `text_`; the whole events' views into it are made by
-// Seal, after the last append, so that visitors only read a batch. Batches are written by one thread while another
-// reads the batch beside them: each starts its own pair of cache lines
+// travel whole, as TraceEvents. Ids are copied into `text_`; the whole
+// events' views into it are made by Seal, after the last append, so that
+// visitors only read a batch. Batches are written by one thread while
+// another reads the batch beside them: each starts its own pair of cache lines
 // (adjacent-line prefetch moves lines in pairs), or every event appended
 // would take the reading thread's line away (this alone cost the reader
 // thread ~70% more time on the bench trace).
@@ -487,6 +487,14 @@ struct VisitOutcome {
   }
 };
 
+// Interns `event`'s id into a consumer's `table` where the reader interned
+// it, at its first `up`, so that the indices agree.
+void InternAsReaderDid(InstanceTable& table, const TraceEvent& event) {
+  if (event.type == EventType::kUp && *event.index == table.size() &&
+      table.Intern(event.instance) != *event.index)
+    throw std::logic_error("read-ahead: Instance indices diverged");
+}
+
 // Hands the batches in `ring` to consumer `k`'s `visitor`, interning ids
 // into `table` and locating the visitor's errors as ReadTrace would;
 // `progress` (may be null) hears how far the visited events are into the
@@ -519,11 +527,7 @@ VisitOutcome Visit(BatchRing& ring, std::size_t k, const std::string& path, bool
         ++visited;
         const TraceEvent& event = batch->Get(i, scratch);
         order = event.position + 1;
-        // The reader interns an id at its first `up`; so does this table, in
-        // the same order, so the indices agree.
-        if (event.type == EventType::kUp && *event.index == table.size() &&
-            table.Intern(event.instance) != *event.index)
-          throw std::logic_error("read-ahead: Instance indices diverged");
+        InternAsReaderDid(table, event);
         try {
           visitor.OnEvent(event);
         } catch (const FieldError& e) {
@@ -578,8 +582,7 @@ class FanOutVisitor final : public TraceVisitor {
 
   void OnEvent(const TraceEvent& event) override {
     EachConsumer([&](const TraceConsumer& c, bool first) {
-      if (!first && event.type == EventType::kUp && *event.index == c.table->size())
-        c.table->Intern(event.instance);
+      if (!first) InternAsReaderDid(*c.table, event);
       c.visitor->OnEvent(event);
     });
   }
@@ -587,20 +590,18 @@ class FanOutVisitor final : public TraceVisitor {
  private:
   template <typename Step>
   void EachConsumer(Step step) {
-    std::exception_ptr failure;
-    std::size_t failure_rank = 0;
+    VisitOutcome first;  // all at one event: the order is the same
     for (std::size_t k = 0; k < consumers_.size(); ++k) {
       try {
         step(consumers_[k], k == 0);
       } catch (...) {
-        const std::size_t rank = consumers_[k].visitor->FailureRank();
-        if (!failure || rank < failure_rank) {
-          failure = std::current_exception();
-          failure_rank = rank;
-        }
+        VisitOutcome failed;
+        failed.error = std::current_exception();
+        failed.rank = consumers_[k].visitor->FailureRank();
+        if (!first.error || failed.FailsBefore(first)) first = failed;
       }
     }
-    if (failure) std::rethrow_exception(failure);
+    if (first.error) std::rethrow_exception(first.error);
   }
 
   std::span<const TraceConsumer> consumers_;
@@ -644,9 +645,10 @@ TraceCounts ReadTraceAhead(const std::string& path, TraceEncoding encoding,
     encoding = DetectTraceEncoding(input, path);
   }
   const bool document = encoding == TraceEncoding::kDocument;
-  bool wants_raw_hint = false;
-  for (const TraceConsumer& c : consumers) wants_raw_hint = wants_raw_hint || c.visitor->WantsRawHint();
-  const ProxyChoice proxy = consumers[0].visitor->Proxy();
+  // What the reader asks of its visitor, asked of them all.
+  const FanOutVisitor all(consumers);
+  const bool wants_raw_hint = all.WantsRawHint();
+  const ProxyChoice proxy = all.Proxy();
 
   BatchRing ring(consumers.size(), consumers.size() < UsableCpus());
   std::vector<VisitOutcome> outcomes(consumers.size());

@@ -265,7 +265,7 @@ std::size_t ReplayGroups(const std::vector<StrategyRequest>& requests,
   // The reading thread keeps a CPU of its own: two groups and a reader on
   // two CPUs took longer than one group for four least_loads.
   const std::size_t spare = parallel.threads > 1 ? parallel.threads - 1 : 1;
-  return std::max<std::size_t>(1, std::min(spare, (requests.size() + 1) / 2));
+  return std::min(spare, (requests.size() + 1) / 2);
 }
 
 namespace {
