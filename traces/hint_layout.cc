@@ -1,19 +1,32 @@
 #include "traces/hint_layout.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "traces/layout_text.h"
+#include "traces/trace_reader.h"
 
 namespace lbsim {
 namespace {
 
 using layout_text::Load32;
 using layout_text::ReadDecimal;
+using layout_text::ReadId;
 using layout_text::SameBytes;
 
 // What a `null` slot reads as: no number ReadDecimal gives.
 constexpr double kNull = std::numeric_limits<double>::quiet_NaN();
+
+// The most ids one hint may name that the table lacks: each is compared
+// with the others (a repeated one is the general path's to report).
+constexpr std::size_t kMaxUnregistered = 64;
+
+// Whether `literal` is at `p` in [p, end).
+bool At(const char* p, const char* end, const std::string& literal) {
+  return static_cast<std::size_t>(end - p) >= literal.size() &&
+         SameBytes(p, literal.data(), literal.size());
+}
 
 // Enters the object at the walker's cursor and moves to its first member,
 // which must be `name`, written without escapes.
@@ -26,64 +39,80 @@ bool EnterFirstMember(JsonWalker& w, std::string_view name) {
 }  // namespace
 
 bool HintLayout::Learn(const JsonView& hint) {
-  text_.clear();
-  literal_end_.clear();
-  slot_field_.clear();
-  entry_begin_.clear();
-  ids_.clear();
-  index_.clear();
-  resolved_size_ = SIZE_MAX;
+  head_.clear();
+  separator_.clear();
+  separator_known_ = false;
+  tail_.clear();
+  entries_.clear();
+  most_slots_ = 0;
 
   const std::string_view source = hint.text;
   const char* const base = source.data();
-  std::size_t from = 0;  // where the literal not yet appended starts
   std::string scratch;
   JsonWalker w(source);
   if (!EnterFirstMember(w, "queue_depths") || !EnterFirstMember(w, "per_instance") ||
       !w.EnterObject())
     return false;
+  std::size_t entries = 0;
+  std::size_t entry_end = 0;  // where the last entry ended
   for (JsonView id; w.NextKey(id);) {
-    entry_begin_.push_back(static_cast<std::uint32_t>(slot_field_.size()));
-    ids_.emplace_back(ReadString(id, scratch));
+    const auto id_begin = static_cast<std::size_t>(id.text.data() - base);  // its quote
+    if (entries++ == 0) {
+      head_.assign(source.substr(0, id_begin));
+    } else {
+      const std::string_view separator = source.substr(entry_end, id_begin - entry_end);
+      if (separator_known_ && separator != separator_) return false;
+      separator_.assign(separator);
+      separator_known_ = true;
+    }
+    EntryLayout entry;
+    std::size_t from = id_begin + id.text.size() - 1;  // the id's closing quote
     if (!w.EnterObject()) return false;
     for (JsonView key; w.NextKey(key);) {
       if (key.escaped || (w.Kind() != JsonKind::kNumber && w.Kind() != JsonKind::kNull))
         return false;
       const std::size_t field = QueueFieldIndex(ReadString(key, scratch));
-      if (field == kQueueFields.size()) return false;
       const JsonView value = w.TakeScalar();
       const char* const value_end = value.text.data() + value.text.size();
       TraceTime number;
       if (value.is_number() && ReadDecimal(value.text.data(), base, value_end, number) != value_end)
         return false;
       const auto value_begin = static_cast<std::size_t>(value.text.data() - base);
-      text_.append(source.substr(from, value_begin - from));
-      literal_end_.push_back(static_cast<std::uint32_t>(text_.size()));
-      slot_field_.push_back(static_cast<std::uint8_t>(field));
+      entry.text.append(source.substr(from, value_begin - from));
+      entry.literal_end.push_back(static_cast<std::uint32_t>(entry.text.size()));
+      entry.field.push_back(field == kQueueFields.size() ? kPassedOver
+                                                         : static_cast<std::uint8_t>(field));
       from = value_begin + value.text.size();
+    }
+    // Past the last value (or the '{' of an empty entry) only whitespace
+    // comes before the entry's '}'.
+    entry_end = source.find('}', from) + 1;
+    entry.text.append(source.substr(from, entry_end - from));
+    entry.literal_end.push_back(static_cast<std::uint32_t>(entry.text.size()));
+    if (std::find(entries_.begin(), entries_.end(), entry) == entries_.end()) {
+      if (entries_.size() == kMaxEntryLayouts) return false;
+      most_slots_ = std::max(most_slots_, entry.field.size());
+      entries_.push_back(std::move(entry));
     }
   }
   // Nothing but per_instance in queue_depths, nothing but queue_depths in
   // the hint.
   JsonView key;
-  if (w.NextKey(key) || w.NextKey(key)) return false;
-  entry_begin_.push_back(static_cast<std::uint32_t>(slot_field_.size()));
-  text_.append(source.substr(from));
-  literal_end_.push_back(static_cast<std::uint32_t>(text_.size()));
-  index_.assign(ids_.size(), std::nullopt);
+  if (entries == 0 || w.NextKey(key) || w.NextKey(key)) return false;
+  tail_.assign(source.substr(entry_end));
   return true;
 }
 
-const char* HintLayout::Fits(const char* p, const char* begin, const char* end,
-                             double* values) const {
-  const char* const literals = text_.data();
-  const std::size_t slots = slot_field_.size();
+[[gnu::always_inline]] inline const char* HintLayout::FitsEntry(const EntryLayout& layout, const char* p,
+                                         const char* begin, const char* end, double* values) {
+  const char* const literals = layout.text.data();
+  const std::size_t slots = layout.field.size();
   std::size_t from = 0;
   for (std::size_t i = 0;; ++i) {
-    const std::size_t n = literal_end_[i] - from;
+    const std::size_t n = layout.literal_end[i] - from;
     if (static_cast<std::size_t>(end - p) < n || !SameBytes(p, literals + from, n)) return nullptr;
     p += n;
-    from = literal_end_[i];
+    from = layout.literal_end[i];
     if (i == slots) return p;
     if (p < end && *p == 'n') {
       if (end - p < 4 || Load32(p) != Load32("null")) return nullptr;
@@ -98,23 +127,87 @@ const char* HintLayout::Fits(const char* p, const char* begin, const char* end,
   }
 }
 
-void HintLayout::Resolve(const InstanceTable& table) {
-  for (std::size_t k = 0; k < ids_.size(); ++k) index_[k] = table.Find(ids_[k]);
-  resolved_size_ = table.size();
+const char* HintLayout::Fits(const char* p, const char* begin, const char* end,
+                             HintText& read) const {
+  read.entries.clear();
+  read.value_count = 0;
+  if (!At(p, end, head_)) return nullptr;
+  p += head_.size();
+  if (p < end && *p != '"') return At(p, end, tail_) ? p + tail_.size() : nullptr;  // no entry
+  std::size_t layout = 0;  // the one the last entry fitted: tried first
+  for (;;) {
+    std::string_view id;
+    if (p == end || *p != '"' || !(p = ReadId(p + 1, end, kMaxIdBytes, id))) return nullptr;
+    // Room for the numbers of any entry layout.
+    const std::size_t at = read.value_count;
+    if (read.values.size() < at + most_slots_) read.values.resize(2 * (at + most_slots_));
+    double* const values = read.values.data() + at;
+    const char* entry_end = FitsEntry(entries_[layout], p, begin, end, values);
+    for (std::size_t i = 0; !entry_end && i < entries_.size(); ++i)
+      if (i != layout && (entry_end = FitsEntry(entries_[i], p, begin, end, values))) layout = i;
+    if (!entry_end) return nullptr;
+    read.entries.push_back({id, static_cast<std::uint8_t>(layout)});
+    read.value_count = at + entries_[layout].field.size();
+    p = entry_end;
+    if (!separator_known_ || !At(p, end, separator_)) break;
+    p += separator_.size();
+  }
+  return At(p, end, tail_) ? p + tail_.size() : nullptr;
 }
 
-void HintLayout::Fill(const double* values, const InstanceTable& table, Hint& hint) {
-  if (resolved_size_ != table.size()) Resolve(table);
+bool HintLayout::Resolve(const HintText& read, const InstanceTable& table) {
+  ++resolves_;
+  unregistered_.clear();
+  const std::size_t entries = read.entries.size();
+  resolved_.resize(entries);
+  if (last_index_.size() < entries) {
+    last_index_.resize(entries, kUnregistered);
+    last_id_.resize(entries);
+  }
+  if (seen_.size() < table.size()) seen_.resize(table.size(), 0);
+  for (std::size_t k = 0; k < entries; ++k) {
+    const std::string_view id = read.entries[k].id;
+    InstanceIndex index = last_index_[k];
+    const std::string& last_id = last_id_[k];
+    if (index == kUnregistered || last_id.size() != id.size() ||
+        !SameBytes(last_id.data(), id.data(), id.size())) {
+      const std::optional<InstanceIndex> found = table.Find(id);
+      if (!found) {  // never registered: cannot be a candidate
+        if (unregistered_.size() == kMaxUnregistered ||
+            std::find(unregistered_.begin(), unregistered_.end(), id) != unregistered_.end())
+          return false;
+        unregistered_.push_back(id);
+        resolved_[k] = kUnregistered;
+        continue;
+      }
+      index = last_index_[k] = *found;
+      last_id_[k].assign(id);
+    }
+    if (seen_[index] == resolves_) return false;  // named twice
+    seen_[index] = resolves_;
+    resolved_[k] = index;
+  }
+  return true;
+}
+
+void HintLayout::Fill(const HintText& read, Hint& hint) const {
   hint.queues.clear();
   hint.any_overflow = false;
-  for (std::size_t k = 0; k < ids_.size(); ++k) {
-    if (!index_[k]) continue;  // never registered: cannot be a candidate
-    Hint::Entry& entry = hint.queues.emplace_back(Hint::Entry{*index_[k], {}});
-    for (std::uint32_t s = entry_begin_[k]; s < entry_begin_[k + 1]; ++s) {
-      if (std::isnan(values[s])) continue;  // null: not a number, to any reading
-      entry.load.known[slot_field_[s]] = true;
-      entry.load.value[slot_field_[s]] = values[s];
+  const double* values = read.values.data();
+  for (std::size_t k = 0; k < read.entries.size(); ++k) {
+    const EntryLayout& layout = entries_[read.entries[k].layout];
+    const std::size_t slots = layout.field.size();
+    if (resolved_[k] != kUnregistered) {
+      Hint::Entry& entry = hint.queues.emplace_back(Hint::Entry{resolved_[k], {}});
+      for (std::size_t s = 0; s < slots; ++s) {
+        const std::uint8_t field = layout.field[s];
+        // null: not a number, to any reading; a key not a queue field: passed over.
+        if (field == kPassedOver || std::isnan(values[s])) continue;
+        entry.load.known[field] = true;
+        entry.load.value[field] = values[s];
+      }
     }
+    values += slots;
   }
 }
 

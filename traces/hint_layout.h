@@ -2,7 +2,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,56 +12,100 @@
 
 namespace lbsim {
 
+// What HintLayout::Fits read from one hint: its entries, each an id and the
+// entry layout it fitted, and their numbers one entry after another (NaN
+// for null), the first `value_count` of `values`.
+struct HintText {
+  struct Entry {
+    std::string_view id;
+    std::uint8_t layout;
+  };
+  std::vector<Entry> entries;
+  std::vector<double> values;
+  std::size_t value_count = 0;
+};
+
 // The layout of a Proxy queue hint as Proxy logs repeat it line after line,
 //   {"queue_depths": {"per_instance": {ID: {KEY: N, ...}, ...}}}
-// with its numbers cut out, so that a hint laid out like an earlier one is
-// read without scanning it as JSON (see LineLayouts, which holds these).
-// Every KEY is one of kQueueFields, each N null or a number a LineLayouts
-// number slot takes (no sign, no exponent, no leading zero, at most 15
-// digits); everything else (braces, ids, keys, whitespace) must recur byte
-// for byte. A hint that fits decodes, entry for entry, as
-// EventDecoder::DecodeHint decodes it, under every HintReading: a JSON
-// number is known to both, null to neither.
+// with its ids and numbers cut out, so that a hint laid out like an earlier
+// one is read without scanning it as JSON (see LineLayouts, which holds
+// these). The text around the map, between its entries and after it must
+// recur byte for byte; each entry must be laid out like one of the entries
+// the hint was learned from (its keys, their order and whitespace), but the
+// entries may come in any number and order and name any Instances, so that
+// a Proxy's map with an Instance more or less, or in another order, still
+// fits. An ID is printable ASCII without escapes; a KEY not in
+// kQueueFields is read and passed over, as the decoder passes it over; each
+// N is null or a number a LineLayouts number slot takes (no sign, no
+// exponent, no leading zero, at most 15 digits). A hint that fits decodes,
+// entry for entry, as EventDecoder::DecodeHint decodes it, under every
+// HintReading: a JSON number is known to both, null to neither.
 class HintLayout {
  public:
+  // The most distinct entry layouts one hint layout keeps.
+  static constexpr std::size_t kMaxEntryLayouts = 4;
+
   // Learns the layout of `hint`, a value JsonScanner accepted (nested keys
   // unique); false, leaving this unusable, when it is not of the shape
-  // above.
+  // above or holds more distinct entry layouts than are kept.
   bool Learn(const JsonView& hint);
 
-  // How many numbers a fitting hint holds.
-  std::size_t slots() const { return slot_field_.size(); }
+  // Reads a hint at `p` in the text [begin, end) that fits this layout into
+  // `read` (cleared first); returns where the hint ends, or nullptr when it
+  // does not fit.
+  const char* Fits(const char* p, const char* begin, const char* end, HintText& read) const;
 
-  // Reads a hint at `p` in the text [begin, end) that fits this layout,
-  // writing its slots() numbers to `values` (NaN for null); returns where
-  // the hint ends, or nullptr when it does not fit.
-  const char* Fits(const char* p, const char* begin, const char* end, double* values) const;
-
-  // Sets `hint.queues` to the entries of a hint that fitted, `values` its
-  // numbers, for the Instances `table` knows, in the hint's order.
-  void Fill(const double* values, const InstanceTable& table, Hint& hint);
+  // Looks up the Instances of the entries `read` holds in `table`. False
+  // when the hint names an Instance twice, which is the general path's to
+  // decide (a repeated key).
+  bool Resolve(const HintText& read, const InstanceTable& table);
+  // Sets `hint.queues` to the entries `read` holds for the Instances the
+  // last successful Resolve of `read` found, in the hint's order.
+  void Fill(const HintText& read, Hint& hint) const;
 
   friend bool operator==(const HintLayout& a, const HintLayout& b) {
-    return a.text_ == b.text_ && a.literal_end_ == b.literal_end_ &&
-           a.slot_field_ == b.slot_field_ && a.entry_begin_ == b.entry_begin_ && a.ids_ == b.ids_;
+    return a.head_ == b.head_ && a.separator_known_ == b.separator_known_ &&
+           a.separator_ == b.separator_ && a.tail_ == b.tail_ && a.entries_ == b.entries_;
   }
 
  private:
-  // Looks the entries' ids up again when `table` has grown since.
-  void Resolve(const InstanceTable& table);
+  // A slot holding a number under a key that is not a queue field.
+  static constexpr std::uint8_t kPassedOver = 0xFF;
 
-  // The literal before slot i is text_[literal_end_[i-1], literal_end_[i]),
-  // from 0 for the first; the last one ends the hint.
-  std::string text_;
-  std::vector<std::uint32_t> literal_end_;
-  // Slot i holds the kQueueFields field slot_field_[i]; entry k's slots
-  // are [entry_begin_[k], entry_begin_[k + 1]).
-  std::vector<std::uint8_t> slot_field_;
-  std::vector<std::uint32_t> entry_begin_;
-  // Entry k's id, and its Instance as `table` had it when resolved_size_.
-  std::vector<std::string> ids_;
-  std::vector<std::optional<InstanceIndex>> index_;
-  std::size_t resolved_size_ = SIZE_MAX;
+  // One entry's layout after its id: the literal before slot i is
+  // text[literal_end[i-1], literal_end[i]), from the id's closing quote for
+  // the first; the last one ends the entry.
+  struct EntryLayout {
+    std::string text;
+    std::vector<std::uint32_t> literal_end;
+    std::vector<std::uint8_t> field;  // kQueueFields index, or kPassedOver
+
+    friend bool operator==(const EntryLayout&, const EntryLayout&) = default;
+  };
+
+  // Reads the rest of an entry fitting `layout` at `p` (its id's closing
+  // quote), writing its numbers to `values`; where it ends, or nullptr.
+  static const char* FitsEntry(const EntryLayout& layout, const char* p, const char* begin,
+                               const char* end, double* values);
+
+  std::string head_;       // up to the first entry's id, its quote excluded
+  std::string separator_;  // between two entries (learned from a hint with two)
+  bool separator_known_ = false;
+  std::string tail_;  // after the last entry
+  std::vector<EntryLayout> entries_;
+  std::size_t most_slots_ = 0;  // the most numbers one entry layout holds
+
+  // Resolve's: entry k's Instance (kUnregistered: none); the Instance, and
+  // its id, that entry k named when last looked up (spares hashing ids that
+  // recur in place; Instances keep their ids); the Resolve that last saw
+  // each Instance; this Resolve's ids that the table lacks.
+  static constexpr InstanceIndex kUnregistered = ~InstanceIndex{0};
+  std::vector<InstanceIndex> resolved_;
+  std::vector<InstanceIndex> last_index_;
+  std::vector<std::string> last_id_;
+  std::vector<std::uint64_t> seen_;
+  std::uint64_t resolves_ = 0;
+  std::vector<std::string_view> unregistered_;
 };
 
 }  // namespace lbsim

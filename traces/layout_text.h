@@ -1,13 +1,14 @@
 #pragma once
 
 // The byte-level readers of learned line layouts (LineLayouts, HintLayout):
-// literal compares and the number slots' reader. Inline: they run for
-// every value of every line a layout reads.
+// literal compares and the readers of number and id slots. Inline: they
+// run for every value of every line a layout reads.
 
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 
 #include "traces/json_bytes.h"
 #include "traces/trace_event.h"
@@ -120,6 +121,39 @@ inline const char* ReadDecimal(const char* p, const char* begin, const char* end
   const std::uint64_t scale = kPowersOfTen[decimals];
   m = m * scale + f;
   out = TraceTime{static_cast<double>(m) / static_cast<double>(scale), false, 0};
+  return p;
+}
+
+// Flags (high bit per byte) the bytes of `v` an id slot stops at: '"',
+// '\\', control characters and bytes above 0x7E. The lowest flag is exact
+// (false flags can only appear above a true one).
+inline std::uint64_t IdStops(std::uint64_t v) {
+  using json_bytes::kHighs, json_bytes::kOnes;
+  return json_bytes::EscapeBytes(v) | ((v + kOnes) & kHighs) | (v & kHighs);
+}
+
+// Reads an id (an instance or request slot, a hint's Instance) at `p`: up
+// to the closing quote, which stays for the next literal; eight bytes at a
+// time. Returns where the id ends, or nullptr when it is empty, longer than
+// `max_bytes` or holds a byte other than printable ASCII, or an escape.
+inline const char* ReadId(const char* p, const char* end, std::size_t max_bytes,
+                          std::string_view& out) {
+  const char* const first = p;
+  while (end - p >= 8) {
+    const std::uint64_t stops = IdStops(json_bytes::LoadWord(p));
+    if (stops) {
+      p += std::countr_zero(stops) / 8;
+      break;
+    }
+    p += 8;
+  }
+  for (; p < end && *p != '"'; ++p) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c < 0x20 || c > 0x7E || c == '\\') return nullptr;
+  }
+  const auto size = static_cast<std::size_t>(p - first);
+  if (size == 0 || size > max_bytes) return nullptr;
+  out = std::string_view(first, size);
   return p;
 }
 

@@ -13,44 +13,13 @@ namespace {
 
 using namespace layout_text;
 
-// Flags (high bit per byte) the bytes of `v` an id slot stops at: '"',
-// '\\', control characters and bytes above 0x7E. The lowest flag is exact
-// (false flags can only appear above a true one).
-inline std::uint64_t IdStops(std::uint64_t v) {
-  using json_bytes::kHighs, json_bytes::kOnes;
-  return json_bytes::EscapeBytes(v) | ((v + kOnes) & kHighs) | (v & kHighs);
-}
-
-// Reads an id slot (instance, request) at `p`: up to the closing quote,
-// which stays for the next literal; eight bytes at a time. Returns where
-// the id ends, or nullptr.
-inline const char* ReadId(const char* p, const char* end, std::string_view& out) {
-  const char* const first = p;
-  while (end - p >= 8) {
-    const std::uint64_t stops = IdStops(json_bytes::LoadWord(p));
-    if (stops) {
-      p += std::countr_zero(stops) / 8;
-      break;
-    }
-    p += 8;
-  }
-  for (; p < end && *p != '"'; ++p) {
-    const auto c = static_cast<unsigned char>(*p);
-    if (c < 0x20 || c > 0x7E || c == '\\') return nullptr;
-  }
-  const auto size = static_cast<std::size_t>(p - first);
-  if (size == 0 || size > kMaxIdBytes) return nullptr;
-  out = std::string_view(first, size);
-  return p;
-}
-
 // The unquoted text of an unescaped string value.
 std::string_view Unquoted(const JsonView& v) { return v.text.substr(1, v.text.size() - 2); }
 
 }  // namespace
 
 const char* LineLayouts::Fits(const Layout& layout, std::string_view text, Values& values,
-                              double* hint_values) {
+                              HintText& hint) {
   // No byte a layout takes is a '\n' (literals come from a line, and slots
   // refuse control characters), so the line ends where the last literal
   // does, if a '\n' follows it.
@@ -67,10 +36,10 @@ const char* LineLayouts::Fits(const Layout& layout, std::string_view text, Value
     TraceTime number;
     switch (layout.slot[i]) {
       case Slot::kInstance:
-        p = ReadId(p, end, values.instance);
+        p = ReadId(p, end, kMaxIdBytes, values.instance);
         break;
       case Slot::kRequest:
-        p = ReadId(p, end, values.request);
+        p = ReadId(p, end, kMaxIdBytes, values.request);
         break;
       case Slot::kTime:
         p = ReadDecimal(p, text.data(), end, number);
@@ -107,7 +76,7 @@ const char* LineLayouts::Fits(const Layout& layout, std::string_view text, Value
         values.has_output_tokens = true;
         break;
       case Slot::kHint:
-        p = layout.hint.Fits(p, text.data(), end, hint_values);
+        p = layout.hint.Fits(p, text.data(), end, hint);
         values.has_hint = true;
         break;
     }
@@ -119,12 +88,11 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
                        TraceEvent& event, std::size_t& size) {
   if (count_ == 0) return false;
   Values v;
-  double* const hint_values = hint_values_.data();
-  const char* line_end = Fits(layouts_[last_fit_], text, v, hint_values);
+  const char* line_end = Fits(layouts_[last_fit_], text, v, hint_text_);
   if (!line_end) {
     std::size_t i = 0;
     while (i < count_ &&
-           (i == last_fit_ || !(line_end = Fits(layouts_[i], text, (v = Values{}), hint_values))))
+           (i == last_fit_ || !(line_end = Fits(layouts_[i], text, (v = Values{}), hint_text_))))
       ++i;
     if (i == count_) return false;
     last_fit_ = i;
@@ -132,6 +100,8 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
   // The general path reports a line too long or out of time order.
   const auto line_size = static_cast<std::size_t>(line_end - text.data());
   if (line_size > kMaxLineBytes || !(v.t >= not_before)) return false;
+  // A hint naming an Instance twice is the general path's to report.
+  if (v.has_hint && !layouts_[last_fit_].hint.Resolve(hint_text_, table)) return false;
   size = line_size;
   const EventType type = layouts_[last_fit_].type;
   event.t = TraceTime{v.t, v.t_integral, v.t_integer};
@@ -153,7 +123,7 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
     if (v.has_output_tokens) event.output_tokens = v.output_tokens;
     if (v.has_hint) {
       Layout& layout = layouts_[last_fit_];
-      layout.hint.Fill(hint_values, table, event.hint);
+      layout.hint.Fill(hint_text_, event.hint);
       layout.used = true;
       hint_backoff_ = 0;
     } else {
@@ -268,7 +238,6 @@ void LineLayouts::Remember(Layout layout) {
     ++same_kind;
     if (oldest == count_ || layouts_[i].learned < layouts_[oldest].learned) oldest = i;
   }
-  if (hint_values_.size() < layout.hint.slots()) hint_values_.resize(layout.hint.slots());
   layout.learned = ++learned_;
   if (same_kind < (layout.hinted ? kMaxHintLayouts : kMaxLayouts)) {
     layouts_[count_++] = std::move(layout);

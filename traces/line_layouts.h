@@ -114,14 +114,14 @@ class LineLayouts {
     bool has_inflight = false;
     bool has_input_tokens = false;
     bool has_output_tokens = false;
-    bool has_hint = false;  // its numbers went to the hint buffer
+    bool has_hint = false;  // what it holds went to the hint's text
   };
 
   // Where the line at the start of `text` ends (at its '\n') when it fits
-  // `layout`, setting `values` and the numbers of its hint in `hint_values`
-  // (room for layout.hint.slots()); otherwise nullptr.
+  // `layout`, setting `values` and what its hint holds in `hint`;
+  // otherwise nullptr.
   static const char* Fits(const Layout& layout, std::string_view text, Values& values,
-                          double* hint_values);
+                          HintText& hint);
 
   // Keeps `layout`, new, in place of the oldest of its kind when there are
   // as many as are kept.
@@ -134,7 +134,7 @@ class LineLayouts {
   bool learn_hints_;
   std::array<Layout, kMaxLayouts + kMaxHintLayouts> layouts_;
   std::uint64_t learned_ = 0;
-  std::vector<double> hint_values_;  // room for the numbers of any layout's hint
+  HintText hint_text_;  // what the hint of the line last tried holds
   std::uint32_t hint_skips_left_ = 0;  // hints to come whose layout is not learned
   std::uint32_t hint_backoff_ = 0;     // the skips after the next failure
   std::size_t count_ = 0;

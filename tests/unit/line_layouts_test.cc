@@ -5,6 +5,7 @@
 // hand-picked lines and on many random lines in learned layouts.
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <memory>
 #include <random>
@@ -429,6 +430,14 @@ std::string HintedArrival(const std::string& t, const std::vector<std::string>& 
          numbers[3] + R"(}, ")" + ids[2] + R"(": {"ready_queue_depth": )" + numbers[4] + "}}}}}";
 }
 
+// A hinted arrival whose map's two entries are set apart by `apart`: hints
+// of as many layouts as there are ways.
+std::string SeparatedHint(const std::string& t, const std::string& apart) {
+  return R"({"t": )" + t +
+         R"(, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"inst-1": {"active_prepare": 1})" +
+         apart + R"("b": {"active_ready": 2}}}}})";
+}
+
 TEST_CASE("LineLayouts reads Proxy queue hints laid out like a learned one, as the decoder does") {
   InstanceTable table = TwoInstances();  // "c" is not registered (yet)
   LineLayouts layouts;
@@ -460,8 +469,26 @@ TEST_CASE("LineLayouts reads Proxy queue hints laid out like a learned one, as t
   CHECK(got.hint.queues[0].load.known[2]);
   CHECK_FALSE(got.hint.queues[2].load.known[4]);
 
-  // Anything else is the general path's to decide, valid or not.
+  // The map's entries in another order, naming other Instances, fewer or
+  // none: read entry by entry, as the decoder reads them.
   const std::vector<std::string> plain = {"1", "2", "3", "4", "5"};
+  got = check_read(HintedArrival("3", plain, {"b", "inst-1", "c"}));
+  CHECK(got.hint.queues.size() == 3);
+  CHECK(got.hint.queues[0].instance == 1);
+  got = check_read(HintedArrival("3", plain, {"c", "d", "inst-1"}));  // "d": not registered
+  CHECK(got.hint.queues.size() == 2);
+  got = check_read(
+      R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"ready_queue_depth": 6}, "c": {"active_prepare": 1, "active_ready": 2}}}}})");
+  REQUIRE(got.hint.queues.size() == 2);
+  CHECK(got.hint.queues[0].load.value[4] == 6.0);
+  got = check_read(
+      R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"c": {"queue_depth": 1, "predicted_total_backlog_ms": 2.5}}}}})");
+  CHECK(got.hint.queues.size() == 1);
+  got = check_read(
+      R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {}}}})");
+  CHECK(got.hint.queues.empty());
+
+  // Anything else is the general path's to decide, valid or not.
   auto with = [&](std::size_t slot, const std::string& number) {
     std::vector<std::string> numbers = plain;
     numbers[slot] = number;
@@ -472,10 +499,15 @@ TEST_CASE("LineLayouts reads Proxy queue hints laid out like a learned one, as t
            with(0, "nul"), with(0, "nulll"), with(1, "-1"), with(2, "1e3"), with(3, "\"4\""), with(4, "true"),
            with(0, "01"), with(1, "1."), with(2, "1234567890123456"), with(3, "{}"),
            with(4, "[1]"), with(0, "1 "),
-           HintedArrival("3", plain, {"b", "inst-1", "c"}),
-           HintedArrival("3", plain, {"inst-1", "b", "d"}),
            HintedArrival("3", plain, {"inst-1", "b", "b"}),  // a repeated key: invalid
-           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {}}}})",
+           HintedArrival("3", plain, {"d", "b", "d"}),  // repeated, and not registered
+           HintedArrival("3", plain, {"inst-1", "b\\u0062", "c"}),  // an escape in an id
+           HintedArrival("3", plain, {"inst-1", "", "c"}),
+           // An entry laid out as none of the learned ones.
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"active_ready": 2, "active_prepare": 1}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"ready_queue_depth": 6} }}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"ready_queue_depth": 6},"c": {"ready_queue_depth": 6}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": { }}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {}})",
        }) {
     INFO(text);
@@ -509,7 +541,12 @@ TEST_CASE("LineLayouts learns a hint only of the Proxy's shape, and not when raw
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": -1}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": 1e2}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": "1"}}}}})",
-           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"unknown_key": 1}}}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"unknown_key": "1"}}}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {}}}})",
+           // Five entry layouts: one more than a hint layout keeps.
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"a": {"queue_depth": 1}, "b": {"active_ready": 1}, "c": {"active_prepare": 1}, "d": {"ready_queue_depth": 1}, "e": {}}}}})",
+           // Entries set apart two ways.
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"a": {}, "b": {},"c": {}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": 1}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {}}, "x": 1}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {}}}, "x": 1}})",
@@ -530,16 +567,40 @@ TEST_CASE("LineLayouts learns a hint only of the Proxy's shape, and not when raw
   LineLayouts layouts;
   LearnFrom(layouts, hinted, table);
   CHECK(layouts.size() == 1);
-  // An escaped id is looked up decoded.
+  // A key not a queue field is passed over, as the decoder passes it over;
+  // its value is still one a slot takes.
+  LineLayouts unknown_key;
+  const std::string passed_over = R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"num_running": 7, "active_ready": 2}}}}})";
+  LearnFrom(unknown_key, passed_over, table);
+  REQUIRE(unknown_key.size() == 1);
+  TraceEvent expected, got;
+  REQUIRE(DecodeGenerally(passed_over, table, 0.0, expected));
+  REQUIRE(Read(unknown_key, passed_over, table, got));
+  CheckSameEvent(got, expected);
+  REQUIRE(got.hint.queues.size() == 1);
+  CHECK(got.hint.queues[0].load.known == std::array<bool, 8>{false, false, true});
+  CHECK_FALSE(Read(unknown_key,
+                   R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"num_running": -7, "active_ready": 2}}}}})",
+                   table, got));
+  // A hint learned with an escaped id: ids are not part of the layout, but
+  // an id with an escape is the general path's to read.
   LineLayouts escaped;
   const std::string text = R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"\u0062": {"queue_depth": 1}}}}})";
   LearnFrom(escaped, text, table);
   REQUIRE(escaped.size() == 1);
-  TraceEvent expected, got;
-  REQUIRE(DecodeGenerally(text, table, 0.0, expected));
-  REQUIRE(Read(escaped, text, table, got));
+  CHECK_FALSE(Read(escaped, text, table, got));
+  const std::string unescaped = R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": 1}}}}})";
+  REQUIRE(DecodeGenerally(unescaped, table, 0.0, expected));
+  REQUIRE(Read(escaped, unescaped, table, got));
   CheckSameEvent(got, expected);
-  CHECK(got.hint.queues.size() == 1);
+  // Learned from a map of one entry, a layout does not know how entries
+  // are set apart: a map of two is not read, until one is learned.
+  const std::string two = R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": 1}, "inst-1": {"queue_depth": 2}}}}})";
+  CHECK_FALSE(Read(escaped, two, table, got));
+  LearnFrom(escaped, two, table);
+  REQUIRE(DecodeGenerally(two, table, 0.0, expected));
+  REQUIRE(Read(escaped, two, table, got));
+  CheckSameEvent(got, expected);
 }
 
 TEST_CASE("LineLayouts keeps hinted layouts apart, and backs off hints it cannot keep") {
@@ -550,18 +611,17 @@ TEST_CASE("LineLayouts keeps hinted layouts apart, and backs off hints it cannot
       R"({"t": 0, "type": "arrival", "request": "r"})",
       R"({"t": 7, "type": "load", "instance": "b", "inflight": 2})"};
   for (const std::string& text : plain) LearnFrom(layouts, text, table);
-  // Three hint layouts in turn: the third pushes out the first, never a
-  // plain one.
-  const std::vector<std::vector<std::string>> maps = {
-      {"inst-1", "b", "c"}, {"b", "inst-1", "c"}, {"c", "b", "inst-1"}};
+  // Three hint layouts in turn (their entries set apart three ways): the
+  // third pushes out the first, never a plain one.
+  const std::vector<std::string> maps = {", ", ",", ",  "};
   const std::vector<std::string> numbers = {"1", "2", "3", "4", "5"};
-  for (const auto& ids : maps) LearnFrom(layouts, HintedArrival("0", numbers, ids), table);
+  for (const std::string& apart : maps) LearnFrom(layouts, SeparatedHint("0", apart), table);
   CHECK(layouts.size() == LineLayouts::kMaxLayouts + LineLayouts::kMaxHintLayouts);
   TraceEvent event;
   for (const std::string& text : plain) CHECK(Read(layouts, text, table, event));
-  CHECK_FALSE(Read(layouts, HintedArrival("1", numbers, maps[0]), table, event));
-  CHECK(Read(layouts, HintedArrival("1", numbers, maps[1]), table, event));
-  CHECK(Read(layouts, HintedArrival("1", numbers, maps[2]), table, event));
+  CHECK_FALSE(Read(layouts, SeparatedHint("1", maps[0]), table, event));
+  CHECK(Read(layouts, SeparatedHint("1", maps[1]), table, event));
+  CHECK(Read(layouts, SeparatedHint("1", maps[2]), table, event));
 
   // Hints it cannot learn (a string value): after the first failure in a
   // row the next hinted line is not tried, after the second the next
@@ -586,15 +646,13 @@ TEST_CASE("LineLayouts keeps hinted layouts apart, and backs off hints it cannot
   // Hinted layouts that give way unread count as failures too.
   {
     LineLayouts l;
-    const std::vector<std::vector<std::string>> orders = {
-        {"inst-1", "b", "c"}, {"b", "inst-1", "c"}, {"c", "b", "inst-1"},
-        {"inst-1", "c", "b"}, {"b", "c", "inst-1"}};
-    for (const auto& ids : orders) LearnFrom(l, HintedArrival("0", numbers, ids), table);
+    const std::vector<std::string> apart = {", ", ",", ",  ", " ,", " , "};
+    for (const std::string& a : apart) LearnFrom(l, SeparatedHint("0", a), table);
     // The third pushed out the first unread (the next hint not skipped),
     // the fourth the second (the next one, the fifth, skipped).
-    CHECK(Read(l, HintedArrival("1", numbers, orders[2]), table, event));
-    CHECK(Read(l, HintedArrival("1", numbers, orders[3]), table, event));
-    CHECK_FALSE(Read(l, HintedArrival("1", numbers, orders[4]), table, event));
+    CHECK(Read(l, SeparatedHint("1", apart[2]), table, event));
+    CHECK(Read(l, SeparatedHint("1", apart[3]), table, event));
+    CHECK_FALSE(Read(l, SeparatedHint("1", apart[4]), table, event));
   }
   // Read by a layout, then failing again: skips start over from none.
   LineLayouts l;
@@ -603,7 +661,7 @@ TEST_CASE("LineLayouts keeps hinted layouts apart, and backs off hints it cannot
   REQUIRE(l.size() == 1);
   REQUIRE(Read(l, HintedArrival("1", numbers), table, event));
   LearnFrom(l, unlearnable, table);
-  LearnFrom(l, HintedArrival("0", numbers, maps[1]), table);
+  LearnFrom(l, SeparatedHint("0", maps[1]), table);
   CHECK(l.size() == 2);
 }
 
@@ -746,6 +804,55 @@ TEST_CASE("LineLayouts agrees with the decoder on random hinted lines in a learn
     read += fast;
   }
   CHECK(read > 5000);
+}
+
+TEST_CASE("LineLayouts agrees with the decoder on random maps of learned entry layouts") {
+  InstanceTable table = TwoInstances();
+  table.Intern("c");
+  LineLayouts layouts;
+  LearnFrom(layouts, HintedArrival("0", {"1", "2", "3", "4", "5"}), table);
+  // The keys of the three entry layouts HintedArrival's map has, and of one
+  // it has not.
+  const std::vector<std::vector<std::string>> keys = {{"active_prepare", "active_ready"},
+                                                      {"queue_depth", "predicted_total_backlog_ms"},
+                                                      {"ready_queue_depth"},
+                                                      {"active_ready"}};
+  const std::vector<std::string> ids = {"inst-1", "b", "c", "unseen", "other"};  // 2 unregistered
+  std::mt19937_64 random(31);
+  int read = 0, long_maps_read = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::string map;
+    bool plain = true;  // whether the layout must read it, if valid
+    std::vector<std::string> named;
+    const std::size_t entries = random() % 6;
+    for (std::size_t e = 0; e < entries; ++e) {
+      const std::string& id = ids[random() % ids.size()];
+      named.push_back(id);
+      const std::size_t layout = random() % 8 == 0 ? 3 : random() % 3;
+      plain = plain && layout != 3;
+      map += (e > 0 ? ", \"" : "\"") + id + "\": {";
+      for (std::size_t k = 0; k < keys[layout].size(); ++k) {
+        const Number n =
+            random() % 4 ? Number{std::to_string(random() % 50)} : RandomNumber(random);
+        plain = plain && (n.plain || n.text == "null");
+        map += (k > 0 ? ", \"" : "\"") + keys[layout][k] + "\": " + n.text;
+      }
+      map += "}";
+    }
+    const std::string text =
+        R"({"t": 1, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {)" +
+        map + "}}}}";
+    INFO(text);
+    TraceEvent expected, got;
+    const bool accepted = DecodeGenerally(text, table, 0.0, expected);
+    const bool fast = Read(layouts, text, table, got);
+    CHECK(fast == (accepted && plain));  // a repeated id is not accepted
+    if (fast && accepted) CheckSameEvent(got, expected);
+    read += fast;
+    long_maps_read += fast && entries > 3;
+  }
+  CHECK(read > 5000);
+  CHECK(long_maps_read > 200);  // four or five entries, none repeated
 }
 
 }  // namespace
