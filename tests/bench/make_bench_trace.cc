@@ -21,9 +21,10 @@ BenchTraceShape RealisticShape() {
 
 std::string Describe(const BenchTraceShape& shape) {
   const char* ids = shape.ids == IdStyle::kNone ? "no ids" : shape.ids == IdStyle::kShort ? "short ids" : "UUID ids";
-  return fmt::format("{}, {}, {}% hints{}", ids,
+  return fmt::format("{}, {}, {}% {}hints{}", ids,
                      shape.times == TimeStyle::kIntegerMs ? "integer ms" : "fractional s",
-                     shape.hint_percent, shape.float_loads ? ", float loads" : "");
+                     shape.hint_percent, shape.varying_hints ? "varying " : "",
+                     shape.float_loads ? ", float loads" : "");
 }
 
 std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& shape) {
@@ -68,10 +69,15 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
   };
   auto hint = [&]() {
     std::string h = R"(, "hint": {"queue_depths": {"per_instance": {)";
-    for (std::uint32_t i = 0; i < shape.instances; ++i)
+    const std::uint32_t first = shape.varying_hints ? static_cast<std::uint32_t>(uniform(shape.instances)) : 0;
+    bool any = false;
+    for (std::uint32_t k = 0; k < shape.instances; ++k) {
+      if (shape.varying_hints && uniform(8) == 0) continue;
       h += fmt::format(
           R"({}"inst-{:05}": {{"active_prepare": {}, "active_ready": {}, "prepare_queue_depth": {}, "ready_queue_depth": {}}})",
-          i ? ", " : "", i, uniform(3), uniform(4), uniform(6), uniform(6));
+          any ? ", " : "", (first + k) % shape.instances, uniform(3), uniform(4), uniform(6), uniform(6));
+      any = true;
+    }
     return h + "}}}";
   };
 

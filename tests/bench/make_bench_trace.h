@@ -33,6 +33,10 @@ struct BenchTraceShape {
   std::uint32_t hint_percent = 0;
   // Load snapshots with a fractional qps_1m and, one in 20, a null.
   bool float_loads = false;
+  // Each hint names about 7 in 8 of the Instances, from a random one on,
+  // as a Proxy's map that changes from hint to hint; otherwise every
+  // Instance in pool order.
+  bool varying_hints = false;
 };
 
 // The realistic shape the headline figures use: UUID request ids,

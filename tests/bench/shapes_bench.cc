@@ -1,9 +1,10 @@
 // Issue 23: lbsim on traces shaped as users have them, side by side in one
 // run: request ids (none, short, UUID), times (integer ms, fractional
-// seconds), Proxy-style hints on 0/10/100% of arrivals, float loads with
-// nulls, a decision log, several strategies. Every command runs in every
-// round, interleaved, and each figure is a median. The headline shape is
-// the realistic one (UUID ids, fractional seconds, 10% hints, float loads).
+// seconds), Proxy-style hints on 0/10/100% of arrivals (and on 10%, maps
+// that change from hint to hint), float loads with nulls, a decision log,
+// several strategies. Every command runs in every round, interleaved, and
+// each figure is a median. The headline shape is the realistic one (UUID
+// ids, fractional seconds, 10% hints, float loads).
 //
 // Usage: shapes_bench LBSIM [--runs 5] [--arrivals 1000000] [--dir /tmp]
 //                           [--python PYTHON] [--peer python_replay.py] [--no-python 1]
@@ -42,6 +43,10 @@ int main(int argc, char** argv) {
     s.float_loads = floats;
     return s;
   };
+  auto varying = [](BenchTraceShape s) {
+    s.varying_hints = true;
+    return s;
+  };
   const std::vector<Shape> shapes = {
       {"old", with(IdStyle::kNone, TimeStyle::kIntegerMs, 0, false)},
       {"realistic-no-ids", with(IdStyle::kNone, TimeStyle::kFractionalSeconds, 10, true)},
@@ -49,6 +54,7 @@ int main(int argc, char** argv) {
       {"realistic", with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true)},
       {"uuid-no-hints", with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 0, true)},
       {"uuid-all-hints", with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 100, true)},
+      {"realistic-varying-hints", varying(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
   };
   std::vector<std::string> paths;
   std::vector<std::uint64_t> events;
