@@ -79,6 +79,14 @@ const char* LineLayouts::Fits(const Layout& layout, std::string_view text, Value
         p = layout.hint.Fits(p, text.data(), end, hint);
         values.has_hint = true;
         break;
+      case Slot::kPassedString: {
+        std::string_view passed;
+        p = ReadId(p, end, kMaxLineBytes, passed);
+        break;
+      }
+      case Slot::kPassedNumber:
+        p = ReadDecimal(p, text.data(), end, number);
+        break;
     }
     if (!p) return nullptr;
   }
@@ -177,9 +185,19 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
       else if (key == "request") slot = Slot::kRequest, bit = kRequest;
       else if (key == "input_tokens") slot = Slot::kInputTokens, bit = kInput;
       else if (key == "output_tokens") slot = Slot::kOutputTokens, bit = kOutput;
-      else if (key == "hint" && learn_hints_) slot = Slot::kHint, bit = kHint;
-      else return;
-      const bool id = slot == Slot::kInstance || slot == Slot::kRequest;
+      else if (key == "hint") {
+        if (!learn_hints_) return;
+        slot = Slot::kHint, bit = kHint;
+      } else if (key == "weight" || key == "speed" || key == "prefix_blocks") {
+        return;  // the decoder reads them: not for these layouts
+      } else {
+        // A key the decoder passes over: its value is only read past.
+        if (value.is_string()) slot = Slot::kPassedString, bit = 0;
+        else if (value.is_number()) slot = Slot::kPassedNumber, bit = 0;
+        else return;
+      }
+      const bool id = slot == Slot::kInstance || slot == Slot::kRequest ||
+                      slot == Slot::kPassedString;
       if (slot == Slot::kHint) {
         if (!value.is_object()) return;
         hint = &value;  // learned last: it costs a walk

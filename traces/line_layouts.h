@@ -26,15 +26,21 @@ namespace lbsim {
 //                        such a number without a fraction;
 //   instance, request    a non-empty id of printable ASCII, no escapes;
 //   hint                 a Proxy queue hint laid out as the learned one
-//                        (see HintLayout).
+//                        (see HintLayout);
+//   any key the decoder passes over (not one of these, nor weight, speed
+//   or prefix_blocks)
+//                        a string like an id, or a number like t; read
+//                        past, as the decoder passes it over.
 // Any other line, including every line in error, is left to the general
 // path, which decides about it as ever. Layouts are learned from arrivals
 // (t, type and maybe request, duration, input_tokens, output_tokens and
 // hint) and loads (t, type, instance and maybe inflight and qps_1m), their
-// keys in any order and each once. Hinted layouts are kept apart from the
-// others, so that hints whose layout keeps changing never push out the
-// layout of a plain line; while hints keep failing to be learned or to be
-// read again, learning them backs off (it costs a walk over the hint).
+// keys in any order and each once, with keys the decoder passes over
+// among them (at most kMaxSlots values in all). Hinted layouts are kept
+// apart from the others, so that hints whose layout keeps changing never
+// push out the layout of a plain line; while hints keep failing to be
+// learned or to be read again, learning them backs off (it costs a walk
+// over the hint).
 class LineLayouts {
  public:
   static constexpr std::size_t kMaxLayouts = 4;      // without a hint
@@ -68,10 +74,11 @@ class LineLayouts {
   std::size_t size() const { return count_; }
 
  private:
-  static constexpr std::size_t kMaxSlots = 7;
+  static constexpr std::size_t kMaxSlots = 10;
 
   enum class Slot : std::uint8_t {
-    kTime, kDuration, kInstance, kInflight, kQps, kRequest, kInputTokens, kOutputTokens, kHint
+    kTime, kDuration, kInstance, kInflight, kQps, kRequest, kInputTokens, kOutputTokens, kHint,
+    kPassedString, kPassedNumber  // the value of a key the decoder passes over
   };
 
   struct Layout {

@@ -2,7 +2,8 @@
 // EventDecoder). One input is a reader's buffer: an event line, then (if
 // the input has one) its '\n' and whatever follows. It is read through
 // layouts learned from the usual arrival and load lines, spaced and
-// compact, and a Proxy-style hinted arrival. Whenever a layout reads a line, it must end at the buffer's
+// compact, a Proxy-style hinted arrival, and lines with keys the decoder
+// passes over. Whenever a layout reads a line, it must end at the buffer's
 // first '\n', and the general path must accept that line too and decode
 // the same event; anything else is a finding (abort).
 
@@ -30,6 +31,7 @@ struct Fixture {
   InstanceTable table;
   LineLayouts layouts;
   LineLayouts hinted_layouts;
+  LineLayouts passing_layouts;  // with keys the decoder passes over
 
   Fixture() {
     table.Intern("inst-00001");
@@ -45,6 +47,16 @@ struct Fixture {
       if (!ScanFlatObject(line, flat) || !DecodeEventLine(line, table, 0.0, event)) std::abort();
       layouts.Learn(line, flat.Members());
     }
+    for (const std::string line : {
+             R"({"t": 0, "type": "arrival", "model": "m-1", "request": "r", "duration": 4, "score": 0.5})",
+             R"({"t":1,"type":"load","instance":"b","inflight":2,"source":"hb"})",
+         }) {
+      FlatObject flat;
+      TraceEvent event;
+      if (!ScanFlatObject(line, flat) || !DecodeEventLine(line, table, 0.0, event)) std::abort();
+      passing_layouts.Learn(line, flat.Members());
+    }
+    if (passing_layouts.size() != 2) std::abort();
     // Names "c", never registered, between two that are.
     const std::string hinted =
         R"({"t": 0, "type": "arrival", "request": "r", "hint": {"queue_depths": {"per_instance": )"
@@ -97,7 +109,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static Fixture fixture;
   const std::string buffered(reinterpret_cast<const char*>(data), size);
   const std::size_t newline = buffered.find('\n');
-  for (LineLayouts* layouts : {&fixture.layouts, &fixture.hinted_layouts}) {
+  for (LineLayouts* layouts :
+       {&fixture.layouts, &fixture.hinted_layouts, &fixture.passing_layouts}) {
     for (const double not_before : {0.0, 100.0}) {
       TraceEvent fast;
       std::size_t line_size = 0;

@@ -391,6 +391,11 @@ TEST_CASE("LineLayouts learns only arrival and load layouts, and keeps the newes
            R"({"t": 1, "type": "arrival", "request": "r", "prefix_blocks": [1]})",
            R"({"t": 1, "type": "load", "instance": "b", "request": "r"})",
            R"({"t": 1, "type": "load", "instance": "b", "weight": 2})",
+           R"({"t": 1, "type": "arrival", "speed": 2})",
+           R"({"t": 1, "type": "arrival", "extra": {"a": 1}})",
+           R"({"t": 1, "type": "arrival", "extra": [1]})",
+           R"({"t": 1, "type": "arrival", "extra": null})",
+           R"({"t": 1, "type": "arrival", "a": 1, "b": 1, "c": 1, "d": 1, "e": 1, "f": 1, "g": 1, "h": 1, "i": 1, "j": 1})",
            R"({"t": 1, "type": "load", "instance": "b", "input_tokens": 2})",
            R"({"t": 1, "type": "load", "instance": "b", "inflight": null})",
            R"({"t": 1, "type": "arr\u0069val"})",
@@ -418,6 +423,55 @@ TEST_CASE("LineLayouts learns only arrival and load layouts, and keeps the newes
   LearnFrom(layouts, spaced[0], table);
   CHECK(Read(layouts, spaced[0], table, event));
   CHECK_FALSE(Read(layouts, spaced[1], table, event));
+}
+
+TEST_CASE("LineLayouts reads past keys the decoder passes over, as the decoder does") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  LearnFrom(layouts,
+            R"({"t": 0, "type": "arrival", "model": "llama-3-8b", "request": "r-1", "duration": 4, "score": 0.5})",
+            table);
+  LearnFrom(layouts, R"({"t": 0, "type": "load", "instance": "b", "inflight": 2, "source": "hb"})",
+            table);
+  REQUIRE(layouts.size() == 2);
+  auto check_read = [&](const std::string& text) {
+    INFO(text);
+    TraceEvent expected, got;
+    REQUIRE(DecodeGenerally(text, table, 0.0, expected));
+    REQUIRE(Read(layouts, text, table, got));
+    CheckSameEvent(got, expected);
+  };
+  check_read(R"({"t": 1.5, "type": "arrival", "model": "m", "request": "r-2", "duration": 4, "score": 12})");
+  check_read(R"({"t": 2, "type": "arrival", "model": "a b~!", "request": "r-3", "duration": 0.25, "score": 0})");
+  check_read(R"({"t": 3, "type": "load", "instance": "inst-1", "inflight": 0, "source": "x"})");
+  // Values the slots do not take: the general path's, which accepts them.
+  TraceEvent event;
+  for (const std::string& text : std::vector<std::string>{
+           R"({"t": 3, "type": "arrival", "model": "", "request": "r", "duration": 4, "score": 1})",
+           R"({"t": 3, "type": "arrival", "model": "\u0062", "request": "r", "duration": 4, "score": 1})",
+           R"({"t": 3, "type": "arrival", "model": 7, "request": "r", "duration": 4, "score": 1})",
+           R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": -1})",
+           R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": 1e3})",
+           R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": null})",
+           R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": "1"})",
+           R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": [1]})",
+           R"({"t": 3, "type": "load", "instance": "b", "inflight": 2, "source": true})",
+       }) {
+    INFO(text);
+    TraceEvent expected;
+    CHECK(DecodeGenerally(text, table, 0.0, expected));
+    CHECK_FALSE(Read(layouts, text, table, event));
+  }
+  // Lines the decoder refuses stay refused, whatever the passed-over value.
+  for (const std::string& text : std::vector<std::string>{
+           R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": 01})",
+           R"({"t": 3, "type": "load", "instance": "b", "inflight": 2.5, "source": "x"})",
+       }) {
+    INFO(text);
+    TraceEvent expected;
+    CHECK_FALSE(DecodeGenerally(text, table, 0.0, expected));
+    CHECK_FALSE(Read(layouts, text, table, event));
+  }
 }
 
 // A Proxy-style hinted arrival: `numbers` fill the hint's value slots, in
@@ -853,6 +907,32 @@ TEST_CASE("LineLayouts agrees with the decoder on random maps of learned entry l
   }
   CHECK(read > 5000);
   CHECK(long_maps_read > 200);  // four or five entries, none repeated
+}
+
+TEST_CASE("LineLayouts agrees with the decoder on random lines with keys it passes over") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  LearnFrom(layouts, R"({"t":0,"type":"arrival","user":"u","request":"r","n":1,"duration":1})",
+            table);
+  std::mt19937_64 random(41);
+  int read = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const Number t = RandomNumber(random), n = RandomNumber(random), d = RandomNumber(random);
+    const auto [user, plain_user] = RandomId(random);
+    const auto [request, plain_request] = RandomId(random);
+    const std::string text = Join({"{\"t\":", t.text, ",\"type\":\"arrival\",\"user\":\"", user,
+                                   "\",\"request\":\"", request, "\",\"n\":", n.text,
+                                   ",\"duration\":", d.text, "}"});
+    const bool plain = t.plain && n.plain && d.plain && plain_user && plain_request;
+    INFO(text);
+    TraceEvent expected, got;
+    const bool accepted = DecodeGenerally(text, table, 0.0, expected);
+    const bool fast = Read(layouts, text, table, got);
+    CHECK(fast == (accepted && plain));
+    if (fast && accepted) CheckSameEvent(got, expected);
+    read += fast;
+  }
+  CHECK(read > 1000);
 }
 
 }  // namespace
