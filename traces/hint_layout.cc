@@ -103,7 +103,7 @@ bool HintLayout::Learn(const JsonView& hint) {
   return true;
 }
 
-[[gnu::always_inline]] inline const char* HintLayout::FitsEntry(const EntryLayout& layout, const char* p,
+inline const char* HintLayout::FitsEntry(const EntryLayout& layout, const char* p,
                                          const char* begin, const char* end, double* values) {
   const char* const literals = layout.text.data();
   const std::size_t slots = layout.field.size();

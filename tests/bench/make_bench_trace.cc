@@ -69,13 +69,15 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
   };
   auto hint = [&]() {
     std::string h = R"(, "hint": {"queue_depths": {"per_instance": {)";
-    const std::uint32_t first = shape.varying_hints ? static_cast<std::uint32_t>(uniform(shape.instances)) : 0;
+    const auto first =
+        shape.varying_hints ? static_cast<std::uint32_t>(uniform(shape.instances)) : 0u;
     bool any = false;
     for (std::uint32_t k = 0; k < shape.instances; ++k) {
       if (shape.varying_hints && uniform(8) == 0) continue;
       h += fmt::format(
           R"({}"inst-{:05}": {{"active_prepare": {}, "active_ready": {}, "prepare_queue_depth": {}, "ready_queue_depth": {}}})",
-          any ? ", " : "", (first + k) % shape.instances, uniform(3), uniform(4), uniform(6), uniform(6));
+          any ? ", " : "", (first + k) % shape.instances, uniform(3), uniform(4), uniform(6),
+          uniform(6));
       any = true;
     }
     return h + "}}}";

@@ -102,6 +102,20 @@ void CheckSameEvent(const TraceEvent& a, const TraceEvent& b) {
   CHECK(a.hint.raw_json.empty());
 }
 
+// Reads `text` both ways and checks that the layouts read it exactly when
+// the decoder accepts it and it is `plain` (one the layouts must read),
+// and then as the decoder does. Whether the layouts read it.
+bool ReadsAsDecoder(LineLayouts& layouts, const std::string& text, InstanceTable& table,
+                    bool plain) {
+  INFO(text);
+  TraceEvent expected, got;
+  const bool accepted = DecodeGenerally(text, table, 0.0, expected);
+  const bool fast = Read(layouts, text, table, got);
+  CHECK(fast == (accepted && plain));
+  if (fast && accepted) CheckSameEvent(got, expected);
+  return fast;
+}
+
 InstanceTable TwoInstances() {
   InstanceTable table;
   table.Intern("inst-1");
@@ -849,13 +863,7 @@ TEST_CASE("LineLayouts agrees with the decoder on random hinted lines in a learn
       numbers.push_back(n.text);
     }
     const std::string text = HintedArrival(t.text, numbers);
-    INFO(text);
-    TraceEvent expected, got;
-    const bool accepted = DecodeGenerally(text, table, 0.0, expected);
-    const bool fast = Read(layouts, text, table, got);
-    CHECK(fast == (accepted && plain));
-    if (fast && accepted) CheckSameEvent(got, expected);
-    read += fast;
+    read += ReadsAsDecoder(layouts, text, table, plain);
   }
   CHECK(read > 5000);
 }
@@ -896,12 +904,8 @@ TEST_CASE("LineLayouts agrees with the decoder on random maps of learned entry l
     const std::string text =
         R"({"t": 1, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {)" +
         map + "}}}}";
-    INFO(text);
-    TraceEvent expected, got;
-    const bool accepted = DecodeGenerally(text, table, 0.0, expected);
-    const bool fast = Read(layouts, text, table, got);
-    CHECK(fast == (accepted && plain));  // a repeated id is not accepted
-    if (fast && accepted) CheckSameEvent(got, expected);
+    // A repeated id is not accepted.
+    const bool fast = ReadsAsDecoder(layouts, text, table, plain);
     read += fast;
     long_maps_read += fast && entries > 3;
   }
@@ -924,13 +928,7 @@ TEST_CASE("LineLayouts agrees with the decoder on random lines with keys it pass
                                    "\",\"request\":\"", request, "\",\"n\":", n.text,
                                    ",\"duration\":", d.text, "}"});
     const bool plain = t.plain && n.plain && d.plain && plain_user && plain_request;
-    INFO(text);
-    TraceEvent expected, got;
-    const bool accepted = DecodeGenerally(text, table, 0.0, expected);
-    const bool fast = Read(layouts, text, table, got);
-    CHECK(fast == (accepted && plain));
-    if (fast && accepted) CheckSameEvent(got, expected);
-    read += fast;
+    read += ReadsAsDecoder(layouts, text, table, plain);
   }
   CHECK(read > 1000);
 }
