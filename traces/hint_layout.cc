@@ -84,8 +84,8 @@ bool HintLayout::Learn(const JsonView& hint) {
                                                          : static_cast<std::uint8_t>(field));
       from = value_begin + value.text.size();
     }
-    // Past the last value (or the '{' of an empty entry) only whitespace
-    // comes before the entry's '}'.
+    // The entry's '}' is the first after its last value (or after its id,
+    // when it has none): only whitespace, or ": {", comes between.
     entry_end = source.find('}', from) + 1;
     entry.text.append(source.substr(from, entry_end - from));
     entry.literal_end.push_back(static_cast<std::uint32_t>(entry.text.size()));
