@@ -272,31 +272,37 @@ struct EventFields {
     for (const JsonMember& m : members) Set(ReadString(m.key, scratch), &m.value);
   }
 
-  void Set(std::string_view key, const JsonView* value) {
+  // Points the field named `key` at `value`; false when no field has that
+  // name (a key the decoder passes over).
+  bool Set(std::string_view key, const JsonView* value) {
+    const JsonView** field = nullptr;
     switch (key.size()) {
-      case 1: if (Equals(key, "t")) t = value; break;
+      case 1: if (Equals(key, "t")) field = &t; break;
       case 4:
-        if (Equals(key, "type")) type = value;
-        else if (Equals(key, "hint")) hint = value;
+        if (Equals(key, "type")) field = &type;
+        else if (Equals(key, "hint")) field = &hint;
         break;
-      case 5: if (Equals(key, "speed")) speed = value; break;
+      case 5: if (Equals(key, "speed")) field = &speed; break;
       case 6:
-        if (Equals(key, "weight")) weight = value;
-        else if (Equals(key, "qps_1m")) qps_1m = value;
+        if (Equals(key, "weight")) field = &weight;
+        else if (Equals(key, "qps_1m")) field = &qps_1m;
         break;
-      case 7: if (Equals(key, "request")) request = value; break;
+      case 7: if (Equals(key, "request")) field = &request; break;
       case 8:
-        if (Equals(key, "instance")) instance = value;
-        else if (Equals(key, "inflight")) inflight = value;
-        else if (Equals(key, "duration")) duration = value;
+        if (Equals(key, "instance")) field = &instance;
+        else if (Equals(key, "inflight")) field = &inflight;
+        else if (Equals(key, "duration")) field = &duration;
         break;
-      case 12: if (Equals(key, "input_tokens")) input_tokens = value; break;
+      case 12: if (Equals(key, "input_tokens")) field = &input_tokens; break;
       case 13:
-        if (Equals(key, "prefix_blocks")) prefix_blocks = value;
-        else if (Equals(key, "output_tokens")) output_tokens = value;
+        if (Equals(key, "prefix_blocks")) field = &prefix_blocks;
+        else if (Equals(key, "output_tokens")) field = &output_tokens;
         break;
       default: break;
     }
+    if (!field) return false;
+    *field = value;
+    return true;
   }
 
  private:
@@ -337,6 +343,11 @@ struct EventFields {
 };
 
 }  // namespace
+
+bool IsEventKey(std::string_view key) {
+  EventFields fields;
+  return fields.Set(key, nullptr);
+}
 
 TraceHeader DecodeHeader(const JsonView& header, bool document) {
   std::string scratch, text;

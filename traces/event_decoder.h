@@ -8,6 +8,7 @@
 #include <span>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "traces/instance_table.h"
@@ -19,6 +20,10 @@ namespace lbsim {
 // Validates a header object. `document` says whether `events` belongs in it
 // (JSON document) or must not appear (JSON Lines). Throws FieldError.
 TraceHeader DecodeHeader(const JsonView& header, bool document);
+
+// Whether `key` (unescaped) is one of the event keys trace format v1
+// defines, which EventDecoder reads; it passes over every other key.
+bool IsEventKey(std::string_view key);
 
 // Decodes events, reusing its buffers so that steady-state decoding does
 // not allocate.

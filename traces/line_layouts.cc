@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstring>
 
+#include "traces/event_decoder.h"
 #include "traces/json_bytes.h"
 #include "traces/layout_text.h"
 #include "traces/trace_reader.h"
@@ -188,8 +189,8 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
       else if (key == "hint") {
         if (!learn_hints_) return;
         slot = Slot::kHint, bit = kHint;
-      } else if (key == "weight" || key == "speed" || key == "prefix_blocks") {
-        return;  // the decoder reads them: not for these layouts
+      } else if (IsEventKey(key)) {
+        return;  // one the decoder reads (weight, speed, ...): not for these layouts
       } else {
         // A key the decoder passes over: its value is only read past.
         if (value.is_string()) slot = Slot::kPassedString, bit = 0;

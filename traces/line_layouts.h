@@ -27,8 +27,8 @@ namespace lbsim {
 //   instance, request    a non-empty id of printable ASCII, no escapes;
 //   hint                 a Proxy queue hint laid out as the learned one
 //                        (see HintLayout);
-//   any key the decoder passes over (not one of these, nor weight, speed
-//   or prefix_blocks)
+//   any key the decoder passes over (not IsEventKey: so not weight, speed
+//   or prefix_blocks either)
 //                        a string like an id, or a number like t; read
 //                        past, as the decoder passes it over.
 // Any other line, including every line in error, is left to the general

@@ -15,6 +15,7 @@
 #include <doctest/doctest.h>
 
 #include "event_line_decoding.h"
+#include "traces/event_decoder.h"
 #include "traces/flat_object_scanner.h"
 #include "traces/json_scanner.h"
 #include "traces/line_layouts.h"
@@ -437,6 +438,15 @@ TEST_CASE("LineLayouts learns only arrival and load layouts, and keeps the newes
   LearnFrom(layouts, spaced[0], table);
   CHECK(Read(layouts, spaced[0], table, event));
   CHECK_FALSE(Read(layouts, spaced[1], table, event));
+}
+
+TEST_CASE("IsEventKey names the event keys trace format v1 defines, and no other") {
+  for (std::string_view key : {"t", "type", "instance", "weight", "speed", "inflight", "qps_1m",
+                               "request", "duration", "hint", "prefix_blocks", "input_tokens",
+                               "output_tokens"})
+    CHECK_MESSAGE(IsEventKey(key), key);
+  for (std::string_view key : {"", "model", "T", "types", "hints", "queue_depth", "instances"})
+    CHECK_MESSAGE(!IsEventKey(key), key);
 }
 
 TEST_CASE("LineLayouts reads past keys the decoder passes over, as the decoder does") {
