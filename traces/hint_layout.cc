@@ -10,10 +10,10 @@
 namespace lbsim {
 namespace {
 
+using layout_text::LiteralAt;
 using layout_text::Load32;
 using layout_text::ReadDecimal;
 using layout_text::ReadId;
-using layout_text::SameBytes;
 
 // What a `null` slot reads as: no number ReadDecimal gives.
 constexpr double kNull = std::numeric_limits<double>::quiet_NaN();
@@ -22,10 +22,9 @@ constexpr double kNull = std::numeric_limits<double>::quiet_NaN();
 // with the others (a repeated one is the general path's to report).
 constexpr std::size_t kMaxUnregistered = 64;
 
-// Whether `literal` is at `p` in [p, end).
+// Whether `literal` comes next at `p`, in a text that ends at `end`.
 bool At(const char* p, const char* end, const std::string& literal) {
-  return static_cast<std::size_t>(end - p) >= literal.size() &&
-         SameBytes(p, literal.data(), literal.size());
+  return LiteralAt(p, end, literal.data(), literal.size());
 }
 
 // Enters the object at the walker's cursor and moves to its first member,
@@ -110,7 +109,7 @@ inline const char* HintLayout::FitsEntry(const EntryLayout& layout, const char* 
   std::size_t from = 0;
   for (std::size_t i = 0;; ++i) {
     const std::size_t n = layout.literal_end[i] - from;
-    if (static_cast<std::size_t>(end - p) < n || !SameBytes(p, literals + from, n)) return nullptr;
+    if (!LiteralAt(p, end, literals + from, n)) return nullptr;
     p += n;
     from = layout.literal_end[i];
     if (i == slots) return p;
@@ -160,17 +159,12 @@ bool HintLayout::Resolve(const HintText& read, const InstanceTable& table) {
   unregistered_.clear();
   const std::size_t entries = read.entries.size();
   resolved_.resize(entries);
-  if (last_index_.size() < entries) {
-    last_index_.resize(entries, kUnregistered);
-    last_id_.resize(entries);
-  }
+  if (last_index_.size() < entries) last_index_.resize(entries, kUnregistered);
   if (seen_.size() < table.size()) seen_.resize(table.size(), 0);
   for (std::size_t k = 0; k < entries; ++k) {
     const std::string_view id = read.entries[k].id;
     InstanceIndex index = last_index_[k];
-    const std::string& last_id = last_id_[k];
-    if (index == kUnregistered || last_id.size() != id.size() ||
-        !SameBytes(last_id.data(), id.data(), id.size())) {
+    if (index == kUnregistered || table.Id(index) != id) {
       const std::optional<InstanceIndex> found = table.Find(id);
       if (!found) {  // never registered: cannot be a candidate
         if (unregistered_.size() == kMaxUnregistered ||
@@ -181,7 +175,6 @@ bool HintLayout::Resolve(const HintText& read, const InstanceTable& table) {
         continue;
       }
       index = last_index_[k] = *found;
-      last_id_[k].assign(id);
     }
     if (seen_[index] == resolves_) return false;  // named twice
     seen_[index] = resolves_;

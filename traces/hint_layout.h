@@ -95,14 +95,13 @@ class HintLayout {
   std::vector<EntryLayout> entries_;
   std::size_t most_slots_ = 0;  // the most numbers one entry layout holds
 
-  // Resolve's: entry k's Instance (kUnregistered: none); the Instance, and
-  // its id, that entry k named when last looked up (spares hashing ids that
-  // recur in place; Instances keep their ids); the Resolve that last saw
-  // each Instance; this Resolve's ids that the table lacks.
+  // Resolve's: entry k's Instance (kUnregistered: none); the Instance entry
+  // k named when last looked up (its id is compared first, which spares
+  // hashing ids that recur in place, as EventDecoder does); the Resolve
+  // that last saw each Instance; this Resolve's ids that the table lacks.
   static constexpr InstanceIndex kUnregistered = ~InstanceIndex{0};
   std::vector<InstanceIndex> resolved_;
   std::vector<InstanceIndex> last_index_;
-  std::vector<std::string> last_id_;
   std::vector<std::uint64_t> seen_;
   std::uint64_t resolves_ = 0;
   std::vector<std::string_view> unregistered_;

@@ -41,6 +41,12 @@ inline bool SameBytes(const char* a, const char* b, std::size_t n) {
   return true;
 }
 
+// Whether the `n` bytes at `literal` come next at `p`, in a text that ends
+// at `end`.
+inline bool LiteralAt(const char* p, const char* end, const char* literal, std::size_t n) {
+  return static_cast<std::size_t>(end - p) >= n && SameBytes(p, literal, n);
+}
+
 inline bool IsDigit(char c) { return static_cast<unsigned char>(c - '0') <= 9; }
 
 // 10^k, exact as an integer and as a double.

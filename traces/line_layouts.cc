@@ -30,7 +30,7 @@ const char* LineLayouts::Fits(const Layout& layout, std::string_view text, Value
   std::size_t from = 0;
   for (std::size_t i = 0;; ++i) {
     const std::size_t n = layout.literal_end[i] - from;
-    if (static_cast<std::size_t>(end - p) < n || !SameBytes(p, literals + from, n)) return nullptr;
+    if (!LiteralAt(p, end, literals + from, n)) return nullptr;
     p += n;
     from = layout.literal_end[i];
     if (i == layout.slots) return p != end && *p == '\n' ? p : nullptr;
