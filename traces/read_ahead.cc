@@ -33,10 +33,10 @@ namespace {
 // travel whole, as TraceEvents. Ids are copied into `text_`; the whole
 // events' views into it are made by Seal, after the last append, so that
 // visitors only read a batch. Batches are written by one thread while
-// another reads the batch beside them: each starts its own pair of cache lines
-// (adjacent-line prefetch moves lines in pairs), or every event appended
-// would take the reading thread's line away (this alone cost the reader
-// thread ~70% more time on the bench trace).
+// another reads the batch beside them: each starts its own pair of cache
+// lines (adjacent-line prefetch moves lines in pairs), or every event
+// appended would take the reading thread's line away (this alone cost the
+// reader thread ~70% more time on the bench trace).
 class alignas(128) EventBatch {
  public:
   std::optional<TraceHeader> header;  // comes before the events
