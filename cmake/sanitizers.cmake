@@ -28,4 +28,16 @@ if(LBSIM_SANITIZE)
     -fno-omit-frame-pointer)
   add_compile_options(${lbsim_sanitizer_flags})
   add_link_options(${lbsim_sanitizer_flags})
+  # Sanitized binaries run once per test, and their start-up is most of a
+  # short test's time. Linked as position-dependent executables they skip
+  # the loader's relocation of the instrumentation's data (about a million
+  # entries in lbsim: 0.25 -> 0.15 s per run). Debug information is line
+  # tables only: a report still names file and line, and compiling takes
+  # about a third less time.
+  add_link_options(-no-pie)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    add_compile_options(-gline-tables-only)
+  else()
+    add_compile_options(-g1)
+  endif()
 endif()
