@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/background_writer.h"
+#include "base/short_decimal.h"
 #include "traces/json_bytes.h"
 
 namespace lbsim {
@@ -89,6 +90,8 @@ char* WriteInteger(char* p, std::uint64_t n) {
 // bytes.
 char* WriteTraceTime(char* p, const TraceTime& t) {
   if (t.integral) return WriteInteger(p, t.integer);
+  // Most fractional times are short decimals, written without Grisu2.
+  if (char* end = WriteShortDecimal(p, t.value)) return end;
   // The same text nlohmann::json (and Python's json) prints for a double:
   // its dump() writes what this function of its own writes, for a finite
   // IEEE double, without building a value and a string first.
