@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <cstdint>
@@ -196,7 +197,17 @@ void OutputFile::Commit() {
     CopyIntoSpecialFile();
   } else {
     TerminationSignalsBlocked blocked;
-    if (std::rename(temp_path_.c_str(), destination_.c_str()) != 0)
+    // An existing file is exchanged with the new one, then removed from
+    // the temporary name: renamed over, on ext4 (auto_da_alloc), the new
+    // file would first be allocated and queued for writing to disk, on
+    // this thread (0.1 s for a 160 MB decision log). Where names cannot be
+    // exchanged (no such file, a file system without it), a rename.
+    struct stat st {};
+    if (::lstat(destination_.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        ::renameat2(AT_FDCWD, temp_path_.c_str(), AT_FDCWD, destination_.c_str(),
+                    RENAME_EXCHANGE) == 0)
+      ::unlink(temp_path_.c_str());  // the file replaced
+    else if (std::rename(temp_path_.c_str(), destination_.c_str()) != 0)
       FailWrite(Name(), errno);  // the destructor removes the temporary file
     ForgetTempFile(cleanup_slot_);
   }

@@ -162,6 +162,21 @@ TEST_CASE("output file: a replaced file keeps its mode") {
   }
 }
 
+TEST_CASE("output file: a replaced file leaves the directory, while another link to it stays") {
+  testing::TempFile old("old\n", "report.txt");
+  const std::string link = old.dir() + "/kept.txt";
+  REQUIRE(::link(old.path().c_str(), link.c_str()) == 0);
+  for (const char* text : {"new\n", "newer\n"}) {
+    OutputFile out(old.path());
+    std::fputs(text, out.stream());
+    out.Commit();
+    CHECK(Contents(old.path()) == text);
+    CHECK(Entries(old.dir()) == 2);  // the output and the link: no temporary, no old file
+  }
+  CHECK(Contents(link) == "old\n");
+  ::unlink(link.c_str());
+}
+
 TEST_CASE("output file: names up to the file system's 255 bytes, whatever the temporary name") {
   testing::TempFile dir("", "unused");
   for (std::size_t size : {200u, 243u, 244u, 250u, 255u}) {
