@@ -11,7 +11,7 @@ namespace lbsim {
 
 // Why the text is nlohmann's. Let D be the decimal of at most 9 fraction
 // digits nearest to x. Below 2^20 a double's spacing (ulp) is at most
-// 2^-32, under a quarter of 1e-9, so at most one such decimal lies within
+// 2^-33, under an eighth of 1e-9, so at most one such decimal lies within
 // half an ulp of x, and no decimal of fewer digits does unless it is D
 // itself: when D reads back as x, it is the shortest text that does.
 // Grisu2 finds the shortest decimal within x's rounding interval
