@@ -99,11 +99,12 @@ TEST_CASE("short decimal: random decimals of up to 9 fraction digits, and their 
       taken += took;
     }
     // Neighbours a few ulps away have no short decimal: declined, or agreeing.
-    double near = x;
+    double above = x, below = x;
     for (int step = 0; step < 3; ++step) {
-      near = std::nextafter(near, INFINITY);
-      Agrees(near);
-      Agrees(std::nextafter(x, 0.0));
+      above = std::nextafter(above, INFINITY);
+      below = std::nextafter(below, 0.0);
+      Agrees(above);
+      Agrees(below);
     }
   }
   CHECK(taken >= short_ones - short_ones / 20);
