@@ -78,6 +78,7 @@ char* WriteJsonString(char* p, std::string_view s) {
 
 // The most bytes WriteInteger and WriteTraceTime write.
 constexpr std::size_t kNumberBound = 32;
+static_assert(kShortDecimalBound <= kNumberBound);
 
 char* WriteInteger(char* p, std::uint64_t n) {
   const fmt::format_int text(n);
