@@ -75,7 +75,8 @@ bool IsStandardInput(const std::string& path) {
 }
 
 [[noreturn]] void FailWrite(std::string_view path, int err) {
-  throw UsageError(fmt::format("{}: cannot write output: {}", path, std::strerror(err)));
+  throw UsageError(fmt::format("{}: cannot write output: {}", path,
+                               err == EISDIR ? "is a directory" : std::strerror(err)));
 }
 
 // The longest file name the temporary name may make (NAME_MAX of Linux's
@@ -202,13 +203,23 @@ void OutputFile::Commit() {
     // file would first be allocated and queued for writing to disk, on
     // this thread (0.1 s for a 160 MB decision log). Where names cannot be
     // exchanged (no such file, a file system without it), a rename.
-    struct stat st {};
-    if (::lstat(destination_.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-        ::renameat2(AT_FDCWD, temp_path_.c_str(), AT_FDCWD, destination_.c_str(),
-                    RENAME_EXCHANGE) == 0)
-      ::unlink(temp_path_.c_str());  // the file replaced
-    else if (std::rename(temp_path_.c_str(), destination_.c_str()) != 0)
+    if (::renameat2(AT_FDCWD, temp_path_.c_str(), AT_FDCWD, destination_.c_str(),
+                    RENAME_EXCHANGE) == 0) {
+      // What was at the path is now at the temporary name. A directory
+      // (made there since the output was opened) cannot be removed, nor
+      // written over: it goes back, and the new file is left to the
+      // destructor to remove.
+      if (::unlink(temp_path_.c_str()) != 0) {
+        const int err = errno;
+        if (::renameat2(AT_FDCWD, temp_path_.c_str(), AT_FDCWD, destination_.c_str(),
+                        RENAME_EXCHANGE) != 0)
+          throw UsageError(fmt::format("{}: cannot write output: {}; what was there is now {}",
+                                       Name(), std::strerror(err), temp_path_));
+        FailWrite(Name(), err);
+      }
+    } else if (std::rename(temp_path_.c_str(), destination_.c_str()) != 0) {
       FailWrite(Name(), errno);  // the destructor removes the temporary file
+    }
     ForgetTempFile(cleanup_slot_);
   }
   committed_ = true;

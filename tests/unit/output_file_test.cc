@@ -102,6 +102,35 @@ TEST_CASE("output file: a directory or a missing directory is a usage error") {
   CHECK_THROWS_AS(OutputFile(dir.dir() + "/missing/report.txt"), UsageError);
 }
 
+// What the race between a check of the path and the rename into place
+// could meet: a directory made at the path after the output was opened.
+// Nothing is written over it or moved away: the commit fails with one
+// line, the directory keeps its place and contents, and no temporary file
+// is left.
+TEST_CASE("output file: a directory made at the path before the commit stays, and the commit fails") {
+  for (const bool existed : {false, true}) {
+    CAPTURE(existed);
+    testing::TempFile dir("", "unused");
+    const std::string path = dir.dir() + "/report.txt";
+    if (existed) std::ofstream(path) << "old\n";
+    std::optional<OutputFile> out(std::in_place, path);
+    std::fputs("new\n", out->stream());
+    fs::remove(path);
+    fs::create_directory(path);
+    std::ofstream(path + "/kept.txt") << "kept\n";
+    try {
+      out->Commit();
+      FAIL("committed over a directory");
+    } catch (const UsageError& e) {
+      CHECK(std::string(e.what()) == path + ": cannot write output: is a directory");
+    }
+    out.reset();
+    CHECK(fs::is_directory(path));
+    CHECK(Contents(path + "/kept.txt") == "kept\n");
+    CHECK(Entries(dir.dir()) == 2);  // the directory and the fixture's file
+  }
+}
+
 TEST_CASE("output file: SameFile compares files, however spelled") {
   testing::TempFile file("x", "trace.json");
   const std::string& d = file.dir();
