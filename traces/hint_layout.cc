@@ -191,7 +191,10 @@ void HintLayout::Fill(const HintText& read, Hint& hint) const {
     const EntryLayout& layout = entries_[read.entries[k].layout];
     const std::size_t slots = layout.field.size();
     if (resolved_[k] != kUnregistered) {
-      Hint::Entry& entry = hint.queues.emplace_back(Hint::Entry{resolved_[k], {}});
+      // Made in place: a temporary entry would be zeroed and then copied,
+      // twice the bytes of the entry per entry of the hint.
+      Hint::Entry& entry = hint.queues.emplace_back();
+      entry.instance = resolved_[k];
       for (std::size_t s = 0; s < slots; ++s) {
         const std::uint8_t field = layout.field[s];
         // null: not a number, to any reading; a key not a queue field: passed over.
