@@ -29,7 +29,7 @@ ssize_t WriteStream::Write(void* cookie, const char* data, std::size_t size) {
   auto* self = static_cast<WriteStream*>(cookie);
   if (self->error_) {
     errno = self->error_;
-    return -1;
+    return 0;
   }
   std::size_t done = 0;
   while (done < size) {
@@ -38,7 +38,9 @@ ssize_t WriteStream::Write(void* cookie, const char* data, std::size_t size) {
     if (n <= 0) {
       self->error_ = n < 0 ? errno : EIO;
       errno = self->error_;
-      return done > 0 ? static_cast<ssize_t>(done) : -1;
+      // What was written, 0 for nothing: never negative, which glibc's
+      // fwrite would add to what it has left to write (fopencookie(3)).
+      return static_cast<ssize_t>(done);
     }
     done += static_cast<std::size_t>(n);
   }

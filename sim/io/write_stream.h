@@ -25,6 +25,9 @@ class WriteStream {
   int Flush();
 
  private:
+  // The stream's write function: writes all `size` bytes, or records the
+  // first failure and returns how many went out before it (0 once failed);
+  // never negative, as fopencookie(3) requires.
   static ssize_t Write(void* cookie, const char* data, std::size_t size);
 
   int fd_;
