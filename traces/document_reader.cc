@@ -21,6 +21,7 @@
 #include "traces/json_scanner.h"
 #include "traces/json_line_parser.h"
 #include "traces/json_syntax_error.h"
+#include "traces/line_layouts.h"
 #include "traces/text_file.h"
 #include "traces/trace_stream.h"
 
@@ -91,6 +92,23 @@ class DocumentCursor {
     }
   }
 
+  // Moves past the value at the cursor when it lies whole in the window and
+  // `layouts` vouch for it (see LineLayouts::Validate).
+  bool SkipValidByLayout(LineLayouts& layouts) {
+    const std::size_t size = layouts.Validate(Rest());
+    pos_ += size;
+    return size > 0;
+  }
+
+  // Hands on the event at the cursor, found at `index`, when it lies whole
+  // in the window and fits one of `stream`'s layouts, and moves past it.
+  bool EventByLayout(TraceStream& stream, std::uint64_t index) {
+    std::size_t size = 0;
+    if (!stream.EventByLayout(Rest(), index, size)) return false;
+    pos_ += size;
+    return true;
+  }
+
   // The members of the value Value() last read, when it was an object.
   std::span<const JsonMember> members() const { return members_; }
 
@@ -107,6 +125,11 @@ class DocumentCursor {
   }
 
  private:
+  // What the window holds from the cursor on.
+  std::string_view Rest() const {
+    return std::string_view(window_.data() + pos_, window_.size() - pos_);
+  }
+
   // Reads more, keeping the bytes from the cursor on. False at the end.
   bool More() {
     stream_.Progress(pass_start_ + offset());
@@ -192,9 +215,13 @@ class DocumentReader {
     if (cursor.Peek() == ']') return;
     scanner_.AllowOverflowFrom(kEventOverflowDepth);
     for (std::uint64_t index = 0;; ++index) {
-      JsonView value;
-      if (cursor.Value(scanner_, value) != ValueStatus::kOk) SyntaxError();  // changed since pass 1
-      stream_.Event(value, cursor.members(), index);
+      // Most elements fit a layout learned from an earlier one, as lines do.
+      if (!cursor.EventByLayout(stream_, index)) {
+        JsonView value;
+        if (cursor.Value(scanner_, value) != ValueStatus::kOk) SyntaxError();  // changed since pass 1
+        stream_.Event(value, cursor.members(), index);
+        stream_.LearnLayout(value.text, cursor.members());
+      }
       if (cursor.Peek() != ',') return;
       cursor.Skip();
       cursor.Peek();
@@ -254,7 +281,11 @@ class DocumentReader {
     }
     scanner_.AllowOverflowFrom(kEventOverflowDepth);
     for (element_ = 0;; ++*element_) {
-      CheckValue(cursor, c);
+      // An element laid out like an earlier one is valid as it stands.
+      if (!cursor.SkipValidByLayout(layouts_)) {
+        const JsonView value = CheckValue(cursor, c);
+        layouts_.Learn(value.text, cursor.members());
+      }
       c = cursor.Peek();
       if (c == ']') {
         cursor.Skip();
@@ -322,6 +353,10 @@ class DocumentReader {
   InputFile& input_;
   TraceStream& stream_;
   JsonScanner scanner_;
+  // Pass 1's: layouts of the elements checked, which vouch for the JSON of
+  // elements laid out like them (JSON Lines' layouts, ending where the
+  // element does).
+  LineLayouts layouts_{true, false};
   std::string scratch_;
   std::string header_ = "{";  // the header members, as an object's text
   std::string key_location_;   // Location() of the top-level member being read

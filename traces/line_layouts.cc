@@ -19,11 +19,11 @@ std::string_view Unquoted(const JsonView& v) { return v.text.substr(1, v.text.si
 
 }  // namespace
 
-const char* LineLayouts::Fits(const Layout& layout, std::string_view text, Values& values,
-                              HintText& hint) {
-  // No byte a layout takes is a '\n' (literals come from a line, and slots
-  // refuse control characters), so the line ends where the last literal
-  // does, if a '\n' follows it.
+const char* LineLayouts::Fits(const Layout& layout, std::string_view text, bool lines,
+                              Values& values, HintText& hint) {
+  // No byte a line's layout takes is a '\n' (literals come from a line,
+  // and slots refuse control characters), so the line ends where the last
+  // literal does, if a '\n' follows it.
   const char* p = text.data();
   const char* const end = p + text.size();
   const char* const literals = layout.text.data();
@@ -33,7 +33,7 @@ const char* LineLayouts::Fits(const Layout& layout, std::string_view text, Value
     if (!LiteralAt(p, end, literals + from, n)) return nullptr;
     p += n;
     from = layout.literal_end[i];
-    if (i == layout.slots) return p != end && *p == '\n' ? p : nullptr;
+    if (i == layout.slots) return !lines || (p != end && *p == '\n') ? p : nullptr;
     TraceTime number;
     switch (layout.slot[i]) {
       case Slot::kInstance:
@@ -93,19 +93,42 @@ const char* LineLayouts::Fits(const Layout& layout, std::string_view text, Value
   }
 }
 
+const char* LineLayouts::FitsAny(std::string_view text, Values& v) {
+  const char* line_end = Fits(layouts_[last_fit_], text, lines_, v, hint_text_);
+  if (line_end) return line_end;
+  for (std::size_t i = 0; i < count_; ++i) {
+    if (i == last_fit_ || !(line_end = Fits(layouts_[i], text, lines_, (v = Values{}), hint_text_)))
+      continue;
+    last_fit_ = i;
+    return line_end;
+  }
+  return nullptr;
+}
+
+std::size_t LineLayouts::Validate(std::string_view text) {
+  if (count_ == 0) return 0;
+  Values v;
+  const char* const value_end = FitsAny(text, v);
+  if (!value_end) return 0;
+  const auto size = static_cast<std::size_t>(value_end - text.data());
+  if (size > kMaxValueBytes) return 0;
+  if (v.has_hint) {
+    // Its ids are the keys of one object: a repeated one is the scanner's
+    // to report.
+    ids_.clear();
+    for (const HintText::Entry& e : hint_text_.entries) ids_.push_back(e.id);
+    std::sort(ids_.begin(), ids_.end());
+    if (std::adjacent_find(ids_.begin(), ids_.end()) != ids_.end()) return 0;
+  }
+  return size;
+}
+
 bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double not_before,
                        TraceEvent& event, std::size_t& size) {
   if (count_ == 0) return false;
   Values v;
-  const char* line_end = Fits(layouts_[last_fit_], text, v, hint_text_);
-  if (!line_end) {
-    std::size_t i = 0;
-    while (i < count_ &&
-           (i == last_fit_ || !(line_end = Fits(layouts_[i], text, (v = Values{}), hint_text_))))
-      ++i;
-    if (i == count_) return false;
-    last_fit_ = i;
-  }
+  const char* const line_end = FitsAny(text, v);
+  if (!line_end) return false;
   // The general path reports a line too long or out of time order.
   const auto line_size = static_cast<std::size_t>(line_end - text.data());
   if (line_size > kMaxLineBytes || !(v.t >= not_before)) return false;

@@ -48,8 +48,12 @@ class LineLayouts {
 
   // `learn_hints`: whether layouts may hold a hint; a run whose strategies
   // want each hint's text (Hint::raw_json) reads hinted lines the general
-  // way.
-  explicit LineLayouts(bool learn_hints = true) : learn_hints_(learn_hints) {}
+  // way. `lines`: events are JSON Lines, each ending at a '\n'; otherwise
+  // they are the elements of a document's events array, each ending where
+  // its layout does (what follows is the reader's to check), and their
+  // layouts may span lines.
+  explicit LineLayouts(bool learn_hints = true, bool lines = true)
+      : learn_hints_(learn_hints), lines_(lines) {}
 
   // Reads the line at the start of `text`, which ends at the first '\n':
   // when that '\n' is in `text`, the line (at most kMaxLineBytes) fits a
@@ -60,15 +64,23 @@ class LineLayouts {
   // `event` alone. So a reader need not find where a line ends before
   // trying it here.
   // `event` must be the one Read last set, unchanged since, unless Forget
-  // was called after it changed (or for another event).
+  // was called after it changed (or for another event). (For a document's
+  // element: "line" is the element, which ends where its layout does.)
   bool Read(std::string_view text, const InstanceTable& table, double not_before,
             TraceEvent& event, std::size_t& size);
+  // The size of the event at the start of `text` when it fits a remembered
+  // layout, is at most kMaxValueBytes and (for a hint) names no Instance
+  // twice; otherwise 0. Such an event is JSON that JsonScanner accepts as
+  // it stands, so that a reader that only validates (a document's first
+  // pass) need not scan it. Nothing else is checked or decoded.
+  std::size_t Validate(std::string_view text);
   // The event Read last set changed, or another one comes next.
   void Forget() { left_arrival_ = false; }
 
   // Remembers the layout of `line`, an event line whose members (as
-  // JsonScanner or ScanFlatObject shows them) EventDecoder accepted, when it
-  // is one of those above and new; the oldest of its kind gives way.
+  // JsonScanner or ScanFlatObject shows them) EventDecoder accepted (for
+  // Validate alone: that JsonScanner accepted), when it is one of those
+  // above and new; the oldest of its kind gives way.
   void Learn(std::string_view line, std::span<const JsonMember> members);
 
   std::size_t size() const { return count_; }
@@ -124,11 +136,14 @@ class LineLayouts {
     bool has_hint = false;  // what it holds went to the hint's text
   };
 
-  // Where the line at the start of `text` ends (at its '\n') when it fits
-  // `layout`, setting `values` and what its hint holds in `hint`;
-  // otherwise nullptr.
-  static const char* Fits(const Layout& layout, std::string_view text, Values& values,
-                          HintText& hint);
+  // Where the line at the start of `text` ends (at its '\n'; with `lines`
+  // false, where the layout's last literal does) when it fits `layout`,
+  // setting `values` and what its hint holds in `hint`; otherwise nullptr.
+  static const char* Fits(const Layout& layout, std::string_view text, bool lines,
+                          Values& values, HintText& hint);
+  // Fits with the layout that fitted last, then with the others; sets
+  // last_fit_ to the one that fits.
+  const char* FitsAny(std::string_view text, Values& values);
 
   // Keeps `layout`, new, in place of the oldest of its kind when there are
   // as many as are kept.
@@ -139,9 +154,11 @@ class LineLayouts {
   static constexpr std::uint32_t kMaxHintBackoff = 4095;
 
   bool learn_hints_;
+  bool lines_;
   std::array<Layout, kMaxLayouts + kMaxHintLayouts> layouts_;
   std::uint64_t learned_ = 0;
   HintText hint_text_;  // what the hint of the line last tried holds
+  std::vector<std::string_view> ids_;  // Validate's: the hint's ids, sorted
   std::uint32_t hint_skips_left_ = 0;  // hints to come whose layout is not learned
   std::uint32_t hint_backoff_ = 0;     // the skips after the next failure
   std::size_t count_ = 0;

@@ -37,7 +37,7 @@ class TraceStream {
               std::uint64_t total_work = 0)
       : path_(std::move(display_path)), document_(document), table_(table),
         visitor_(visitor), progress_(progress), total_work_(total_work),
-        raw_hint_(visitor.WantsRawHint()), proxy_(visitor.Proxy()), layouts_(!raw_hint_) {}
+        raw_hint_(visitor.WantsRawHint()), proxy_(visitor.Proxy()), layouts_(!raw_hint_, !document) {}
 
   // Validates the header object found at `position` and hands it on.
   void Header(const JsonView& header, std::uint64_t position);
@@ -45,8 +45,9 @@ class TraceStream {
   // `members`: its members when it is an object (see EventDecoder).
   void Event(const JsonView& value, std::span<const JsonMember> members,
              std::uint64_t position);
-  // Reads the event line at the start of `text` (up to a '\n' in it),
-  // found at `position`, by a remembered layout (see LineLayouts::Read),
+  // Reads the event line at the start of `text` (up to a '\n' in it; in
+  // a document, the element there), found at `position`, by a remembered
+  // layout (see LineLayouts::Read),
   // hands it on and sets `size` to its length; false, with nothing done,
   // when no layout fits it.
   bool EventByLayout(std::string_view text, std::uint64_t position, std::size_t& size);

@@ -943,5 +943,105 @@ TEST_CASE("LineLayouts agrees with the decoder on random lines with keys it pass
   CHECK(read > 1000);
 }
 
+// A document's events array: an element ends where its layout does, and
+// what follows it (',', ']', whitespace) is the reader's. Elements of a
+// pretty-printed document span lines, and their layouts with them.
+TEST_CASE("LineLayouts for a document's elements reads an element up to its end, across lines") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts(true, false);
+  const std::string pretty_hint =
+      "{\n    \"t\": 0,\n    \"type\": \"arrival\",\n    \"hint\": {\n      \"queue_depths\": {\n"
+      "        \"per_instance\": {\n          \"inst-1\": {\n            \"active_prepare\": 1\n"
+      "          },\n          \"b\": {\n            \"active_prepare\": 2\n          }\n"
+      "        }\n      }\n    }\n  }";
+  LearnUsualLayouts(layouts, table);
+  LearnFrom(layouts, pretty_hint, table);
+  REQUIRE(layouts.size() == 3);
+  for (const std::string& element : std::vector<std::string>{
+           R"({"t": 1, "type": "arrival", "duration": 4})",
+           R"({"t": 2, "type": "load", "instance": "b", "inflight": 3, "qps_1m": 0.5})",
+           "{\n    \"t\": 3.5,\n    \"type\": \"arrival\",\n    \"hint\": {\n      \"queue_depths\": {\n"
+           "        \"per_instance\": {\n          \"b\": {\n            \"active_prepare\": 7\n"
+           "          },\n          \"inst-1\": {\n            \"active_prepare\": 0\n          }\n"
+           "        }\n      }\n    }\n  }",
+       }) {
+    INFO(element);
+    TraceEvent expected;
+    REQUIRE(DecodeGenerally(element, table, 0.0, expected));
+    for (const std::string after : {",", ",\n  ", "]", "\n]", " ]}"}) {
+      TraceEvent got;
+      std::size_t size = 0;
+      layouts.Forget();
+      REQUIRE(layouts.Read(element + after, table, 0.0, got, size));
+      CHECK(size == element.size());
+      CheckSameEvent(got, expected);
+      CHECK(layouts.Validate(element + after) == element.size());
+    }
+    // Cut short: not read, not vouched for.
+    TraceEvent got;
+    std::size_t size = 0;
+    CHECK_FALSE(layouts.Read(element.substr(0, element.size() - 1), table, 0.0, got, size));
+    CHECK(layouts.Validate(element.substr(0, element.size() - 1)) == 0);
+  }
+  // As JSON Lines, the same layouts take a line only up to its '\n'.
+  LineLayouts lines;
+  LearnUsualLayouts(lines, table);
+  TraceEvent got;
+  std::size_t size = 0;
+  CHECK_FALSE(lines.Read(R"({"t": 1, "type": "arrival", "duration": 4},)", table, 0.0, got, size));
+  CHECK(lines.Read(R"({"t": 1, "type": "arrival", "duration": 4})" "\n", table, 0.0, got, size));
+}
+
+// What Validate vouches for, a document's first pass does not scan: each
+// must be a value JsonScanner accepts, its keys unique. Checked on a hint
+// naming an Instance twice and on random bytes changed in hinted elements.
+TEST_CASE("LineLayouts::Validate vouches only for values the JSON scanner accepts") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts(true, false);
+  const std::vector<std::string> plain = {"1", "2", "3", "4", "5"};
+  LearnFrom(layouts, HintedArrival("0", plain), table);
+  LearnUsualLayouts(layouts, table);
+  JsonScanner scanner;
+  JsonView value;
+  const std::string twice = HintedArrival("3", plain, {"inst-1", "b", "b"});
+  REQUIRE(scanner.ScanText(twice, value) == JsonScanner::Status::kDuplicateKey);
+  CHECK(layouts.Validate(twice + ",") == 0);
+  const std::string unregistered_twice = HintedArrival("3", plain, {"d", "b", "d"});
+  CHECK(layouts.Validate(unregistered_twice + ",") == 0);
+  const std::string fine = HintedArrival("3", plain, {"d", "b", "e"});
+  CHECK(layouts.Validate(fine + ",") == fine.size());
+
+  std::mt19937_64 random(23);
+  const std::vector<std::string> elements = {
+      HintedArrival("12.5", {"0", "10", "null", "2.25", "7"}),
+      R"({"t": 1, "type": "arrival", "duration": 4})",
+      R"({"t": 7, "type": "load", "instance": "inst-1", "inflight": 2, "qps_1m": 9})"};
+  const std::string bytes = "\"\\{}[]:, 0123456789.-eEnul\x01\x7f\xc3";
+  int vouched = 0, changed_vouched = 0;
+  for (int i = 0; i < 40000; ++i) {
+    std::string text = elements[random() % elements.size()];
+    const bool change = i % 8 != 0;
+    if (change) {
+      const std::size_t at = random() % text.size();
+      const char byte = bytes[random() % bytes.size()];
+      switch (random() % 3) {
+        case 0: text[at] = byte; break;
+        case 1: text.insert(text.begin() + static_cast<std::ptrdiff_t>(at), byte); break;
+        default: text.erase(at, 1); break;
+      }
+    }
+    const std::size_t size = layouts.Validate(text + ",");
+    if (size == 0) continue;
+    INFO(text);
+    REQUIRE(size <= text.size());
+    CHECK(scanner.ScanText(std::string_view(text).substr(0, size), value) ==
+          JsonScanner::Status::kOk);
+    ++vouched;
+    changed_vouched += change;
+  }
+  CHECK(vouched > 5000);
+  CHECK(changed_vouched > 1000);  // changed numbers and ids, still valid
+}
+
 }  // namespace
 }  // namespace lbsim
