@@ -21,10 +21,11 @@ BenchTraceShape RealisticShape() {
 
 std::string Describe(const BenchTraceShape& shape) {
   const char* ids = shape.ids == IdStyle::kNone ? "no ids" : shape.ids == IdStyle::kShort ? "short ids" : "UUID ids";
-  return fmt::format("{}, {}, {}% {}hints{}", ids,
+  return fmt::format("{}, {}, {}% {}hints{}{}", ids,
                      shape.times == TimeStyle::kIntegerMs ? "integer ms" : "fractional s",
                      shape.hint_percent, shape.varying_hints ? "varying " : "",
-                     shape.float_loads ? ", float loads" : "");
+                     shape.float_loads ? ", float loads" : "",
+                     shape.document ? ", a JSON document" : "");
 }
 
 std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& shape) {
