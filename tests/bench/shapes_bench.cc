@@ -99,7 +99,8 @@ int main(int argc, char** argv) {
     repeats.push_back(r.repeat);
   }
   const int runs = static_cast<int>(args.Number("runs"));
-  fmt::print("{} arrivals per trace, 16 Instances, a load snapshot per 10 arrivals, JSON Lines;\n"
+  fmt::print("{} arrivals per trace, 16 Instances, a load snapshot per 10 arrivals, JSON Lines "
+             "(one a JSON document);\n"
              "{} interleaved rounds, medians\n\n", arrivals, runs);
   std::vector<Sample> cost = RunSideBySide(commands, runs, repeats);
   fmt::print("{:<92} {:>10} {:>10} {:>10} {:>9}\n", "command", "wall", "cpu", "of it sys",
