@@ -14,6 +14,12 @@ namespace {
 
 using namespace layout_text;
 
+// Past the `null` at `p`, in a text that ends at `end`; nullptr when
+// something else is there.
+const char* ReadNull(const char* p, const char* end) {
+  return LiteralAt(p, end, "null", 4) ? p + 4 : nullptr;
+}
+
 // The unquoted text of an unescaped string value.
 std::string_view Unquoted(const JsonView& v) { return v.text.substr(1, v.text.size() - 2); }
 
@@ -54,15 +60,25 @@ const char* LineLayouts::Fits(const Layout& layout, std::string_view text, bool 
         values.has_duration = true;
         break;
       case Slot::kQps:
+        values.has_qps_1m = true;
+        if (p != end && *p == 'n') {
+          p = ReadNull(p, end);
+          values.qps_1m_null = true;
+          break;
+        }
         p = ReadDecimal(p, text.data(), end, number);
         values.qps_1m = number.value;
-        values.has_qps_1m = true;
         break;
       case Slot::kInflight:
+        values.has_inflight = true;
+        if (p != end && *p == 'n') {
+          p = ReadNull(p, end);
+          values.inflight_null = true;
+          break;
+        }
         p = ReadDecimal(p, text.data(), end, number);
         if (p && !number.integral) return nullptr;
         values.inflight = static_cast<std::int64_t>(number.integer);
-        values.has_inflight = true;
         break;
       case Slot::kInputTokens:
         p = ReadDecimal(p, text.data(), end, number);
@@ -168,9 +184,12 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
   event.ClearFields();
   event.instance = v.instance;
   event.index = table.Find(v.instance);
+  using InflightState = FieldUpdate<std::int64_t>::State;
+  using QpsState = FieldUpdate<double>::State;
   if (v.has_inflight)
-    event.inflight = {FieldUpdate<std::int64_t>::State::kValue, v.inflight};
-  if (v.has_qps_1m) event.qps_1m = {FieldUpdate<double>::State::kValue, v.qps_1m};
+    event.inflight = {v.inflight_null ? InflightState::kNull : InflightState::kValue, v.inflight};
+  if (v.has_qps_1m)
+    event.qps_1m = {v.qps_1m_null ? QpsState::kNull : QpsState::kValue, v.qps_1m};
   return true;
 }
 
@@ -225,7 +244,9 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
       if (slot == Slot::kHint) {
         if (!value.is_object()) return;
         hint = &value;  // learned last: it costs a walk
-      } else if (id ? !value.is_string() : !value.is_number()) {
+      } else if (id ? !value.is_string()
+                    : !(value.is_number() ||
+                        (value.is_null() && (slot == Slot::kInflight || slot == Slot::kQps)))) {
         return;
       }
       const std::string_view cut = id ? Unquoted(value) : value.text;

@@ -21,9 +21,10 @@ namespace lbsim {
 // whitespace must recur byte for byte, and each value must be one its slot
 // takes as it stands:
 //   t, duration, qps_1m  a number >= 0: no sign, no exponent, no leading
-//                        zero, at most 15 digits in all;
+//                        zero, at most 15 digits in all (qps_1m: or null);
 //   inflight, input_tokens, output_tokens
-//                        such a number without a fraction;
+//                        such a number without a fraction (inflight: or
+//                        null);
 //   instance, request    a non-empty id of printable ASCII, no escapes;
 //   hint                 a Proxy queue hint laid out as the learned one
 //                        (see HintLayout);
@@ -131,6 +132,8 @@ class LineLayouts {
     bool has_duration = false;
     bool has_qps_1m = false;
     bool has_inflight = false;
+    bool inflight_null = false;  // and inflight 0
+    bool qps_1m_null = false;    // and qps_1m 0
     bool has_input_tokens = false;
     bool has_output_tokens = false;
     bool has_hint = false;  // what it holds went to the hint's text

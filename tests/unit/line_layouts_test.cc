@@ -194,7 +194,12 @@ TEST_CASE("LineLayouts leaves every other line to the general path") {
            "{\"t\": 7, \"type\": \"load\", \"instance\": \"a\tb\", \"inflight\": 2, \"qps_1m\": 9}",
            R"({"t": 7, "type": "load", "instance": "b", "inflight": 2.5, "qps_1m": 9})",
            R"({"t": 7, "type": "load", "instance": "b", "inflight": 2.0, "qps_1m": 9})",
-           R"({"t": 7, "type": "load", "instance": "b", "inflight": null, "qps_1m": 9})",
+           R"({"t": 7, "type": "load", "instance": "b", "inflight": nul, "qps_1m": 9})",
+           R"({"t": 7, "type": "load", "instance": "b", "inflight": nulll, "qps_1m": 9})",
+           R"({"t": 7, "type": "load", "instance": "b", "inflight": Null, "qps_1m": 9})",
+           R"({"t": 7, "type": "load", "instance": "b", "inflight": 2, "qps_1m": nul})",
+           R"({"t": 7, "type": "load", "instance": "b", "inflight": 2, "qps_1m": null )",
+           R"({"t": 7, "type": "load", "instance": "b", "inflight": 2, "qps_1m": nan})",
            R"({"t": 7, "type": "load", "instance": "b", "inflight": 2, "qps_1m": -9})",
            R"({"t": 7, "type": "load", "instance": "b)",
            R"({"t": 1, "type": "arrival", "duration": 4)",
@@ -237,6 +242,38 @@ TEST_CASE("LineLayouts reads a line only up to a '\\n' it was given") {
   REQUIRE(layouts.Read(carriage + "\n", table, 0.0, event, size));
   CHECK(size == carriage.size());
   CHECK(event.t.value == 8.0);
+}
+
+// A Proxy's load snapshot may give inflight or qps_1m as null (unknown):
+// the same layout, its slot holding null.
+TEST_CASE("LineLayouts reads a load's null inflight and qps_1m, as the decoder does") {
+  InstanceTable table = TwoInstances();
+  for (const bool learned_null : {false, true}) {
+    CAPTURE(learned_null);
+    LineLayouts layouts;
+    LearnFrom(layouts,
+              learned_null
+                  ? R"({"t": 7, "type": "load", "instance": "b", "inflight": null, "qps_1m": null})"
+                  : R"({"t": 7, "type": "load", "instance": "b", "inflight": 2, "qps_1m": 9})",
+              table);
+    REQUIRE(layouts.size() == 1);
+    for (const std::string& text : std::vector<std::string>{
+             R"({"t": 8, "type": "load", "instance": "inst-1", "inflight": null, "qps_1m": 9.5})",
+             R"({"t": 8, "type": "load", "instance": "b", "inflight": 3, "qps_1m": null})",
+             R"({"t": 8, "type": "load", "instance": "b", "inflight": null, "qps_1m": null})",
+             R"({"t": 8, "type": "load", "instance": "b", "inflight": 0, "qps_1m": 0})",
+         }) {
+      CHECK(ReadsAsDecoder(layouts, text, table, true));
+    }
+    TraceEvent event;
+    REQUIRE(Read(layouts, R"({"t": 8, "type": "load", "instance": "b", "inflight": null, "qps_1m": null})",
+                 table, event));
+    CHECK(event.inflight.state == FieldUpdate<std::int64_t>::State::kNull);
+    CHECK(event.qps_1m.state == FieldUpdate<double>::State::kNull);
+    // null is a load's to give: an arrival's duration or a time takes none.
+    CHECK_FALSE(Read(layouts, R"({"t": null, "type": "load", "instance": "b", "inflight": 1, "qps_1m": 1})",
+                     table, event));
+  }
 }
 
 TEST_CASE("LineLayouts reads line after line into one event as into fresh ones") {
@@ -412,7 +449,6 @@ TEST_CASE("LineLayouts learns only arrival and load layouts, and keeps the newes
            R"({"t": 1, "type": "arrival", "extra": null})",
            R"({"t": 1, "type": "arrival", "a": 1, "b": 1, "c": 1, "d": 1, "e": 1, "f": 1, "g": 1, "h": 1, "i": 1, "j": 1})",
            R"({"t": 1, "type": "load", "instance": "b", "input_tokens": 2})",
-           R"({"t": 1, "type": "load", "instance": "b", "inflight": null})",
            R"({"t": 1, "type": "arr\u0069val"})",
            R"({"t": 1, "typ\u0065": "arrival"})",
        }) {
@@ -823,12 +859,14 @@ TEST_CASE("LineLayouts agrees with the decoder on random lines in learned layout
       case 1:
         text = Join({"{\"t\": ", t.text, ", \"type\": \"load\", \"instance\": \"", id,
                      "\", \"inflight\": ", a.text, ", \"qps_1m\": ", b.text, "}"});
-        plain = plain && plain_id && a.integer() && b.plain;
+        // A load's inflight and qps_1m may also be null.
+        plain = plain && plain_id && (a.integer() || a.text == "null") &&
+                (b.plain || b.text == "null");
         break;
       default:
         text = Join({"{\"instance\":\"", id, "\",\"type\":\"load\",\"qps_1m\":", a.text,
                      ",\"t\":", t.text, "}"});
-        plain = plain && plain_id && a.plain;
+        plain = plain && plain_id && (a.plain || a.text == "null");
         break;
     }
     const double not_before = random() % 4 == 0 ? 500.0 : 0.0;
