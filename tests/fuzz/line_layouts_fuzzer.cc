@@ -5,7 +5,11 @@
 // compact, a Proxy-style hinted arrival, and lines with keys the decoder
 // passes over. Whenever a layout reads a line, it must end at the buffer's
 // first '\n', and the general path must accept that line too and decode
-// the same event; anything else is a finding (abort).
+// the same event. The same input is also read as a document's element
+// (layouts of the usual and hinted lines, ending where the element does):
+// whatever Validate vouches for, JsonScanner must accept, and an element
+// read must be the one vouched for and decode as the general path decodes
+// it. Anything else is a finding (abort).
 
 #include <bit>
 #include <cstdint>
@@ -32,6 +36,7 @@ struct Fixture {
   LineLayouts layouts;
   LineLayouts hinted_layouts;
   LineLayouts passing_layouts;  // with keys the decoder passes over
+  LineLayouts element_layouts{true, false};  // a document's elements
 
   Fixture() {
     table.Intern("inst-00001");
@@ -46,6 +51,7 @@ struct Fixture {
       TraceEvent event;
       if (!ScanFlatObject(line, flat) || !DecodeEventLine(line, table, 0.0, event)) std::abort();
       layouts.Learn(line, flat.Members());
+      element_layouts.Learn(line, flat.Members());
     }
     for (const std::string line : {
              R"({"t": 0, "type": "arrival", "model": "m-1", "request": "r", "duration": 4, "score": 0.5})",
@@ -69,7 +75,8 @@ struct Fixture {
         !DecodeEventLine(hinted, table, 0.0, event))
       std::abort();
     hinted_layouts.Learn(hinted, scanner.members());
-    if (hinted_layouts.size() != 1) std::abort();
+    element_layouts.Learn(hinted, scanner.members());
+    if (hinted_layouts.size() != 1 || element_layouts.size() != 5) std::abort();
   }
 };
 
@@ -125,6 +132,30 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         Differ(line, "accepted");
       if (!Same(fast, general)) Differ(line, "event");
     }
+  }
+  // As the element at the start of a document's events array.
+  LineLayouts& elements = fixture.element_layouts;
+  const std::size_t vouched = elements.Validate(buffered);
+  if (vouched > 0) {
+    // Its own bytes, then the NUL the scanner wants.
+    const std::string element = buffered.substr(0, vouched);
+    JsonScanner scanner;
+    JsonView value;
+    if (scanner.ScanText(std::string_view(element.c_str(), element.size()), value) !=
+        JsonScanner::Status::kOk)
+      Differ(buffered, "vouched for");
+  }
+  TraceEvent fast;
+  std::size_t element_size = 0;
+  elements.Forget();
+  if (elements.Read(buffered, fixture.table, 0.0, fast, element_size)) {
+    if (element_size != vouched) Differ(buffered, "element end");
+    const std::string element = buffered.substr(0, element_size);
+    TraceEvent general;
+    if (!DecodeEventLine(std::string_view(element.c_str(), element.size()), fixture.table, 0.0,
+                         general))
+      Differ(element, "element accepted");
+    if (!Same(fast, general)) Differ(element, "element event");
   }
   return 0;
 }
