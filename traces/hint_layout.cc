@@ -11,9 +11,9 @@ namespace lbsim {
 namespace {
 
 using layout_text::LiteralAt;
-using layout_text::Load32;
 using layout_text::ReadDecimal;
 using layout_text::ReadId;
+using layout_text::ReadNull;
 
 // What a `null` slot reads as: no number ReadDecimal gives.
 constexpr double kNull = std::numeric_limits<double>::quiet_NaN();
@@ -114,8 +114,7 @@ inline const char* HintLayout::FitsEntry(const EntryLayout& layout, const char* 
     from = layout.literal_end[i];
     if (i == slots) return p;
     if (p < end && *p == 'n') {
-      if (end - p < 4 || Load32(p) != Load32("null")) return nullptr;
-      p += 4;
+      if (!(p = ReadNull(p, end))) return nullptr;
       values[i] = kNull;
       continue;
     }

@@ -47,6 +47,12 @@ inline bool LiteralAt(const char* p, const char* end, const char* literal, std::
   return static_cast<std::size_t>(end - p) >= n && SameBytes(p, literal, n);
 }
 
+// Past the `null` at `p`, in a text that ends at `end`; nullptr when
+// something else is there (a null slot's value).
+inline const char* ReadNull(const char* p, const char* end) {
+  return LiteralAt(p, end, "null", 4) ? p + 4 : nullptr;
+}
+
 inline bool IsDigit(char c) { return static_cast<unsigned char>(c - '0') <= 9; }
 
 // 10^k, exact as an integer and as a double.

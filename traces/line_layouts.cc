@@ -14,12 +14,6 @@ namespace {
 
 using namespace layout_text;
 
-// Past the `null` at `p`, in a text that ends at `end`; nullptr when
-// something else is there.
-const char* ReadNull(const char* p, const char* end) {
-  return LiteralAt(p, end, "null", 4) ? p + 4 : nullptr;
-}
-
 // The unquoted text of an unescaped string value.
 std::string_view Unquoted(const JsonView& v) { return v.text.substr(1, v.text.size() - 2); }
 
