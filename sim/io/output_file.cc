@@ -132,8 +132,7 @@ OutputFile::OutputFile(std::string path)
   struct stat st {};
   // ("-" is standard output, whatever the working directory holds.)
   const bool exists = path_ != "-" && ::stat(destination_.c_str(), &st) == 0;
-  if (exists && S_ISDIR(st.st_mode))
-    throw UsageError(fmt::format("{}: cannot write output: is a directory", path_));
+  if (exists && S_ISDIR(st.st_mode)) FailWrite(path_, EISDIR);
   if (IsSpecialFile(destination_)) {
     fd_ = UnnamedScratchFile(TempDirectory());
     if (fd_ < 0) FailWrite(Name(), errno);
