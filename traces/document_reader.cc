@@ -218,7 +218,8 @@ class DocumentReader {
       // Most elements fit a layout learned from an earlier one, as lines do.
       if (!cursor.EventByLayout(stream_, index)) {
         JsonView value;
-        if (cursor.Value(scanner_, value) != ValueStatus::kOk) SyntaxError();  // changed since pass 1
+        // Changed since pass 1, if it fails now.
+        if (cursor.Value(scanner_, value) != ValueStatus::kOk) SyntaxError();
         stream_.Event(value, cursor.members(), index);
         stream_.LearnLayout(value.text, cursor.members());
       }

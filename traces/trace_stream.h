@@ -37,7 +37,8 @@ class TraceStream {
               std::uint64_t total_work = 0)
       : path_(std::move(display_path)), document_(document), table_(table),
         visitor_(visitor), progress_(progress), total_work_(total_work),
-        raw_hint_(visitor.WantsRawHint()), proxy_(visitor.Proxy()), layouts_(!raw_hint_, !document) {}
+        raw_hint_(visitor.WantsRawHint()), proxy_(visitor.Proxy()),
+        layouts_(!raw_hint_, !document) {}
 
   // Validates the header object found at `position` and hands it on.
   void Header(const JsonView& header, std::uint64_t position);

@@ -3,8 +3,9 @@
 // seconds), Proxy-style hints on 0/10/100% of arrivals (and on 10%, maps
 // that change from hint to hint), float loads with nulls, a decision log,
 // several strategies, the realistic shape as a JSON document. Every
-// command runs in every round, interleaved, and each figure is a median. The headline shape is the realistic one (UUID
-// ids, fractional seconds, 10% hints, float loads).
+// command runs in every round, interleaved, and each figure is a median.
+// The headline shape is the realistic one (UUID ids, fractional seconds,
+// 10% hints, float loads).
 //
 // Usage: shapes_bench LBSIM [--runs 5] [--arrivals 1000000] [--dir /tmp]
 //                           [--python PYTHON] [--peer python_replay.py] [--no-python 1]
@@ -59,7 +60,8 @@ int main(int argc, char** argv) {
       {"uuid-no-hints", with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 0, true)},
       {"uuid-all-hints", with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 100, true)},
       {"realistic-varying-hints", varying(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
-      {"realistic-document", document(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
+      {"realistic-document",
+       document(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
   };
   std::vector<std::string> paths;
   std::vector<std::uint64_t> events;
