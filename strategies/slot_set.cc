@@ -6,6 +6,13 @@
 namespace lbsim {
 namespace {
 
+// A sparse set turns dense from this many words, when at least one word
+// in kDenseSpread of its range holds a member; a dense set turns sparse
+// with fewer members than one per kSparseSpread of its words.
+constexpr std::size_t kDenseMinWords = 16;
+constexpr std::size_t kDenseSpread = 4;
+constexpr std::size_t kSparseSpread = 16;
+
 // The position of the k-th set bit of `bits` (k < popcount).
 int NthBit(std::uint64_t bits, std::size_t k) {
   if (bits == ~std::uint64_t{0}) return static_cast<int>(k);
@@ -21,31 +28,85 @@ auto FindWord(Words& words, std::uint32_t index) {
                           [](const auto& w, std::uint32_t i) { return w.index < i; });
 }
 
-// How many slots `bits` holds. Large sets are mostly full words, which
-// skip the count (a library call on CPUs targeted without POPCNT).
+// How many slots `bits` holds. Large sets are mostly full or empty words,
+// which skip the count (a library call on CPUs targeted without POPCNT).
 std::size_t Members(std::uint64_t bits) {
+  if (bits == 0) return 0;
   return bits == ~std::uint64_t{0} ? 64 : static_cast<std::size_t>(std::popcount(bits));
 }
+
+std::uint64_t BitOf(std::uint32_t slot) { return std::uint64_t{1} << (slot % 64); }
 
 }  // namespace
 
 void SlotSet::Insert(std::uint32_t slot) {
   const std::uint32_t index = slot / 64;
-  const std::uint64_t bit = std::uint64_t{1} << (slot % 64);
-  auto it = FindWord(words_, index);
-  if (it == words_.end() || it->index != index) it = words_.insert(it, Word{index, 0});
-  it->bits |= bit;
   ++size_;
+  if (dense()) {
+    if (index >= dense_.size()) {
+      if (std::size_t{index} + 1 > kSparseSpread * size_) {
+        // So far out that the dense form would outgrow its bound.
+        --size_;
+        MakeSparse();
+        Insert(slot);
+        return;
+      }
+      dense_.resize(index + 1, 0);
+      blocks_.resize((dense_.size() + kBlockWords - 1) / kBlockWords, 0);
+    }
+    dense_[index] |= BitOf(slot);
+    ++blocks_[index / kBlockWords];
+    return;
+  }
+  auto it = FindWord(words_, index);
+  if (it != words_.end() && it->index == index) {
+    it->bits |= BitOf(slot);
+    return;
+  }
+  words_.insert(it, Word{index, BitOf(slot)});
+  if (words_.size() >= kDenseMinWords && words_.back().index < kDenseSpread * words_.size())
+    MakeDense();
 }
 
 void SlotSet::Erase(std::uint32_t slot) {
-  auto it = FindWord(words_, slot / 64);
-  it->bits &= ~(std::uint64_t{1} << (slot % 64));
-  if (it->bits == 0) words_.erase(it);
+  const std::uint32_t index = slot / 64;
   --size_;
+  if (dense()) {
+    dense_[index] &= ~BitOf(slot);
+    --blocks_[index / kBlockWords];
+    if (size_ * kSparseSpread < dense_.size()) MakeSparse();
+    return;
+  }
+  auto it = FindWord(words_, index);
+  it->bits &= ~BitOf(slot);
+  if (it->bits == 0) words_.erase(it);
 }
 
-std::uint32_t SlotSet::Nth(std::size_t k) const {
+void SlotSet::MakeDense() {
+  dense_.assign(words_.back().index + 1, 0);
+  blocks_.assign((dense_.size() + kBlockWords - 1) / kBlockWords, 0);
+  for (const Word& w : words_) {
+    dense_[w.index] = w.bits;
+    blocks_[w.index / kBlockWords] += static_cast<std::uint32_t>(Members(w.bits));
+  }
+  words_ = {};
+}
+
+void SlotSet::MakeSparse() {
+  words_.clear();
+  for (std::size_t i = 0; i < dense_.size(); ++i)
+    if (dense_[i] != 0) words_.push_back(Word{static_cast<std::uint32_t>(i), dense_[i]});
+  dense_ = {};
+  blocks_ = {};
+}
+
+std::uint32_t SlotSet::Nth(std::size_t k) const { return dense() ? DenseNth(k) : SparseNth(k); }
+
+std::size_t SlotSet::CountBelow(std::uint32_t slot) const {
+  return dense() ? DenseCountBelow(slot) : SparseCountBelow(slot);
+}
+
+std::uint32_t SlotSet::SparseNth(std::size_t k) const {
   if (k < size_ / 2) {
     for (const Word& w : words_) {
       const std::size_t n = Members(w.bits);
@@ -64,13 +125,30 @@ std::uint32_t SlotSet::Nth(std::size_t k) const {
   return 0;  // unreachable for k < size()
 }
 
-std::size_t SlotSet::CountBelow(std::uint32_t slot) const {
+std::uint32_t SlotSet::DenseNth(std::size_t k) const {
+  // The block first, from the nearer end, then the word in it.
+  std::size_t block = 0;
+  if (k < size_ / 2) {
+    for (; k >= blocks_[block]; ++block) k -= blocks_[block];
+  } else {
+    std::size_t above = size_ - 1 - k;  // members after the one sought
+    block = blocks_.size() - 1;
+    for (; above >= blocks_[block]; --block) above -= blocks_[block];
+    k = blocks_[block] - 1 - above;
+  }
+  for (std::size_t i = block * kBlockWords;; ++i) {
+    const std::size_t n = Members(dense_[i]);
+    if (k < n) return static_cast<std::uint32_t>(i * 64 + NthBit(dense_[i], k));
+    k -= n;
+  }
+}
+
+std::size_t SlotSet::SparseCountBelow(std::uint32_t slot) const {
   const std::uint32_t index = slot / 64;
   auto it = FindWord(words_, index);
   std::size_t in_word = 0;
   if (it != words_.end() && it->index == index)
-    in_word = static_cast<std::size_t>(
-        std::popcount(it->bits & ((std::uint64_t{1} << (slot % 64)) - 1)));
+    in_word = static_cast<std::size_t>(std::popcount(it->bits & (BitOf(slot) - 1)));
   // Walk the shorter side.
   const auto before = static_cast<std::size_t>(it - words_.begin());
   if (before <= words_.size() / 2) {
@@ -81,6 +159,22 @@ std::size_t SlotSet::CountBelow(std::uint32_t slot) const {
   std::size_t after = 0;  // members at or after `it`'s word
   for (auto w = it; w != words_.end(); ++w) after += Members(w->bits);
   return size_ - after + in_word;
+}
+
+std::size_t SlotSet::DenseCountBelow(std::uint32_t slot) const {
+  const std::size_t index = slot / 64;
+  if (index >= dense_.size()) return size_;
+  const std::size_t block = index / kBlockWords;
+  std::size_t count = 0;
+  // The blocks before `block`, counted from the nearer end.
+  if (block <= blocks_.size() / 2) {
+    for (std::size_t b = 0; b < block; ++b) count += blocks_[b];
+  } else {
+    count = size_;
+    for (std::size_t b = block; b < blocks_.size(); ++b) count -= blocks_[b];
+  }
+  for (std::size_t i = block * kBlockWords; i < index; ++i) count += Members(dense_[i]);
+  return count + static_cast<std::size_t>(std::popcount(dense_[index] & (BitOf(slot) - 1)));
 }
 
 }  // namespace lbsim
