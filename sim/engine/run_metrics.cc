@@ -27,16 +27,28 @@ std::size_t RunMetrics::TextReasonSlot(std::string_view reason) {
   // An undeclared word: keep it, before "no_instances".
   reasons_.insert(reasons_.end() - 1, std::string(reason));
   reason_counts_.insert(reason_counts_.end() - 1, 0);
-  for (InstanceTally& t : instances_)
-    if (!t.by_reason.empty()) t.by_reason.insert(t.by_reason.end() - 1, 0);
+  // Every Instance's row of picks_ takes a 0 for it, before "no_instances".
+  const std::size_t stride = reasons_.size();
+  const std::size_t old_stride = stride - 1;
+  const std::size_t rows = picks_.size() / old_stride;
+  std::vector<std::uint64_t> picks(rows * stride, 0);
+  for (std::size_t row = 0; row < rows; ++row) {
+    for (std::size_t r = 0; r + 1 < old_stride; ++r)
+      picks[row * stride + r] = picks_[row * old_stride + r];
+    picks[row * stride + stride - 1] = picks_[row * old_stride + old_stride - 1];
+  }
+  picks_ = std::move(picks);
   return reasons_.size() - 2;
 }
 
 RunMetrics::InstanceTally& RunMetrics::GrowTally(InstanceIndex i) {
-  if (instances_.size() <= i) instances_.resize(i + 1);
-  InstanceTally& t = instances_[i];
-  if (t.by_reason.size() != reasons_.size()) t.by_reason.resize(reasons_.size(), 0);
-  return t;
+  instances_.resize(i + 1);
+  return instances_[i];
+}
+
+std::uint64_t& RunMetrics::GrowPicks(InstanceIndex i, std::size_t reason) {
+  picks_.resize((std::size_t{i} + 1) * reasons_.size(), 0);
+  return picks_[std::size_t{i} * reasons_.size() + reason];
 }
 
 RunMetrics::CandidateState& RunMetrics::GrowState(InstanceIndex i) {
@@ -131,6 +143,19 @@ void RunMetrics::CountAlternation(std::uint64_t seq, std::size_t candidates) {
 void RunMetrics::Finish() {
   for (InstanceIndex i = 0; i < states_.size(); ++i) CloseIntervals(i);
   CloseRun(decisions_ + 1);  // as if before one more decision
+  const std::size_t stride = reasons_.size();
+  const std::size_t rows = picks_.size() / stride;
+  if (instances_.size() < rows) instances_.resize(rows);
+  for (std::size_t i = 0; i < instances_.size(); ++i) {
+    InstanceTally& t = instances_[i];
+    t.by_reason.assign(stride, 0);
+    if (i >= rows) continue;
+    t.selections = 0;
+    for (std::size_t r = 0; r < stride; ++r) {
+      t.by_reason[r] = picks_[i * stride + r];
+      t.selections += t.by_reason[r];
+    }
+  }
 }
 
 }  // namespace lbsim

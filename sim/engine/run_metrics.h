@@ -30,7 +30,7 @@ class RunMetrics {
     // unknown starvation.
     std::uint64_t unknown_while_others_known = 0;
     std::uint64_t chosen_while_unknown = 0;
-    std::vector<std::uint64_t> by_reason;  // parallel to reasons()
+    std::vector<std::uint64_t> by_reason;  // parallel to reasons(); set by Finish
   };
 
   // The longest run of consecutive picks of one Instance.
@@ -122,6 +122,7 @@ class RunMetrics {
   std::uint64_t ReasonCount(std::string_view reason) const;
   std::size_t ReasonIndex(std::string_view reason) const;  // npos if absent
   // Indexed by InstanceIndex; may be shorter than the instance table.
+  // Complete (selections and by_reason included) after Finish.
   const std::vector<InstanceTally>& instances() const { return instances_; }
   const Run& longest_run() const { return longest_; }
   // Decisions inside runs longer than the number of candidates (with at
@@ -158,13 +159,19 @@ class RunMetrics {
     return TextReasonSlot(reason);
   }
   std::size_t TextReasonSlot(std::string_view reason);  // ReasonSlot's slow path
-  // The tally of `i`, made (or given a count for every reason) if needed.
+  // The tally of `i`, made if needed.
   InstanceTally& Tally(InstanceIndex i) {
-    if (i < instances_.size() && instances_[i].by_reason.size() == reasons_.size())
-      return instances_[i];  // the common case, without a call
+    if (i < instances_.size()) return instances_[i];  // the common case, without a call
     return GrowTally(i);
   }
   InstanceTally& GrowTally(InstanceIndex i);  // Tally's slow path
+  // The pick count of Instance `i` for reason slot `reason`, made if needed.
+  std::uint64_t& Picks(InstanceIndex i, std::size_t reason) {
+    const std::size_t at = std::size_t{i} * reasons_.size() + reason;
+    if (at < picks_.size()) return picks_[at];  // the common case, without a call
+    return GrowPicks(i, reason);
+  }
+  std::uint64_t& GrowPicks(InstanceIndex i, std::size_t reason);  // Picks' slow path
   // The state of `i`, made if needed.
   CandidateState& State(InstanceIndex i) {
     if (i < states_.size()) return states_[i];  // the common case, without a call
@@ -196,10 +203,8 @@ class RunMetrics {
   // while another candidate had one) and the current run of picks.
   void CountPick(std::uint64_t seq, InstanceIndex chosen, std::size_t reason,
                  bool unknown_while_others_known, std::size_t candidates) {
-    InstanceTally& t = Tally(chosen);
-    ++t.selections;
-    ++t.by_reason[reason];
-    if (unknown_while_others_known) ++t.chosen_while_unknown;
+    ++Picks(chosen, reason);
+    if (unknown_while_others_known) ++Tally(chosen).chosen_while_unknown;
     ExtendRun(seq, chosen, candidates);
   }
   // Adds the pick of `chosen` (decision `seq`, among `candidates`) to the
@@ -266,6 +271,10 @@ class RunMetrics {
   std::vector<std::string> reasons_;
   std::vector<std::uint64_t> reason_counts_;
   std::vector<InstanceTally> instances_;
+  // Picks by Instance, then reason slot: picks_[i * reasons_.size() + r].
+  // One flat row per Instance, so a pick touches one place (the tallies'
+  // selections and by_reason are filled from it at Finish).
+  std::vector<std::uint64_t> picks_;
   std::uint64_t decisions_ = 0;
   std::uint64_t unknown_excluded_ = 0;
   std::uint64_t never_completed_ = 0;
