@@ -136,7 +136,7 @@ bool LoadIndex::ScoreWithQueue(const Candidate& c, const QueueLoad& queue, doubl
 }
 
 void LoadIndex::Add(std::uint32_t slot) {
-  BaseScore& b = base_[slot];
+  SlotScore& b = scores_[slot];
   if (scan_)
     scan_value_[slot] = b.kind == BaseScore::Kind::kKnown ? b.value
                                                           : std::numeric_limits<double>::quiet_NaN();
@@ -152,7 +152,7 @@ void LoadIndex::Add(std::uint32_t slot) {
 }
 
 void LoadIndex::Remove(std::uint32_t slot) {
-  const BaseScore& b = base_[slot];
+  const SlotScore& b = scores_[slot];
   switch (b.kind) {
     case BaseScore::Kind::kUnknown: --unknown_count_; break;
     case BaseScore::Kind::kNotANumber: --not_a_number_count_; break;
@@ -173,8 +173,7 @@ void LoadIndex::Reset(std::span<const Candidate> candidates) {
   // to one block at least.
   scan_value_.assign(scan_ ? std::max(kScanBlock, (candidates.size() + 3) / 4 * 4) : 0,
                      std::numeric_limits<double>::quiet_NaN());
-  base_.resize(candidates.size());
-  qps_part_.resize(candidates.size());
+  scores_.resize(candidates.size());
   instance_.resize(candidates.size());
   seen_.assign(candidates.size(), 0);
   for (std::uint32_t slot = 0; slot < candidates.size(); ++slot) {
@@ -182,8 +181,10 @@ void LoadIndex::Reset(std::span<const Candidate> candidates) {
     instance_[slot] = c.instance;
     if (slot_of_.size() <= c.instance) slot_of_.resize(c.instance + 1, kNoSlot);
     slot_of_[c.instance] = slot;
-    base_[slot] = ScoreOf(c);
-    qps_part_[slot] = QpsPartOf(c);
+    const BaseScore base = ScoreOf(c);
+    scores_[slot].kind = base.kind;
+    scores_[slot].value = base.value;
+    SetQpsPart(scores_[slot], c);
     Add(slot);
   }
 }
@@ -193,7 +194,7 @@ void LoadIndex::Regroup(std::uint32_t slot, BaseScore::Kind kind, double value) 
   // Field by field: a whole-struct copy was read back from the stack as one
   // 16-byte load over narrower stores, which stalls (store forwarding
   // fails) on every update. Add sets the group.
-  BaseScore& base = base_[slot];
+  SlotScore& base = scores_[slot];
   base.kind = kind;
   base.value = value;
   Add(slot);
@@ -213,14 +214,14 @@ bool LoadIndex::Rescore(std::span<const Candidate> candidates, const Hint& hint)
     double score;
     if (!ScoreWithQueue(candidates[slot], e.load, score)) continue;
     if (std::isnan(score)) return false;
-    const bool known = base_[slot].kind == BaseScore::Kind::kKnown;
+    const bool known = scores_[slot].kind == BaseScore::Kind::kKnown;
     rescored_unknown_ += !known;
     if (scan_) {
       // The scan reads the base scores with these in their places.
       if (rescored_.empty()) scan_hinted_.assign(scan_value_.begin(), scan_value_.end());
       scan_hinted_[slot] = score;
     } else if (known) {
-      hinted_bases_.push_back(base_[slot].value);
+      hinted_bases_.push_back(scores_[slot].value);
     }
     rescored_.push_back({slot, score});
   }
@@ -300,7 +301,7 @@ bool LoadIndex::FindLowestRescored(std::span<const Candidate> candidates, const 
     ties_group_ = &it->second;
     ties = it->second.size();
     for (const Rescored& r : rescored_) {
-      const BaseScore& b = base_[r.slot];
+      const SlotScore& b = scores_[r.slot];
       if (b.kind == BaseScore::Kind::kKnown && b.value == lowest) hinted_members_.push_back(r.slot);
     }
   }
@@ -335,7 +336,7 @@ void LoadIndex::ScanLowest(std::span<const double> scores, std::size_t unknown, 
     for (const double score : scores) highest = score > highest ? score : highest;
     if (highest == lowest) {
       all_tie_ = true;
-      out.ties = base_.size();  // the candidates, not the padding
+      out.ties = scores_.size();  // the candidates, not the padding
       return;
     }
   }

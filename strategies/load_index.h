@@ -43,7 +43,7 @@ class LoadIndex {
   // The load fields of candidates[slot] changed.
   void Update(std::span<const Candidate> candidates, std::size_t slot) {
     const Candidate& c = candidates[slot];
-    qps_part_[slot] = QpsPartOf(c);
+    SetQpsPart(scores_[slot], c);
     const BaseScore fresh = ScoreOf(c);
     Apply(slot, fresh.kind, fresh.value);
   }
@@ -56,8 +56,8 @@ class LoadIndex {
     // Two terms add up the same under every Summation (a compensated sum of
     // two terms rounds back to their plain sum).
     double score = 0.0 + static_cast<double>(inflight) * weights_.inflight;
-    const QpsPart& qps = qps_part_[slot];
-    if (qps.known) score += qps.value;
+    const SlotScore& s = scores_[slot];
+    if (s.qps_known) score += s.qps_value;
     const BaseScore fresh = KnownScore(score);
     Apply(slot, fresh.kind, fresh.value);
   }
@@ -101,12 +101,21 @@ class LoadIndex {
 
   using Groups = std::map<double, SlotSet>;
 
-  // A slot's score without a hint.
+  // A score without a hint.
   struct BaseScore {
     enum class Kind : std::uint8_t { kUnknown, kKnown, kNotANumber };
     Kind kind = Kind::kUnknown;
     double value = 0.0;
+  };
+  // What the index keeps for a slot: its base score, its group, and the
+  // qps_1m part of its score (LoadScore's), together in 32 bytes so that an
+  // update reads one cache line.
+  struct SlotScore {
+    BaseScore::Kind kind = BaseScore::Kind::kUnknown;
+    bool qps_known = false;  // the candidate has a qps_1m part
+    double value = 0.0;
     Groups::iterator group{};  // the slot's group, when known
+    double qps_value = 0.0;
   };
   // A candidate a hint rescored in the current decision.
   struct Rescored {
@@ -114,18 +123,14 @@ class LoadIndex {
     double score;
   };
 
-  // The qps_1m part of a candidate's score (LoadScore's), when it has one.
-  struct QpsPart {
-    bool known = false;
-    double value = 0.0;
-  };
-  QpsPart QpsPartOf(const Candidate& c) const {
-    if (!c.qps_1m || weights_.qps_1m == 0.0) return {};
-    return {true, *c.qps_1m * weights_.qps_1m};
+  // Sets `s`'s qps_1m part to `c`'s.
+  void SetQpsPart(SlotScore& s, const Candidate& c) const {
+    s.qps_known = c.qps_1m && weights_.qps_1m != 0.0;
+    s.qps_value = s.qps_known ? *c.qps_1m * weights_.qps_1m : 0.0;
   }
-  // Sets base_[slot] to a fresh score of `kind` and `value`.
+  // Sets scores_[slot] to a fresh score of `kind` and `value`.
   void Apply(std::size_t slot, BaseScore::Kind kind, double value) {
-    BaseScore& base = base_[slot];
+    SlotScore& base = scores_[slot];
     if (kind == base.kind && value == base.value) return;  // same group
     if (scan_ && kind == base.kind) {
       // A known score moved (other kinds carry no value): no counts change.
@@ -148,10 +153,10 @@ class LoadIndex {
     if (std::isnan(score)) return {BaseScore::Kind::kNotANumber, 0.0};
     return {BaseScore::Kind::kKnown, score};
   }
-  // Update's slow path: base_[slot] takes a score of another kind or, with
+  // Update's slow path: scores_[slot] takes a score of another kind or, with
   // score groups, moves to another group.
   void Regroup(std::uint32_t slot, BaseScore::Kind kind, double value);
-  // Counts base_[slot] in (into its group when known), or out.
+  // Counts scores_[slot] in (into its group when known), or out.
   void Add(std::uint32_t slot);
   void Remove(std::uint32_t slot);
   // Collects the candidates `hint` rescores: into rescored_ (with their
@@ -193,8 +198,7 @@ class LoadIndex {
   std::array<QueueTerm, kQueueFields.size()> queue_terms_{};
   std::size_t queue_term_count_ = 0;
 
-  std::vector<BaseScore> base_;                  // by slot
-  std::vector<QpsPart> qps_part_;                // by slot
+  std::vector<SlotScore> scores_;                // by slot
   std::vector<InstanceIndex> instance_;          // by slot
   std::vector<std::uint32_t> slot_of_;           // by InstanceIndex
   bool scan_ = false;                            // the list is short: no groups kept
