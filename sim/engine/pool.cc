@@ -9,12 +9,12 @@ bool Pool::Up(InstanceIndex i) {
   Entry& e = entries_[i];
   alive_dirty_ = true;
   ++version_;
-  if (e.registered) {
+  if (registered_[i]) {
     e.alive = true;
     return false;
   }
   e = Entry{};
-  e.registered = true;
+  registered_[i] = 1;
   e.alive = true;
   e.registration = ++registrations_;
   order_.push_back(i);
@@ -28,7 +28,7 @@ void Pool::Down(InstanceIndex i) {
 }
 
 void Pool::Remove(InstanceIndex i) {
-  entries_[i].registered = false;
+  registered_[i] = 0;
   entries_[i].alive = false;
   order_.erase(std::find(order_.begin(), order_.end(), i));
   alive_dirty_ = true;

@@ -15,7 +15,6 @@ namespace lbsim {
 class Pool {
  public:
   struct Entry {
-    bool registered = false;
     bool alive = false;
     // Distinguishes registrations of one id: a completion only touches the
     // registration its request was routed to.
@@ -27,7 +26,9 @@ class Pool {
 
   // Makes room for Instance indices below `n`.
   void Reserve(std::size_t n) {
-    if (entries_.size() < n) entries_.resize(n);
+    if (entries_.size() >= n) return;
+    entries_.resize(n);
+    registered_.resize(n, 0);
   }
 
   // Registers `i` at the end of pool order, alive, weight 1 and qps_1m
@@ -48,7 +49,7 @@ class Pool {
   // or reserved.
   std::size_t size() const { return entries_.size(); }
   bool IsRegistered(InstanceIndex i) const {
-    return i < entries_.size() && entries_[i].registered;
+    return i < registered_.size() && registered_[i];
   }
   Entry& at(InstanceIndex i) { return entries_[i]; }
   const Entry& at(InstanceIndex i) const { return entries_[i]; }
@@ -60,6 +61,10 @@ class Pool {
 
  private:
   std::vector<Entry> entries_;
+  // Whether each Instance is registered, apart from its entry: every
+  // completion asks, and at 10,000 Instances these 10 KiB stay in cache
+  // where the entries (480 KiB) do not.
+  std::vector<std::uint8_t> registered_;
   std::vector<InstanceIndex> order_;  // registered, in pool order
   std::uint64_t registrations_ = 0;
   std::uint64_t version_ = 0;

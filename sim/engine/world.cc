@@ -255,7 +255,9 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
   CountRouted(chosen, choice.index, arrival.duration.has_value());
   if (arrival.duration) {
     AddInFlight("field \"duration\": ");
-    const std::uint64_t registration = pool.at(chosen).registration;
+    // The candidate's, which Sync keeps equal to the pool's (a new
+    // registration changes the pool's version): its line is already read.
+    const std::uint64_t registration = candidates[choice.index].registration;
     if (timeline_) timeline_->Routed(chosen, arrival.t.value);
     const double end = arrival.t.value + *arrival.duration;
     if (plain_) plain_completions_.Push(end, Completion{chosen, registration});
