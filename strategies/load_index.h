@@ -189,14 +189,10 @@ class LoadIndex {
 
   LoadWeights weights_;
   UnknownLoad unknown_;
-  // The queue keys of non-zero weight, in score order: the only ones a
-  // hint's entry is read for.
-  struct QueueTerm {
-    std::size_t field;
-    double weight;
-  };
-  std::array<QueueTerm, kQueueFields.size()> queue_terms_{};
-  std::size_t queue_term_count_ = 0;
+  // The queue keys of non-zero weight, the only ones a hint's entry is read
+  // for: byte k is 1 when key k has a weight, laid out like
+  // QueueLoad::known, so one AND finds the weighted keys an entry holds.
+  std::uint64_t weighted_keys_ = 0;
 
   std::vector<SlotScore> scores_;                // by slot
   std::vector<InstanceIndex> instance_;          // by slot
