@@ -112,10 +112,10 @@ void RunMetrics::RecordRefused(std::uint64_t seq) {
     ++contested_decisions_;
     for (InstanceIndex i : hinted_) ++states_[i].hinted;
   }
-  const InstanceIndex chosen = candidates[choice.index].instance;
-  const bool chosen_unknown = !State(chosen).load_signal &&
-      std::find(hinted_.begin(), hinted_.end(), chosen) == hinted_.end();
-  CountPick(seq, chosen, reason, any_known && chosen_unknown, candidates.size());
+  const Candidate& chosen = candidates[choice.index];
+  const bool chosen_unknown = !HasLoadSignal(chosen) &&
+      std::find(hinted_.begin(), hinted_.end(), chosen.instance) == hinted_.end();
+  CountPick(seq, chosen.instance, reason, any_known && chosen_unknown, candidates.size());
 }
 
 void RunMetrics::CollectHinted(const Hint& hint) {

@@ -78,7 +78,7 @@ class RunMetrics {
   // requests: it stays counted in its Instance's inflight forever.
   void RecordNeverCompleted() { ++never_completed_; }
   // A decision among `candidates`, which must be the candidate set as
-  // reported through CandidateJoined and friends.
+  // reported through CandidateJoined and friends, load signals included.
   // Inline: it runs once per decision, and its common case is a few counts.
   void RecordDecision(std::uint64_t seq, std::span<const Candidate> candidates,
                       const Hint& hint, const Choice& choice) {
@@ -90,8 +90,9 @@ class RunMetrics {
     const std::size_t reason = CountDecision(choice);
     const bool any_known = signalled_candidates_ > 0;
     if (any_known) ++contested_decisions_;
-    const InstanceIndex chosen = candidates[choice.index].instance;
-    CountPick(seq, chosen, reason, any_known && !State(chosen).load_signal, candidates.size());
+    const Candidate& chosen = candidates[choice.index];
+    CountPick(seq, chosen.instance, reason, any_known && !HasLoadSignal(chosen),
+              candidates.size());
   }
   // Closes the current run of picks and the candidate intervals; call once
   // after the last decision.
@@ -149,6 +150,10 @@ class RunMetrics {
     std::uint64_t hinted = 0;
   };
 
+  // Whether `c` has a load signal of its own: what CandidateJoined and
+  // LoadSignalChanged were told for it, read from the candidate (which a
+  // decision has at hand) rather than from states_.
+  static bool HasLoadSignal(const Candidate& c) { return c.inflight || c.qps_1m; }
   // The slot of `reason`, added (before "no_instances") when new.
   std::size_t ReasonSlot(std::string_view reason) {
     // Strategies mostly return their declared words themselves: the same
