@@ -38,13 +38,25 @@ std::string LeastLoadDefaults(const ProxyProfile& profile) {
   return out;
 }
 
+// The pinned versions' commits, as "df8382d, 2f1019a, ...".
+std::string PinnedCommits() {
+  constexpr std::string_view kPrefix = "cacheroute@";
+  std::string out;
+  for (const ProxyProfile& p : ProxyProfiles()) {
+    if (!p.name.starts_with(kPrefix)) continue;
+    out += fmt::format("{}{}", out.empty() ? "" : ", ", p.name.substr(kPrefix.size()));
+  }
+  return out;
+}
+
 }  // namespace
 
 void ProxyOptions::AddTo(CLI::App& app) {
   app.add_option("--proxy", proxy,
-                 "Proxy to replay: cacheroute@df8382d, @2f1019a, @55b32e9, @8b116b6, "
-                 "@d4bd47f, @28e857c, latest, or spec (see lbsim proxies); default: the "
-                 "trace header's \"proxy\", else latest")
+                 fmt::format("Proxy to replay: cacheroute@COMMIT (COMMIT one of {}), latest, or "
+                             "spec (see lbsim proxies); default: the trace header's \"proxy\", "
+                             "else latest",
+                             PinnedCommits()))
       ->type_name("NAME");
   app.add_option("--python", python,
                  "Python the Proxy runs on, 3.11 or 3.12: how least_load adds up its "

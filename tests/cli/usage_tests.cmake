@@ -91,6 +91,9 @@ lbsim_cli_test(NAME "--version"
 lbsim_cli_test(NAME "--help"
   ARGS --help EXIT 0
   STDOUT_MATCH "Usage: lbsim .*--strategy.*Examples:.*lbsim --strategy ll .*Exit status: 0 success; 1 a checked expectation failed; 2 usage or input error")
+lbsim_cli_test(NAME "--help names the commits --proxy takes, whole"
+  ARGS --help EXIT 0
+  STDOUT_MATCH "--proxy NAME +Proxy to replay: cacheroute@COMMIT \\(COMMIT one of df8382d, 2f1019a, 55b32e9, 8b116b6, d4bd47f, 28e857c\\), latest, or spec")
 lbsim_cli_test(NAME "-h"
   ARGS -h EXIT 0 STDOUT_MATCH "Usage: lbsim ")
 
