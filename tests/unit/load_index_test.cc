@@ -222,6 +222,15 @@ TEST_CASE("least_load: indexed decisions equal Select's on small pools over long
   }
 }
 
+TEST_CASE("least_load: indexed decisions equal Select's on large pools") {
+  // Thousands of candidates over a few distinct loads: score groups of
+  // hundreds to thousands of slots, kept in SlotSet's dense form.
+  for (std::uint64_t seed = 3000; seed < 3012; ++seed) {
+    CAPTURE(seed);
+    Comparison(seed, 6000).Run(250);
+  }
+}
+
 TEST_CASE("least_load: indexed decisions equal Select's under a Proxy's compensated sum()") {
   // The latest Proxy on Python 3.12 adds the score's terms with Neumaier's
   // compensation; on 3.11 left to right, with its own weight defaults.
