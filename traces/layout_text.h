@@ -13,6 +13,10 @@
 #include "traces/json_bytes.h"
 #include "traces/trace_event.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace lbsim::layout_text {
 
 // Most digits a slot's number may have: below 2^53 as an integer, so the
@@ -144,22 +148,40 @@ inline std::uint64_t IdStops(std::uint64_t v) {
   return json_bytes::EscapeBytes(v) | ((v + kOnes) & kHighs) | (v & kHighs);
 }
 
+// Past the bytes from `p` an id slot reads on (see IdStops): at the first
+// stop, or within eight bytes of `end`. Sixteen bytes at a time with SSE2,
+// then eight.
+inline const char* SkipIdBytes(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+  const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7F);
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // Signed: the bytes from 0x80 up are below 0x20 too.
+    const __m128i stops =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                     _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del)));
+    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(stops));
+    if (mask != 0) return p + std::countr_zero(mask);
+    p += 16;
+  }
+#endif
+  while (end - p >= 8) {
+    const std::uint64_t stops = IdStops(json_bytes::LoadWord(p));
+    if (stops) return p + std::countr_zero(stops) / 8;
+    p += 8;
+  }
+  return p;
+}
+
 // Reads an id (an instance or request slot, a hint's Instance) at `p`: up
-// to the closing quote, which stays for the next literal; eight bytes at a
-// time. Returns where the id ends, or nullptr when it is empty, longer than
-// `max_bytes` or holds a byte other than printable ASCII, or an escape.
+// to the closing quote, which stays for the next literal. Returns where the
+// id ends, or nullptr when it is empty, longer than `max_bytes` or holds a
+// byte other than printable ASCII, or an escape.
 inline const char* ReadId(const char* p, const char* end, std::size_t max_bytes,
                           std::string_view& out) {
   const char* const first = p;
-  while (end - p >= 8) {
-    const std::uint64_t stops = IdStops(json_bytes::LoadWord(p));
-    if (stops) {
-      p += std::countr_zero(stops) / 8;
-      break;
-    }
-    p += 8;
-  }
-  for (; p < end && *p != '"'; ++p) {
+  for (p = SkipIdBytes(p, end); p < end && *p != '"'; ++p) {
     const auto c = static_cast<unsigned char>(*p);
     if (c < 0x20 || c > 0x7E || c == '\\') return nullptr;
   }
