@@ -35,6 +35,12 @@ bool EnterFirstMember(JsonWalker& w, std::string_view name) {
          key.text.substr(1, key.text.size() - 2) == name;
 }
 
+// Whether `known` is `id`: inline word compares rather than a call, as a
+// hint's ids are short and most are the ones the entry named last time.
+bool SameId(const std::string& known, std::string_view id) {
+  return known.size() == id.size() && layout_text::SameBytes(known.data(), id.data(), id.size());
+}
+
 }  // namespace
 
 bool HintLayout::Learn(const JsonView& hint) {
@@ -163,7 +169,7 @@ bool HintLayout::Resolve(const HintText& read, const InstanceTable& table) {
   for (std::size_t k = 0; k < entries; ++k) {
     const std::string_view id = read.entries[k].id;
     InstanceIndex index = last_index_[k];
-    if (index == kUnregistered || table.Id(index) != id) {
+    if (index == kUnregistered || !SameId(table.Id(index), id)) {
       const std::optional<InstanceIndex> found = table.Find(id);
       if (!found) {  // never registered: cannot be a candidate
         if (unregistered_.size() == kMaxUnregistered ||
