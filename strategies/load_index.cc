@@ -10,6 +10,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "base/load_word.h"
+
 namespace lbsim {
 namespace {
 
@@ -107,28 +109,12 @@ std::size_t CountBits(std::uint64_t bits) {
   return static_cast<std::size_t>((bits * 0x0101010101010101) >> 56);
 }
 
-// Removes from `terms` (a byte per queue key, as bools lie in memory, at
-// least one non-zero) its first key, and returns it.
-std::size_t TakeFirstKey(std::uint64_t& terms) {
-  if constexpr (std::endian::native == std::endian::little) {
-    const auto k = static_cast<std::size_t>(std::countr_zero(terms)) / 8;
-    terms &= terms - 1;  // a known bool is the byte 1: its only bit
-    return k;
-  } else {
-    const auto k = static_cast<std::size_t>(std::countl_zero(terms)) / 8;
-    terms &= ~(std::uint64_t{0xff} << (8 * (7 - k)));
-    return k;
-  }
-}
-
 }  // namespace
 
 LoadIndex::LoadIndex(const LoadWeights& weights, UnknownLoad unknown)
     : weights_(weights), unknown_(unknown) {
-  std::array<bool, kQueueFields.size()> weighted{};
-  for (std::size_t i = 0; i < kQueueFields.size(); ++i) weighted[i] = weights.queue[i] != 0.0;
-  static_assert(sizeof weighted == sizeof weighted_keys_);
-  std::memcpy(&weighted_keys_, weighted.data(), sizeof weighted_keys_);
+  for (std::size_t i = 0; i < kQueueFields.size(); ++i)
+    if (weights.queue[i] != 0.0) weighted_keys_ |= std::uint64_t{1} << (8 * i);
 }
 
 bool LoadIndex::ScoreWithQueue(const Candidate& c, const QueueLoad& queue, double& score) const {
@@ -136,15 +122,14 @@ bool LoadIndex::ScoreWithQueue(const Candidate& c, const QueueLoad& queue, doubl
   // the hint changes anything (a hint entry without one leaves the score
   // bit-equal).
   static_assert(sizeof(queue.known) == sizeof(std::uint64_t));
-  std::uint64_t terms;  // byte k: key k is weighted and known here
-  std::memcpy(&terms, queue.known.data(), sizeof terms);
-  terms &= weighted_keys_;
+  // Byte k: key k is weighted and known here (a known bool is the byte 1).
+  std::uint64_t terms = LoadWord(queue.known.data()) & weighted_keys_;
   if (terms == 0) return false;
   TermSum total(weights_.summation);
   if (c.inflight && weights_.inflight != 0.0)
     total.Add(static_cast<double>(*c.inflight) * weights_.inflight);
-  while (terms != 0) {
-    const std::size_t k = TakeFirstKey(terms);
+  for (; terms != 0; terms &= terms - 1) {  // in key order
+    const auto k = static_cast<std::size_t>(std::countr_zero(terms)) / 8;
     total.Add(queue.value[k] * weights_.queue[k]);
   }
   if (c.qps_1m && weights_.qps_1m != 0.0) total.Add(*c.qps_1m * weights_.qps_1m);

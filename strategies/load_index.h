@@ -190,8 +190,9 @@ class LoadIndex {
   LoadWeights weights_;
   UnknownLoad unknown_;
   // The queue keys of non-zero weight, the only ones a hint's entry is read
-  // for: byte k is 1 when key k has a weight, laid out like
-  // QueueLoad::known, so one AND finds the weighted keys an entry holds.
+  // for: byte k (from the lowest) is 1 when key k has a weight, so
+  // QueueLoad::known read as a word (LoadWord) and one AND give the weighted
+  // keys an entry holds.
   std::uint64_t weighted_keys_ = 0;
 
   std::vector<SlotScore> scores_;                // by slot

@@ -3,22 +3,16 @@
 // JSON text tested eight bytes at a time (no SIMD needed): the word tricks
 // the scanner, the line layouts and the decision log share.
 
-#include <bit>
 #include <cstdint>
-#include <cstring>
+
+#include "base/load_word.h"
 
 namespace lbsim::json_bytes {
 
 inline constexpr std::uint64_t kOnes = 0x0101010101010101u;
 inline constexpr std::uint64_t kHighs = 0x8080808080808080u;
 
-// Eight bytes at `p` as a word whose least significant byte is p[0].
-inline std::uint64_t LoadWord(const char* p) {
-  std::uint64_t v;
-  std::memcpy(&v, p, sizeof v);
-  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
-  return v;
-}
+using lbsim::LoadWord;
 
 // Flags (the high bit of each byte) the bytes of `v` a JSON string cannot
 // hold as they are: '"', '\\' and control characters (below 0x20); bytes
