@@ -37,6 +37,11 @@ std::size_t Members(std::uint64_t bits) {
 
 std::uint64_t BitOf(std::uint32_t slot) { return std::uint64_t{1} << (slot % 64); }
 
+// The dense blocks that count `words` words.
+std::size_t BlocksFor(std::size_t words) {
+  return (words + SlotSet::kBlockWords - 1) / SlotSet::kBlockWords;
+}
+
 }  // namespace
 
 void SlotSet::Insert(std::uint32_t slot) {
@@ -52,7 +57,7 @@ void SlotSet::Insert(std::uint32_t slot) {
         return;
       }
       dense_.resize(index + 1, 0);
-      blocks_.resize((dense_.size() + kBlockWords - 1) / kBlockWords, 0);
+      blocks_.resize(BlocksFor(dense_.size()), 0);
     }
     dense_[index] |= BitOf(slot);
     ++blocks_[index / kBlockWords];
@@ -84,7 +89,7 @@ void SlotSet::Erase(std::uint32_t slot) {
 
 void SlotSet::MakeDense() {
   dense_.assign(words_.back().index + 1, 0);
-  blocks_.assign((dense_.size() + kBlockWords - 1) / kBlockWords, 0);
+  blocks_.assign(BlocksFor(dense_.size()), 0);
   for (const Word& w : words_) {
     dense_[w.index] = w.bits;
     blocks_[w.index / kBlockWords] += static_cast<std::uint32_t>(Members(w.bits));
