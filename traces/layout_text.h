@@ -5,6 +5,7 @@
 // run for every value of every line a layout reads.
 
 #include <bit>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -55,6 +56,13 @@ inline bool LiteralAt(const char* p, const char* end, const char* literal, std::
 // something else is there (a null slot's value).
 inline const char* ReadNull(const char* p, const char* end) {
   return LiteralAt(p, end, "null", 4) ? p + 4 : nullptr;
+}
+
+// Past the `true`, `false` or `null` at `p`, in a text that ends at `end`;
+// nullptr when none is there (the value of a key passed over).
+inline const char* ReadWord(const char* p, const char* end) {
+  if (LiteralAt(p, end, "true", 4) || LiteralAt(p, end, "null", 4)) return p + 4;
+  return LiteralAt(p, end, "false", 5) ? p + 5 : nullptr;
 }
 
 inline bool IsDigit(char c) { return static_cast<unsigned char>(c - '0') <= 9; }
@@ -112,10 +120,48 @@ inline const char* ReadDigits(const char* p, const char* begin, const char* end,
   return p;
 }
 
+// The fraction [first, last), digits, a '.' and digits, more than
+// kMaxDigits of them, as from_chars reads it: when all its digits make an
+// integer m of at most 2^53, m / 10^k (both exact doubles, so rounded once,
+// correctly); otherwise from_chars itself. So the seconds of a Unix time
+// with microseconds (1764750000.022293) or with Python's 17 digits stay on
+// the layouts' path. Returns `last`, or nullptr when from_chars refuses it
+// (out of the double range), for the general path to decide.
+[[gnu::noinline]] inline const char* ReadLongFraction(const char* first, const char* last,
+                                                      TraceTime& out) {
+  // 10^k for k up to 19: exact doubles.
+  static constexpr double kExactPowers[20] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,
+                                              1e7,  1e8,  1e9,  1e10, 1e11, 1e12, 1e13,
+                                              1e14, 1e15, 1e16, 1e17, 1e18, 1e19};
+  constexpr std::uint64_t kExactLimit = std::uint64_t{1} << 53;
+  const auto digits = static_cast<std::size_t>(last - first) - 1;
+  if (digits <= 19) {  // no wrap in 64 bits
+    std::uint64_t m = 0;
+    std::size_t decimals = 0;
+    for (const char* q = first; q < last; ++q) {
+      if (*q == '.') {
+        decimals = static_cast<std::size_t>(last - q) - 1;
+        continue;
+      }
+      m = m * 10 + static_cast<unsigned>(*q - '0');
+    }
+    if (m <= kExactLimit) {
+      out = TraceTime{static_cast<double>(m) / kExactPowers[decimals], false, 0};
+      return last;
+    }
+  }
+  double value = 0.0;
+  const auto [ptr, ec] = std::from_chars(first, last, value);
+  if (ec != std::errc() || ptr != last) return nullptr;
+  out = TraceTime{value, false, 0};
+  return last;
+}
+
 // Reads a number slot at `p` of the text [begin, end) (see LineLayouts)
-// into `out` as ReadNumber reads it: an integer is exact, and a fraction
-// m / 10^k with m and 10^k exact doubles is rounded once, correctly, as
-// from_chars rounds. Returns where the number ends, or nullptr when it is
+// into `out` as ReadNumber reads it: an integer (at most kMaxDigits
+// digits) is exact, and a fraction m / 10^k with m and 10^k exact doubles
+// is rounded once, correctly, as from_chars rounds (a longer one, see
+// ReadLongFraction). Returns where the number ends, or nullptr when it is
 // not one the slot takes.
 inline const char* ReadDecimal(const char* p, const char* begin, const char* end,
                                TraceTime& out) {
@@ -133,7 +179,8 @@ inline const char* ReadDecimal(const char* p, const char* begin, const char* end
   std::uint64_t f = 0;
   p = ReadDigits(p, begin, end, f);
   const std::size_t decimals = static_cast<std::size_t>(p - fraction);
-  if (decimals == 0 || whole + decimals > kMaxDigits) return nullptr;
+  if (decimals == 0) return nullptr;
+  if (whole + decimals > kMaxDigits) return ReadLongFraction(first, p, out);
   const std::uint64_t scale = kPowersOfTen[decimals];
   m = m * scale + f;
   out = TraceTime{static_cast<double>(m) / static_cast<double>(scale), false, 0};

@@ -17,6 +17,13 @@ using namespace layout_text;
 // The unquoted text of an unescaped string value.
 std::string_view Unquoted(const JsonView& v) { return v.text.substr(1, v.text.size() - 2); }
 
+// Whether `v` is null or an object without members: a hint that carries no
+// queue information.
+bool HoldsNothing(const JsonView& v) {
+  return v.is_null() ||
+         (v.is_object() && v.text.find_first_not_of(" \t\r\n", 1) == v.text.size() - 1);
+}
+
 }  // namespace
 
 const char* LineLayouts::Fits(const Layout& layout, std::string_view text, bool lines,
@@ -96,7 +103,11 @@ const char* LineLayouts::Fits(const Layout& layout, std::string_view text, bool 
         break;
       }
       case Slot::kPassedNumber:
+        if (p != end && *p == '-') ++p;
         p = ReadDecimal(p, text.data(), end, number);
+        break;
+      case Slot::kPassedWord:
+        p = ReadWord(p, end);
         break;
     }
     if (!p) return nullptr;
@@ -196,7 +207,8 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
   std::size_t slots = 0;
   // A bit per key seen.
   constexpr unsigned kType = 1, kT = 2, kDuration = 4, kInstance = 8, kInflight = 16, kQps = 32,
-                     kRequest = 64, kInput = 128, kOutput = 256, kHint = 512;
+                     kRequest = 64, kInput = 128, kOutput = 256, kHint = 512,
+                     kEmptyHint = 1024;
   unsigned seen = 0;
   std::string_view type;
   const JsonView* hint = nullptr;
@@ -231,29 +243,47 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
         // A key the decoder passes over: its value is only read past.
         if (value.is_string()) slot = Slot::kPassedString, bit = 0;
         else if (value.is_number()) slot = Slot::kPassedNumber, bit = 0;
+        else if (value.is_bool() || value.is_null()) slot = Slot::kPassedWord, bit = 0;
         else return;
       }
       const bool id = slot == Slot::kInstance || slot == Slot::kRequest ||
                       slot == Slot::kPassedString;
-      if (slot == Slot::kHint) {
+      if (slot == Slot::kHint && HoldsNothing(value)) {
+        // It stays in the layout's text: the arrival has no queues, as the
+        // decoder makes it.
+        bit |= kEmptyHint;
+      } else if (slot == Slot::kHint) {
         if (!value.is_object()) return;
         hint = &value;  // learned last: it costs a walk
       } else if (id ? !value.is_string()
-                    : !(value.is_number() ||
+                    : !(value.is_number() || slot == Slot::kPassedWord ||
                         (value.is_null() && (slot == Slot::kInflight || slot == Slot::kQps)))) {
         return;
       }
-      const std::string_view cut = id ? Unquoted(value) : value.text;
-      if (slots == kMaxSlots) return;
-      cuts[slots++] = {at(cut), at(cut) + cut.size(), slot};
+      if (!(bit & kEmptyHint)) {
+        const std::string_view cut = id ? Unquoted(value) : value.text;
+        if (slots == kMaxSlots) return;
+        cuts[slots++] = {at(cut), at(cut) + cut.size(), slot};
+      }
     }
     if (seen & bit) return;
     seen |= bit;
   }
+  if (type == "arrival") {
+    // An arrival's instance, inflight and qps_1m are passed over too.
+    for (std::size_t i = 0; i < slots; ++i) {
+      Cut& cut = cuts[i];
+      if (cut.slot == Slot::kInstance) cut.slot = Slot::kPassedString;
+      else if (cut.slot == Slot::kInflight || cut.slot == Slot::kQps)
+        cut.slot = line[cut.begin] == 'n' ? Slot::kPassedWord : Slot::kPassedNumber;
+    }
+    seen &= ~(kInstance | kInflight | kQps);
+  }
   Layout layout;
   // An arrival: t, type and maybe request, duration, token counts and a
   // hint. A load: t, type, instance and maybe inflight and qps_1m.
-  constexpr unsigned kArrivalOptional = kDuration | kRequest | kInput | kOutput | kHint;
+  constexpr unsigned kArrivalOptional =
+      kDuration | kRequest | kInput | kOutput | kHint | kEmptyHint;
   if (type == "arrival" &&
       (seen | kArrivalOptional) == (kType | kT | kArrivalOptional)) {
     layout.type = EventType::kArrival;

@@ -21,23 +21,27 @@ namespace lbsim {
 // whitespace must recur byte for byte, and each value must be one its slot
 // takes as it stands:
 //   t, duration, qps_1m  a number >= 0: no sign, no exponent, no leading
-//                        zero, at most 15 digits in all (qps_1m: or null);
+//                        zero; an integer of at most 15 digits or a
+//                        fraction of any length in the double range
+//                        (qps_1m: or null);
 //   inflight, input_tokens, output_tokens
-//                        such a number without a fraction (inflight: or
-//                        null);
+//                        such an integer (inflight: or null);
 //   instance, request    a non-empty id of printable ASCII, no escapes;
 //   hint                 a Proxy queue hint laid out as the learned one
-//                        (see HintLayout);
+//                        (see HintLayout); one that holds nothing ({} or
+//                        null) is part of the layout's text instead;
 //   any key the decoder passes over (not IsEventKey: so not weight, speed
 //   or prefix_blocks either)
-//                        a string like an id, or a number like t; read
+//                        a string like an id, a number like t but for a
+//                        sign it may have, true, false or null; read
 //                        past, as the decoder passes it over.
 // Any other line, including every line in error, is left to the general
 // path, which decides about it as ever. Layouts are learned from arrivals
 // (t, type and maybe request, duration, input_tokens, output_tokens and
-// hint) and loads (t, type, instance and maybe inflight and qps_1m), their
-// keys in any order and each once, with keys the decoder passes over
-// among them (at most kMaxSlots values in all). Hinted layouts are kept
+// hint; an arrival's instance, inflight and qps_1m are passed over, as
+// the decoder passes them over) and loads (t, type, instance and maybe
+// inflight and qps_1m), their keys in any order and each once, with keys
+// the decoder passes over among them (at most kMaxSlots values in all). Hinted layouts are kept
 // apart from the others, so that hints whose layout keeps changing never
 // push out the layout of a plain line; while hints keep failing to be
 // learned or to be read again, learning them backs off (it costs a walk
@@ -91,7 +95,8 @@ class LineLayouts {
 
   enum class Slot : std::uint8_t {
     kTime, kDuration, kInstance, kInflight, kQps, kRequest, kInputTokens, kOutputTokens, kHint,
-    kPassedString, kPassedNumber  // the value of a key the decoder passes over
+    // The value of a key the decoder passes over.
+    kPassedString, kPassedNumber, kPassedWord
   };
 
   struct Layout {

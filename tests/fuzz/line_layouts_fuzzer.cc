@@ -56,13 +56,18 @@ struct Fixture {
     for (const std::string line : {
              R"({"t": 0, "type": "arrival", "model": "m-1", "request": "r", "duration": 4, "score": 0.5})",
              R"({"t":1,"type":"load","instance":"b","inflight":2,"source":"hb"})",
+             R"({"t":1764750000.0222933,"type":"arrival","stream":true,"priority":-1,"duration":0.5})",
+             R"({"t":2,"type":"arrival","instance":"b","inflight":1,"qps_1m":null,"hint":{}})",
          }) {
-      FlatObject flat;
+      JsonScanner scanner;
+      JsonView value;
       TraceEvent event;
-      if (!ScanFlatObject(line, flat) || !DecodeEventLine(line, table, 0.0, event)) std::abort();
-      passing_layouts.Learn(line, flat.Members());
+      if (scanner.ScanText(line, value) != JsonScanner::Status::kOk ||
+          !DecodeEventLine(line, table, 0.0, event))
+        std::abort();
+      passing_layouts.Learn(line, scanner.members());
     }
-    if (passing_layouts.size() != 2) std::abort();
+    if (passing_layouts.size() != 4) std::abort();
     // Names "c", never registered, between two that are.
     const std::string hinted =
         R"({"t": 0, "type": "arrival", "request": "r", "hint": {"queue_depths": {"per_instance": )"
