@@ -238,4 +238,64 @@ inline const char* ReadId(const char* p, const char* end, std::size_t max_bytes,
   return p;
 }
 
+// Past the spaces and tabs at `p`, in a text that ends at `end`.
+inline const char* SkipBlanks(const char* p, const char* end) {
+  while (p < end && (*p == ' ' || *p == '\t')) ++p;
+  return p;
+}
+
+// Past the string at `p` (its opening quote) that ReadId would read, or
+// "", in a text that ends at `end`; nullptr when it is not one.
+inline const char* SkipPlainString(const char* p, const char* end, std::string_view& out) {
+  if (p == end || *p != '"') return nullptr;
+  ++p;
+  if (p < end && *p == '"') {
+    out = {};
+    return p + 1;
+  }
+  p = ReadId(p, end, end - p, out);
+  return p && p < end && *p == '"' ? p + 1 : nullptr;
+}
+
+// The most members a passed-over object or array may have here.
+inline constexpr std::size_t kMaxFlatMembers = 16;
+
+// Past the object or array at `p`, of a key the decoder passes over, when
+// it is flat and plain: at most kMaxFlatMembers members, each a string as
+// SkipPlainString reads it, a number as ReadDecimal reads it but for a
+// sign, true, false or null; an object's keys plain strings, all
+// different; only spaces and tabs between. `begin` is where the text
+// starts. Otherwise nullptr: the general path decides about it.
+inline const char* SkipFlatContainer(const char* p, const char* begin, const char* end) {
+  if (p == end || (*p != '{' && *p != '[')) return nullptr;
+  const bool object = *p == '{';
+  const char close = object ? '}' : ']';
+  std::string_view keys[kMaxFlatMembers];
+  p = SkipBlanks(p + 1, end);
+  if (p < end && *p == close) return p + 1;
+  for (std::size_t n = 0;; ++n) {
+    if (n == kMaxFlatMembers) return nullptr;
+    if (object) {
+      if (!(p = SkipPlainString(p, end, keys[n]))) return nullptr;
+      for (std::size_t k = 0; k < n; ++k)
+        if (keys[k] == keys[n]) return nullptr;  // the general path's to report
+      p = SkipBlanks(p, end);
+      if (p == end || *p != ':') return nullptr;
+      p = SkipBlanks(p + 1, end);
+    }
+    if (p == end) return nullptr;
+    std::string_view text;
+    TraceTime number;
+    if (*p == '"') p = SkipPlainString(p, end, text);
+    else if (*p == 't' || *p == 'f' || *p == 'n') p = ReadWord(p, end);
+    else p = ReadDecimal(p + (*p == '-'), begin, end, number);
+    if (!p) return nullptr;
+    p = SkipBlanks(p, end);
+    if (p == end) return nullptr;
+    if (*p == close) return p + 1;
+    if (*p != ',') return nullptr;
+    p = SkipBlanks(p + 1, end);
+  }
+}
+
 }  // namespace lbsim::layout_text

@@ -24,6 +24,13 @@ bool HoldsNothing(const JsonView& v) {
          (v.is_object() && v.text.find_first_not_of(" \t\r\n", 1) == v.text.size() - 1);
 }
 
+// Whether `v`, an object or array in `line`, is one SkipFlatContainer
+// reads past: lines laid out like it are not read otherwise.
+bool FlatContainer(const JsonView& v, std::string_view line) {
+  const char* const end = v.text.data() + v.text.size();
+  return SkipFlatContainer(v.text.data(), line.data(), end) == end;
+}
+
 }  // namespace
 
 const char* LineLayouts::Fits(const Layout& layout, std::string_view text, bool lines,
@@ -108,6 +115,9 @@ const char* LineLayouts::Fits(const Layout& layout, std::string_view text, bool 
         break;
       case Slot::kPassedWord:
         p = ReadWord(p, end);
+        break;
+      case Slot::kPassedContainer:
+        p = SkipFlatContainer(p, text.data(), end);
         break;
     }
     if (!p) return nullptr;
@@ -244,6 +254,7 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
         if (value.is_string()) slot = Slot::kPassedString, bit = 0;
         else if (value.is_number()) slot = Slot::kPassedNumber, bit = 0;
         else if (value.is_bool() || value.is_null()) slot = Slot::kPassedWord, bit = 0;
+        else if (FlatContainer(value, line)) slot = Slot::kPassedContainer, bit = 0;
         else return;
       }
       const bool id = slot == Slot::kInstance || slot == Slot::kRequest ||
@@ -257,6 +268,7 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
         hint = &value;  // learned last: it costs a walk
       } else if (id ? !value.is_string()
                     : !(value.is_number() || slot == Slot::kPassedWord ||
+                        slot == Slot::kPassedContainer ||
                         (value.is_null() && (slot == Slot::kInflight || slot == Slot::kQps)))) {
         return;
       }

@@ -33,8 +33,10 @@ namespace lbsim {
 //   any key the decoder passes over (not IsEventKey: so not weight, speed
 //   or prefix_blocks either)
 //                        a string like an id, a number like t but for a
-//                        sign it may have, true, false or null; read
-//                        past, as the decoder passes it over.
+//                        sign it may have, true, false, null, or a flat
+//                        object or array of such values (see
+//                        SkipFlatContainer); read past, as the decoder
+//                        passes it over.
 // Any other line, including every line in error, is left to the general
 // path, which decides about it as ever. Layouts are learned from arrivals
 // (t, type and maybe request, duration, input_tokens, output_tokens and
@@ -96,7 +98,7 @@ class LineLayouts {
   enum class Slot : std::uint8_t {
     kTime, kDuration, kInstance, kInflight, kQps, kRequest, kInputTokens, kOutputTokens, kHint,
     // The value of a key the decoder passes over.
-    kPassedString, kPassedNumber, kPassedWord
+    kPassedString, kPassedNumber, kPassedWord, kPassedContainer
   };
 
   struct Layout {

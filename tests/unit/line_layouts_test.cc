@@ -443,8 +443,9 @@ TEST_CASE("LineLayouts learns only arrival and load layouts, and keeps the newes
            R"({"t": 1, "type": "load", "instance": "b", "request": "r"})",
            R"({"t": 1, "type": "load", "instance": "b", "weight": 2})",
            R"({"t": 1, "type": "arrival", "speed": 2})",
-           R"({"t": 1, "type": "arrival", "extra": {"a": 1}})",
-           R"({"t": 1, "type": "arrival", "extra": [1]})",
+           R"({"t": 1, "type": "arrival", "extra": {"a": {"b": 1}}})",
+           R"({"t": 1, "type": "arrival", "extra": [[1]]})",
+           R"({"t": 1, "type": "arrival", "extra": ["\u0041"]})",
            R"({"t": 1, "type": "arrival", "a": 1, "b": 1, "c": 1, "d": 1, "e": 1, "f": 1, "g": 1, "h": 1, "i": 1, "j": 1})",
            R"({"t": 1, "type": "load", "instance": "b", "input_tokens": 2})",
            R"({"t": 1, "type": "arr\u0069val"})",
@@ -565,6 +566,65 @@ TEST_CASE("LineLayouts reads past true, false and null of keys the decoder passe
   for (const std::string word : {"tru", "True", "truex", "nulll", "fals", "falsey", "t rue"}) {
     const std::string text =
         R"({"t": 3, "type": "arrival", "request": "r-2", "stream": )" + word + R"(, "duration": 1})";
+    INFO(text);
+    CHECK_FALSE(DecodeGenerally(text, table, 0.0, event));
+    CHECK_FALSE(Read(layouts, text, table, event));
+  }
+}
+
+TEST_CASE("LineLayouts reads past flat objects and arrays of keys the decoder passes over") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  LearnFrom(layouts,
+            R"({"t": 0, "type": "arrival", "request": "r", "meta": {"user": "u-1", "tier": "free"}, "tags": ["a", 1], "duration": 1})",
+            table);
+  REQUIRE(layouts.size() == 1);
+  auto line = [](const std::string& meta, const std::string& tags) {
+    return R"({"t": 2.5, "type": "arrival", "request": "r-2", "meta": )" + meta +
+           R"(, "tags": )" + tags + R"(, "duration": 0.5})";
+  };
+  // Any flat, plain members, in any number up to 16, spaced with blanks.
+  for (const auto& [meta, tags] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"user": "u-2", "tier": "paid"})", R"(["b", 2])"},
+           {R"({})", R"([])"},
+           {R"({ })", "[\t]"},
+           {R"({"a":1,"b":-2.5,"c":true,"d":false,"e":null,"f":"","g":"x y"})", R"([null,true,"",-0])"},
+           {R"({ "user" : "u" , "n" : 1764750000.0222933 })", R"([ 1 , 2 ])"},
+           {R"({"1":1,"2":2,"3":3,"4":4,"5":5,"6":6,"7":7,"8":8,"9":9,"10":10,"11":11,"12":12,"13":13,"14":14,"15":15,"16":16})",
+            R"([1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16])"},
+           {R"({"": 1})", R"([])"},
+           {R"([])", R"({})"},  // either kind, whichever was learned
+       }) {
+    CHECK(ReadsAsDecoder(layouts, line(meta, tags), table, true));
+  }
+  // Valid, but not flat or plain, or too long: the general path's.
+  for (const auto& [meta, tags] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"user": {"id": 1}})", R"([])"},
+           {R"({})", R"([[]])"},
+           {R"({"user": "\u0041"})", R"([])"},
+           {R"({"u"": 1})", R"([])"},
+           {"{\"user\": \"caf\xC3\xA9\"}", R"([])"},
+           {R"({"a": 1e3})", R"([])"},
+           {R"({})", R"([1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17])"},
+           {R"({"user": "u"})", R"("a")"},
+       }) {
+    CHECK_FALSE(ReadsAsDecoder(layouts, line(meta, tags), table, false));
+  }
+  // Invalid: refused both ways (a repeated key too).
+  for (const auto& [meta, tags] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"a": 1, "a": 2})", R"([])"},
+           {R"({"a": 1,})", R"([])"},
+           {R"({"a" 1})", R"([])"},
+           {R"({"a": 01})", R"([])"},
+           {R"({})", R"([1,])"},
+           {R"({})", R"([,])"},
+           {R"({})", R"([1 2])"},
+           {R"({})", R"([tru])"},
+           {R"({})", R"([)"},
+           {R"({"a": 1])", R"([])"},
+       }) {
+    TraceEvent event;
+    const std::string text = line(meta, tags);
     INFO(text);
     CHECK_FALSE(DecodeGenerally(text, table, 0.0, event));
     CHECK_FALSE(Read(layouts, text, table, event));
