@@ -21,10 +21,13 @@ BenchTraceShape RealisticShape() {
 
 std::string Describe(const BenchTraceShape& shape) {
   const char* ids = shape.ids == IdStyle::kNone ? "no ids" : shape.ids == IdStyle::kShort ? "short ids" : "UUID ids";
-  return fmt::format("{}, {}, {}% {}hints{}{}", ids,
-                     shape.times == TimeStyle::kIntegerMs ? "integer ms" : "fractional s",
-                     shape.hint_percent, shape.varying_hints ? "varying " : "",
+  const char* times = shape.times == TimeStyle::kIntegerMs           ? "integer ms"
+                      : shape.times == TimeStyle::kFractionalSeconds ? "fractional s"
+                                                                     : "Unix s";
+  return fmt::format("{}, {}, {}% {}hints{}{}{}", ids, times, shape.hint_percent,
+                     shape.varying_hints ? "varying " : "",
                      shape.float_loads ? ", float loads" : "",
+                     shape.log_keys ? ", Proxy log keys" : "",
                      shape.document ? ", a JSON document" : "");
 }
 
@@ -33,7 +36,7 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
   if (!f) throw std::runtime_error("cannot write " + path);
   std::mt19937_64 rng(shape.seed);
   auto uniform = [&rng](std::uint64_t n) { return rng() % n; };
-  const bool seconds = shape.times == TimeStyle::kFractionalSeconds;
+  const bool seconds = shape.times != TimeStyle::kIntegerMs;
 
   std::string out = fmt::format(R"({{"lbsim_trace": 1, "name": "bench", "time_unit": "{}", "instances": [)",
                                 seconds ? "s" : "ms");
@@ -54,6 +57,19 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
   auto time_text = [&](std::uint64_t micros) {
     return seconds ? fmt::format("{}.{:06}", micros / 1'000'000, micros % 1'000'000)
                    : fmt::format("{}", micros / 1000);
+  };
+  // An event's time: Unix seconds carry a seventh decimal (the same for
+  // events at the same microsecond, so times never go back).
+  constexpr std::uint64_t kUnixStart = 1'764'750'000;
+  auto event_time = [&](std::uint64_t micros) {
+    if (shape.times != TimeStyle::kUnixSeconds) return time_text(micros);
+    return fmt::format("{}.{:06}{}", kUnixStart + micros / 1'000'000, micros % 1'000'000,
+                       micros * 7 % 10);
+  };
+  auto log_keys = [&]() -> std::string {
+    if (!shape.log_keys) return "";
+    return fmt::format(R"(, "model": "llama-3.1-8b-instruct", "stream": {}, "instance": "inst-{:05}")",
+                       uniform(4) == 0 ? "false" : "true", uniform(shape.instances));
   };
   auto request = [&](std::uint64_t a) -> std::string {
     switch (shape.ids) {
@@ -88,9 +104,9 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
   for (std::uint64_t a = 1; a <= shape.arrivals; ++a) {
     micros += uniform(3000);
     const std::uint64_t duration = (20 + uniform(400)) * 1000 + uniform(1000);
-    const std::string id = request(a);
+    const std::string id = request(a) + log_keys();
     if (shape.hint_percent && uniform(100) < shape.hint_percent) {
-      event(fmt::format(R"({{"t": {}, "type": "arrival"{}, "duration": {}{}}})", time_text(micros),
+      event(fmt::format(R"({{"t": {}, "type": "arrival"{}, "duration": {}{}}})", event_time(micros),
                         id, time_text(duration), hint()));
     } else if (shape.arrivals_per_hint && a % shape.arrivals_per_hint == 0) {
       // Two distinct Instances: a trace refuses a key repeated in one object.
@@ -104,16 +120,16 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
         event(fmt::format(
             R"({{"t": {}, "type": "arrival"{}, "duration": {}, "hint": {{"queue_depths": )"
             R"({{"per_instance": {{"inst-{:05}": {{"queue_depth": {}, "active_decode_count": {}}}}}}}}}}})",
-            time_text(micros), id, time_text(duration), first, queue, decode));
+            event_time(micros), id, time_text(duration), first, queue, decode));
       } else {
         event(fmt::format(
             R"({{"t": {}, "type": "arrival"{}, "duration": {}, "hint": {{"queue_depths": )"
             R"({{"per_instance": {{"inst-{:05}": {{"queue_depth": {}, "active_decode_count": {}}}, )"
             R"("inst-{:05}": {{"pending_prefill_count": {}}}}}}}}}}})",
-            time_text(micros), id, time_text(duration), first, queue, decode, second, prefill));
+            event_time(micros), id, time_text(duration), first, queue, decode, second, prefill));
       }
     } else {
-      event(fmt::format(R"({{"t": {}, "type": "arrival"{}, "duration": {}}})", time_text(micros),
+      event(fmt::format(R"({{"t": {}, "type": "arrival"{}, "duration": {}}})", event_time(micros),
                         id, time_text(duration)));
     }
     if (a % shape.arrivals_per_snapshot == 0) {
@@ -122,12 +138,12 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
         const bool null = uniform(20) == 0;
         event(fmt::format(
             R"({{"t": {}, "type": "load", "instance": "inst-{:05}", "inflight": {}, "qps_1m": {}}})",
-            time_text(micros), instance, null ? "null" : fmt::format("{}", uniform(12)),
+            event_time(micros), instance, null ? "null" : fmt::format("{}", uniform(12)),
             fmt::format("{}.{:02}", uniform(300), uniform(100))));
       } else {
         event(fmt::format(
             R"({{"t": {}, "type": "load", "instance": "inst-{:05}", "inflight": {}, "qps_1m": {}}})",
-            time_text(micros), instance, uniform(12), uniform(300)));
+            event_time(micros), instance, uniform(12), uniform(300)));
       }
     }
     if (out.size() > (1u << 20)) {

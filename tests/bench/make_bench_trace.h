@@ -8,8 +8,9 @@ namespace lbsim::bench {
 
 // How arrivals name their request.
 enum class IdStyle { kNone, kShort, kUuid };  // none, "r123", a 36-character UUID
-// How times are written.
-enum class TimeStyle { kIntegerMs, kFractionalSeconds };  // 1234, or 1.234567 s
+// How times are written: 1234 (ms), 1.234567 (s), or Unix seconds with
+// seven decimals as Python's time.time() prints them (1764750001.2345678).
+enum class TimeStyle { kIntegerMs, kFractionalSeconds, kUnixSeconds };
 
 // Shape of a synthetic trace for benchmarks: a pool registered in the
 // header with known load, arrivals with durations, and a load snapshot of
@@ -37,6 +38,10 @@ struct BenchTraceShape {
   // as a Proxy's map that changes from hint to hint; otherwise every
   // Instance in pool order.
   bool varying_hints = false;
+  // Arrivals also carry what a Proxy's log holds beside the trace's keys:
+  // the model, whether the request streams, and the Instance the Proxy
+  // picked (all passed over by the replay).
+  bool log_keys = false;
 };
 
 // The realistic shape the headline figures use: UUID request ids,
