@@ -238,6 +238,95 @@ inline const char* ReadId(const char* p, const char* end, std::size_t max_bytes,
   return p;
 }
 
+// Whether the four bytes at `p`, before `end`, are hex digits; their value
+// in `code`.
+inline bool ReadHex4(const char* p, const char* end, unsigned& code) {
+  if (end - p < 4) return false;
+  code = 0;
+  for (int i = 0; i < 4; ++i) {
+    const auto c = static_cast<unsigned char>(p[i]);
+    unsigned digit;
+    if (IsDigit(static_cast<char>(c))) digit = c - '0';
+    else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') digit = (c | 0x20) - 'a' + 10;
+    else return false;
+    code = code << 4 | digit;
+  }
+  return true;
+}
+
+// Past the escape at `p` (just after its backslash), in a text that ends
+// at `end`, as JsonScanner accepts it: one of \" \\ \/ \b \f \n \r \t, or
+// \uXXXX, a high surrogate only with an escaped low one after it;
+// nullptr otherwise.
+inline const char* SkipEscape(const char* p, const char* end) {
+  if (p == end) return nullptr;
+  switch (*p) {
+    case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+      return p + 1;
+    case 'u': {
+      unsigned code;
+      if (!ReadHex4(p + 1, end, code) || (code >= 0xDC00 && code <= 0xDFFF)) return nullptr;
+      p += 5;
+      if (code < 0xD800 || code > 0xDBFF) return p;
+      if (end - p < 2 || p[0] != '\\' || p[1] != 'u' || !ReadHex4(p + 2, end, code) ||
+          code < 0xDC00 || code > 0xDFFF)
+        return nullptr;
+      return p + 6;
+    }
+    default:
+      return nullptr;
+  }
+}
+
+// Past the UTF-8 sequence at `p` (a byte >= 0x80), in a text that ends at
+// `end`, when it is well-formed (RFC 3629: no overlong forms, no
+// surrogates, nothing above U+10FFFF), as JsonScanner accepts it; nullptr
+// otherwise.
+inline const char* SkipUtf8(const char* p, const char* end) {
+  const auto lead = static_cast<unsigned char>(*p);
+  unsigned second_lo = 0x80, second_hi = 0xBF;
+  int continuation;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    continuation = 1;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    continuation = 2;
+    if (lead == 0xE0) second_lo = 0xA0;
+    else if (lead == 0xED) second_hi = 0x9F;
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    continuation = 3;
+    if (lead == 0xF0) second_lo = 0x90;
+    else if (lead == 0xF4) second_hi = 0x8F;
+  } else {
+    return nullptr;
+  }
+  ++p;
+  for (int i = 0; i < continuation; ++i, ++p) {
+    if (p == end) return nullptr;
+    const auto c = static_cast<unsigned char>(*p);
+    if (c < (i == 0 ? second_lo : 0x80) || c > (i == 0 ? second_hi : 0xBF)) return nullptr;
+  }
+  return p;
+}
+
+// Past the characters of the string whose opening quote is just before
+// `p`, up to its closing quote (which stays for the next literal), in a
+// text that ends at `end`: any string JsonScanner accepts, escapes and
+// UTF-8 included (the value of a key passed over, never decoded). nullptr
+// when it holds anything else or does not end before `end`.
+inline const char* SkipStringBody(const char* p, const char* end) {
+  for (;;) {
+    p = SkipIdBytes(p, end);
+    if (p == end) return nullptr;
+    const auto c = static_cast<unsigned char>(*p);
+    if (c == '"') return p;
+    if (c == '\\') p = SkipEscape(p + 1, end);
+    else if (c >= 0x80) p = SkipUtf8(p, end);
+    else if (c >= 0x20) ++p;  // printable, or DEL: a string may hold it
+    else return nullptr;      // a control character
+    if (!p) return nullptr;
+  }
+}
+
 // Past the spaces and tabs at `p`, in a text that ends at `end`.
 inline const char* SkipBlanks(const char* p, const char* end) {
   while (p < end && (*p == ' ' || *p == '\t')) ++p;
@@ -261,10 +350,10 @@ inline const char* SkipPlainString(const char* p, const char* end, std::string_v
 inline constexpr std::size_t kMaxFlatMembers = 16;
 
 // Past the object or array at `p`, of a key the decoder passes over, when
-// it is flat and plain: at most kMaxFlatMembers members, each a string as
-// SkipPlainString reads it, a number as ReadDecimal reads it but for a
-// sign, true, false or null; an object's keys plain strings, all
-// different; only spaces and tabs between. `begin` is where the text
+// it is flat and plain: at most kMaxFlatMembers members, each a string
+// (see SkipStringBody), a number as ReadDecimal reads it but for a sign,
+// true, false or null; an object's keys plain strings (as SkipPlainString
+// reads them), all different; only spaces and tabs between. `begin` is where the text
 // starts. Otherwise nullptr: the general path decides about it.
 inline const char* SkipFlatContainer(const char* p, const char* begin, const char* end) {
   if (p == end || (*p != '{' && *p != '[')) return nullptr;
@@ -284,9 +373,11 @@ inline const char* SkipFlatContainer(const char* p, const char* begin, const cha
       p = SkipBlanks(p + 1, end);
     }
     if (p == end) return nullptr;
-    std::string_view text;
     TraceTime number;
-    if (*p == '"') p = SkipPlainString(p, end, text);
+    if (*p == '"') {
+      p = SkipStringBody(p + 1, end);
+      if (p) ++p;
+    }
     else if (*p == 't' || *p == 'f' || *p == 'n') p = ReadWord(p, end);
     else p = ReadDecimal(p + (*p == '-'), begin, end, number);
     if (!p) return nullptr;

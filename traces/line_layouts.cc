@@ -14,7 +14,7 @@ namespace {
 
 using namespace layout_text;
 
-// The unquoted text of an unescaped string value.
+// The text between the quotes of a string value (escapes left as they are).
 std::string_view Unquoted(const JsonView& v) { return v.text.substr(1, v.text.size() - 2); }
 
 // Whether `v` is null or an object without members: a hint that carries no
@@ -104,11 +104,9 @@ const char* LineLayouts::Fits(const Layout& layout, std::string_view text, bool 
         p = layout.hint.Fits(p, text.data(), end, hint);
         values.has_hint = true;
         break;
-      case Slot::kPassedString: {
-        std::string_view passed;
-        p = ReadId(p, end, kMaxLineBytes, passed);
+      case Slot::kPassedString:
+        p = SkipStringBody(p, end);
         break;
-      }
       case Slot::kPassedNumber:
         if (p != end && *p == '-') ++p;
         p = ReadDecimal(p, text.data(), end, number);
@@ -226,12 +224,12 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
     return static_cast<std::size_t>(part.data() - line.data());
   };
   for (const JsonMember& m : members) {
-    if (m.key.escaped || m.value.escaped) return;
+    if (m.key.escaped) return;
     const std::string_view key = Unquoted(m.key);
     const JsonView& value = m.value;
     unsigned bit;
     if (key == "type") {
-      if (!value.is_string()) return;
+      if (!value.is_string() || value.escaped) return;
       type = Unquoted(value);
       bit = kType;
     } else {
@@ -259,6 +257,8 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
       }
       const bool id = slot == Slot::kInstance || slot == Slot::kRequest ||
                       slot == Slot::kPassedString;
+      // Ids are read as they stand; a passed-over string is only read past.
+      if (value.escaped && slot != Slot::kPassedString) return;
       if (slot == Slot::kHint && HoldsNothing(value)) {
         // It stays in the layout's text: the arrival has no queues, as the
         // decoder makes it.

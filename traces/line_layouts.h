@@ -32,11 +32,11 @@ namespace lbsim {
 //                        null) is part of the layout's text instead;
 //   any key the decoder passes over (not IsEventKey: so not weight, speed
 //   or prefix_blocks either)
-//                        a string like an id, a number like t but for a
-//                        sign it may have, true, false, null, or a flat
-//                        object or array of such values (see
-//                        SkipFlatContainer); read past, as the decoder
-//                        passes it over.
+//                        any string (escapes and UTF-8 as the scanner
+//                        takes them), a number like t but for a sign it
+//                        may have, true, false, null, or a flat object
+//                        or array of such values (see SkipFlatContainer);
+//                        read past, as the decoder passes it over.
 // Any other line, including every line in error, is left to the general
 // path, which decides about it as ever. Layouts are learned from arrivals
 // (t, type and maybe request, duration, input_tokens, output_tokens and

@@ -56,7 +56,7 @@ struct Fixture {
     for (const std::string line : {
              R"({"t": 0, "type": "arrival", "model": "m-1", "request": "r", "duration": 4, "score": 0.5})",
              R"({"t":1,"type":"load","instance":"b","inflight":2,"source":"hb"})",
-             R"({"t":1764750000.0222933,"type":"arrival","stream":true,"priority":-1,"meta":{"user":"u","n":1},"tags":["a",2],"duration":0.5})",
+             R"({"t":1764750000.0222933,"type":"arrival","user":"Jos\u00e9","stream":true,"priority":-1,"meta":{"user":"u","n":1},"tags":["a",2],"duration":0.5})",
              R"({"t":2,"type":"arrival","instance":"b","inflight":1,"qps_1m":null,"hint":{}})",
          }) {
       JsonScanner scanner;

@@ -1,13 +1,18 @@
 // layout_text::ReadId, the id reader of learned line layouts: against a
 // byte-at-a-time reading of the same rule, for ids of every length up to
 // past two 16-byte steps, each ending at every kind of byte an id stops at,
-// and texts that end right after it.
+// and texts that end right after it. layout_text::SkipStringBody, the
+// reader of passed-over strings: against JsonScanner, on random strings of
+// the bytes escapes and UTF-8 are made of.
 
 #include <doctest/doctest.h>
 
+#include <random>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "traces/json_scanner.h"
 #include "traces/layout_text.h"
 
 namespace lbsim {
@@ -65,6 +70,42 @@ TEST_CASE("ReadId: a UUID request id, and one with a byte it refuses deep inside
   bad[33] = '\\';
   CHECK(ReadIdLength(bad + "\"}", 64) == -1);
   CHECK(ReadIdLength(uuid + "\"}", 35) == -1);
+}
+
+TEST_CASE("SkipStringBody: takes exactly the strings JsonScanner accepts") {
+  // Pieces that make up escapes (good and bad), UTF-8 sequences (well-formed
+  // and not), and plain bytes.
+  const std::vector<std::string> pieces = {
+      "a", "Z", " ", "~", "\x7f", "\\", "\\\\", "\\\"", "\\/", "\\b", "\\n", "\\t", "\\x",
+      "\\u", "\\u00e9", "\\uD83D", "\\ude00", "\\uDBFF\\uDFFF", "\\u12", "u", "0", "f",
+      "\xc3\xa9", "\xc3", "\xa9", "\xe2\x82\xac", "\xe0\x80\x80", "\xed\xa0\x80",
+      "\xf0\x9f\x98\x80", "\xf4\x90\x80\x80", "\xc0\x80", "\xff", "\x01", "\t",
+      std::string(1, '\0'), std::string(17, 'x')};
+  std::mt19937_64 random(7);
+  JsonScanner scanner;
+  int accepted = 0;
+  for (int i = 0; i < 50000; ++i) {
+    std::string body;
+    const std::size_t n = random() % 6;
+    for (std::size_t k = 0; k < n; ++k) body += pieces[random() % pieces.size()];
+    const std::string text = "\"" + body + "\"";
+    CAPTURE(text);
+    JsonView value;
+    const bool valid = scanner.ScanText(text, value) == JsonScanner::Status::kOk;
+    // After the closing quote, what a line has next.
+    const std::string line = text + ", \"t\": 1}";
+    const char* const end = line.data() + line.size();
+    const char* const stop = layout_text::SkipStringBody(line.data() + 1, end);
+    // Valid: stops at the closing quote. Invalid: refused, or (a quote
+    // escaped) stops at a later quote, which the next literal refuses.
+    if (valid) {
+      CHECK(stop == line.data() + text.size() - 1);
+    } else {
+      CHECK((stop == nullptr || stop != line.data() + text.size() - 1));
+    }
+    accepted += valid;
+  }
+  CHECK(accepted > 5000);
 }
 
 }  // namespace

@@ -445,7 +445,7 @@ TEST_CASE("LineLayouts learns only arrival and load layouts, and keeps the newes
            R"({"t": 1, "type": "arrival", "speed": 2})",
            R"({"t": 1, "type": "arrival", "extra": {"a": {"b": 1}}})",
            R"({"t": 1, "type": "arrival", "extra": [[1]]})",
-           R"({"t": 1, "type": "arrival", "extra": ["\u0041"]})",
+           R"({"t": 1, "type": "arrival", "extra": {"\u0041": 1}})",
            R"({"t": 1, "type": "arrival", "a": 1, "b": 1, "c": 1, "d": 1, "e": 1, "f": 1, "g": 1, "h": 1, "i": 1, "j": 1})",
            R"({"t": 1, "type": "load", "instance": "b", "input_tokens": 2})",
            R"({"t": 1, "type": "arr\u0069val"})",
@@ -506,11 +506,16 @@ TEST_CASE("LineLayouts reads past keys the decoder passes over, as the decoder d
   check_read(R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": -1})");
   check_read(R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": -0.25})");
   check_read(R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": 1764750000.0222933})");
+  // A passed-over string may be any JSON string: empty, escaped (as
+  // Python's json.dumps writes what is not ASCII), UTF-8, with DEL.
+  for (const std::string& model : std::vector<std::string>{"", "\\u0062", "Jos\\u00e9", "\\ud83d\\ude00", "q\\\"q", "a\\\\b", "\\/\\b\\f\\n\\r\\t",
+        "caf\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\x7F", "long " + std::string(100, 'x')}) {
+    check_read(R"({"t": 3, "type": "arrival", "model": ")" + model +
+               R"(", "request": "r", "duration": 4, "score": 1})");
+  }
   // Values the slots do not take: the general path's, which accepts them.
   TraceEvent event;
   for (const std::string& text : std::vector<std::string>{
-           R"({"t": 3, "type": "arrival", "model": "", "request": "r", "duration": 4, "score": 1})",
-           R"({"t": 3, "type": "arrival", "model": "\u0062", "request": "r", "duration": 4, "score": 1})",
            R"({"t": 3, "type": "arrival", "model": 7, "request": "r", "duration": 4, "score": 1})",
            R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": -1e3})",
            R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": 1e3})",
@@ -531,6 +536,20 @@ TEST_CASE("LineLayouts reads past keys the decoder passes over, as the decoder d
            R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": --1})",
            R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": -})",
            R"({"t": 3, "type": "load", "instance": "b", "inflight": 2.5, "source": "x"})",
+           // Strings the scanner refuses.
+           R"({"t": 3, "type": "arrival", "model": "\x", "request": "r", "duration": 4, "score": 1})",
+           R"({"t": 3, "type": "arrival", "model": "\u12", "request": "r", "duration": 4, "score": 1})",
+           R"({"t": 3, "type": "arrival", "model": "\u12g4", "request": "r", "duration": 4, "score": 1})",
+           R"({"t": 3, "type": "arrival", "model": "\ud83d", "request": "r", "duration": 4, "score": 1})",
+           R"({"t": 3, "type": "arrival", "model": "\ud83d\u0041", "request": "r", "duration": 4, "score": 1})",
+           R"({"t": 3, "type": "arrival", "model": "\ude00", "request": "r", "duration": 4, "score": 1})",
+           R"({"t": 3, "type": "arrival", "model": "a\", "request": "r", "duration": 4, "score": 1})",
+           "{\"t\": 3, \"type\": \"arrival\", \"model\": \"a\tb\", \"request\": \"r\", \"duration\": 4, \"score\": 1}",
+           "{\"t\": 3, \"type\": \"arrival\", \"model\": \"\xC3\", \"request\": \"r\", \"duration\": 4, \"score\": 1}",
+           "{\"t\": 3, \"type\": \"arrival\", \"model\": \"\xC0\x80\", \"request\": \"r\", \"duration\": 4, \"score\": 1}",
+           "{\"t\": 3, \"type\": \"arrival\", \"model\": \"\xED\xA0\x80\", \"request\": \"r\", \"duration\": 4, \"score\": 1}",
+           "{\"t\": 3, \"type\": \"arrival\", \"model\": \"\xF4\x90\x80\x80\", \"request\": \"r\", \"duration\": 4, \"score\": 1}",
+           "{\"t\": 3, \"type\": \"arrival\", \"model\": \"\xFF\", \"request\": \"r\", \"duration\": 4, \"score\": 1}",
        }) {
     INFO(text);
     TraceEvent expected;
@@ -594,6 +613,9 @@ TEST_CASE("LineLayouts reads past flat objects and arrays of keys the decoder pa
             R"([1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16])"},
            {R"({"": 1})", R"([])"},
            {R"([])", R"({})"},  // either kind, whichever was learned
+           // String values as any string the scanner accepts.
+           {R"({"user": "\u0041", "n": "Jos\u00e9"})", R"(["\"", "\\"])"},
+           {"{\"user\": \"caf\xC3\xA9\"}", R"([])"},
        }) {
     CHECK(ReadsAsDecoder(layouts, line(meta, tags), table, true));
   }
@@ -601,9 +623,9 @@ TEST_CASE("LineLayouts reads past flat objects and arrays of keys the decoder pa
   for (const auto& [meta, tags] : std::vector<std::pair<std::string, std::string>>{
            {R"({"user": {"id": 1}})", R"([])"},
            {R"({})", R"([[]])"},
-           {R"({"user": "\u0041"})", R"([])"},
-           {R"({"u"": 1})", R"([])"},
-           {"{\"user\": \"caf\xC3\xA9\"}", R"([])"},
+           {R"({"\u0041": 1})", R"([])"},
+           {R"({"u\"": 1})", R"([])"},
+           {"{\"caf\xC3\xA9\": 1}", R"([])"},
            {R"({"a": 1e3})", R"([])"},
            {R"({})", R"([1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17])"},
            {R"({"user": "u"})", R"("a")"},
@@ -1147,14 +1169,15 @@ TEST_CASE("LineLayouts agrees with the decoder on random lines with keys it pass
   int read = 0;
   for (int i = 0; i < 20000; ++i) {
     const Number t = RandomNumber(random), n = RandomNumber(random), d = RandomNumber(random);
-    const auto [user, plain_user] = RandomId(random);
+    const std::string user = RandomId(random).first;
     const auto [request, plain_request] = RandomId(random);
     const std::string text = Join({"{\"t\":", t.text, ",\"type\":\"arrival\",\"user\":\"", user,
                                    "\",\"request\":\"", request, "\",\"n\":", n.text,
                                    ",\"duration\":", d.text, "}"});
-    // A key passed over also takes a sign.
+    // A key passed over also takes a sign, and any string the scanner
+    // accepts (the user's plainness does not matter).
     const bool n_plain = n.plain || n.text == "-0" || n.text == "-1";
-    const bool plain = t.plain && n_plain && d.plain && plain_user && plain_request;
+    const bool plain = t.plain && n_plain && d.plain && plain_request;
     read += ReadsAsDecoder(layouts, text, table, plain);
   }
   CHECK(read > 1000);
