@@ -319,26 +319,12 @@ const char* JsonScanner::Escape(const char* p) {
 
 // `p` is at a byte >= 0x80: one well-formed UTF-8 sequence (RFC 3629).
 const char* JsonScanner::Utf8(const char* p) {
-  unsigned lead = static_cast<unsigned char>(*p);
-  unsigned second_lo = 0x80, second_hi = 0xBF;
-  int continuation;
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    continuation = 1;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    continuation = 2;
-    if (lead == 0xE0) second_lo = 0xA0;       // no overlong forms
-    else if (lead == 0xED) second_hi = 0x9F;  // no surrogates
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    continuation = 3;
-    if (lead == 0xF0) second_lo = 0x90;       // no overlong forms
-    else if (lead == 0xF4) second_hi = 0x8F;  // nothing above U+10FFFF
-  } else {
-    return Fail(Status::kInvalid);
-  }
+  const json_bytes::Utf8Lead rule = json_bytes::Utf8LeadOf(static_cast<unsigned char>(*p));
+  if (rule.continuation == 0) return Fail(Status::kInvalid);
   ++p;
-  for (int i = 0; i < continuation; ++i, ++p) {
+  for (int i = 0; i < rule.continuation; ++i, ++p) {
     if (p == end_) return OutOfData();
-    if (!InRange(*p, i == 0 ? second_lo : 0x80, i == 0 ? second_hi : 0xBF))
+    if (!InRange(*p, i == 0 ? rule.second_lo : 0x80, i == 0 ? rule.second_hi : 0xBF))
       return Fail(Status::kInvalid);
   }
   return p;

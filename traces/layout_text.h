@@ -283,27 +283,14 @@ inline const char* SkipEscape(const char* p, const char* end) {
 // surrogates, nothing above U+10FFFF), as JsonScanner accepts it; nullptr
 // otherwise.
 inline const char* SkipUtf8(const char* p, const char* end) {
-  const auto lead = static_cast<unsigned char>(*p);
-  unsigned second_lo = 0x80, second_hi = 0xBF;
-  int continuation;
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    continuation = 1;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    continuation = 2;
-    if (lead == 0xE0) second_lo = 0xA0;
-    else if (lead == 0xED) second_hi = 0x9F;
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    continuation = 3;
-    if (lead == 0xF0) second_lo = 0x90;
-    else if (lead == 0xF4) second_hi = 0x8F;
-  } else {
-    return nullptr;
-  }
+  const json_bytes::Utf8Lead rule = json_bytes::Utf8LeadOf(static_cast<unsigned char>(*p));
+  if (rule.continuation == 0) return nullptr;
   ++p;
-  for (int i = 0; i < continuation; ++i, ++p) {
+  for (int i = 0; i < rule.continuation; ++i, ++p) {
     if (p == end) return nullptr;
     const auto c = static_cast<unsigned char>(*p);
-    if (c < (i == 0 ? second_lo : 0x80) || c > (i == 0 ? second_hi : 0xBF)) return nullptr;
+    if (c < (i == 0 ? rule.second_lo : 0x80) || c > (i == 0 ? rule.second_hi : 0xBF))
+      return nullptr;
   }
   return p;
 }

@@ -117,6 +117,14 @@ bool ReadsAsDecoder(LineLayouts& layouts, const std::string& text, InstanceTable
   return fast;
 }
 
+// Checks that the decoder refuses `text` and that the layouts do too.
+void CheckRefusedBothWays(LineLayouts& layouts, const std::string& text, InstanceTable& table) {
+  INFO(text);
+  TraceEvent event;
+  CHECK_FALSE(DecodeGenerally(text, table, 0.0, event));
+  CHECK_FALSE(Read(layouts, text, table, event));
+}
+
 InstanceTable TwoInstances() {
   InstanceTable table;
   table.Intern("inst-1");
@@ -582,13 +590,11 @@ TEST_CASE("LineLayouts reads past true, false and null of keys the decoder passe
     CHECK(DecodeGenerally(text, table, 0.0, event));
     CHECK_FALSE(Read(layouts, text, table, event));
   }
-  for (const std::string word : {"tru", "True", "truex", "nulll", "fals", "falsey", "t rue"}) {
-    const std::string text =
-        R"({"t": 3, "type": "arrival", "request": "r-2", "stream": )" + word + R"(, "duration": 1})";
-    INFO(text);
-    CHECK_FALSE(DecodeGenerally(text, table, 0.0, event));
-    CHECK_FALSE(Read(layouts, text, table, event));
-  }
+  for (const std::string word : {"tru", "True", "truex", "nulll", "fals", "falsey", "t rue"})
+    CheckRefusedBothWays(
+        layouts,
+        R"({"t": 3, "type": "arrival", "request": "r-2", "stream": )" + word + R"(, "duration": 1})",
+        table);
 }
 
 TEST_CASE("LineLayouts reads past flat objects and arrays of keys the decoder passes over") {
@@ -645,11 +651,7 @@ TEST_CASE("LineLayouts reads past flat objects and arrays of keys the decoder pa
            {R"({})", R"([)"},
            {R"({"a": 1])", R"([])"},
        }) {
-    TraceEvent event;
-    const std::string text = line(meta, tags);
-    INFO(text);
-    CHECK_FALSE(DecodeGenerally(text, table, 0.0, event));
-    CHECK_FALSE(Read(layouts, text, table, event));
+    CheckRefusedBothWays(layouts, line(meta, tags), table);
   }
 }
 
