@@ -340,8 +340,8 @@ inline constexpr std::size_t kMaxFlatMembers = 16;
 // it is flat and plain: at most kMaxFlatMembers members, each a string
 // (see SkipStringBody), a number as ReadDecimal reads it but for a sign,
 // true, false or null; an object's keys plain strings (as SkipPlainString
-// reads them), all different; only spaces and tabs between. `begin` is where the text
-// starts. Otherwise nullptr: the general path decides about it.
+// reads them), all different; only spaces and tabs between. `begin` is
+// where the text starts. Otherwise nullptr: the general path decides.
 inline const char* SkipFlatContainer(const char* p, const char* begin, const char* end) {
   if (p == end || (*p != '{' && *p != '[')) return nullptr;
   const bool object = *p == '{';
@@ -363,10 +363,12 @@ inline const char* SkipFlatContainer(const char* p, const char* begin, const cha
     TraceTime number;
     if (*p == '"') {
       p = SkipStringBody(p + 1, end);
-      if (p) ++p;
+      if (p) ++p;  // past the closing quote
+    } else if (*p == 't' || *p == 'f' || *p == 'n') {
+      p = ReadWord(p, end);
+    } else {
+      p = ReadDecimal(p + (*p == '-'), begin, end, number);
     }
-    else if (*p == 't' || *p == 'f' || *p == 'n') p = ReadWord(p, end);
-    else p = ReadDecimal(p + (*p == '-'), begin, end, number);
     if (!p) return nullptr;
     p = SkipBlanks(p, end);
     if (p == end) return nullptr;
