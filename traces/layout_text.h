@@ -187,6 +187,14 @@ inline const char* ReadDecimal(const char* p, const char* begin, const char* end
   return p;
 }
 
+// Past the number at `p` of the text [begin, end), read as ReadDecimal
+// reads it but for a leading '-': a value the decoder passes over. nullptr
+// when it is not one.
+inline const char* SkipSignedDecimal(const char* p, const char* begin, const char* end) {
+  TraceTime unused;
+  return ReadDecimal(p + (p != end && *p == '-'), begin, end, unused);
+}
+
 // Flags (high bit per byte) the bytes of `v` an id slot stops at: '"',
 // '\\', control characters and bytes above 0x7E. The lowest flag is exact
 // (false flags can only appear above a true one).
@@ -360,14 +368,13 @@ inline const char* SkipFlatContainer(const char* p, const char* begin, const cha
       p = SkipBlanks(p + 1, end);
     }
     if (p == end) return nullptr;
-    TraceTime number;
     if (*p == '"') {
       p = SkipStringBody(p + 1, end);
       if (p) ++p;  // past the closing quote
     } else if (*p == 't' || *p == 'f' || *p == 'n') {
       p = ReadWord(p, end);
     } else {
-      p = ReadDecimal(p + (*p == '-'), begin, end, number);
+      p = SkipSignedDecimal(p, begin, end);
     }
     if (!p) return nullptr;
     p = SkipBlanks(p, end);

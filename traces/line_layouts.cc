@@ -108,8 +108,7 @@ const char* LineLayouts::Fits(const Layout& layout, std::string_view text, bool 
         p = SkipStringBody(p, end);
         break;
       case Slot::kPassedNumber:
-        if (p != end && *p == '-') ++p;
-        p = ReadDecimal(p, text.data(), end, number);
+        p = SkipSignedDecimal(p, text.data(), end);
         break;
       case Slot::kPassedWord:
         p = ReadWord(p, end);
@@ -234,6 +233,7 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
       bit = kType;
     } else {
       Slot slot;
+      bool passed = false;  // a key the decoder passes over
       if (key == "t") slot = Slot::kTime, bit = kT;
       else if (key == "duration") slot = Slot::kDuration, bit = kDuration;
       else if (key == "instance") slot = Slot::kInstance, bit = kInstance;
@@ -248,7 +248,9 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
       } else if (IsEventKey(key)) {
         return;  // one the decoder reads (weight, speed, ...): not for these layouts
       } else {
-        // A key the decoder passes over: its value is only read past.
+        // A key the decoder passes over: its value is only read past, and
+        // its slot is chosen by the value's kind.
+        passed = true;
         if (value.is_string()) slot = Slot::kPassedString, bit = 0;
         else if (value.is_number()) slot = Slot::kPassedNumber, bit = 0;
         else if (value.is_bool() || value.is_null()) slot = Slot::kPassedWord, bit = 0;
@@ -266,10 +268,10 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
       } else if (slot == Slot::kHint) {
         if (!value.is_object()) return;
         hint = &value;  // learned last: it costs a walk
-      } else if (id ? !value.is_string()
-                    : !(value.is_number() || slot == Slot::kPassedWord ||
-                        slot == Slot::kPassedContainer ||
-                        (value.is_null() && (slot == Slot::kInflight || slot == Slot::kQps)))) {
+      } else if (!passed &&
+                 (id ? !value.is_string()
+                     : !(value.is_number() ||
+                         (value.is_null() && (slot == Slot::kInflight || slot == Slot::kQps))))) {
         return;
       }
       if (!(bit & kEmptyHint)) {
