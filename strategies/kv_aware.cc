@@ -18,6 +18,9 @@
 // 3. Otherwise pick by least_load among the candidates with the longest
 //    match (in pool order). Reason `cache_hit`.
 // Then the request's blocks are cached on the chosen Instance.
+// In a replay steps 1 and 2 without a match read a LoadIndex kept over the
+// World's candidates (IndexedSelect) instead of scoring every candidate,
+// with the same choices as Select.
 
 #include <algorithm>
 #include <cstdint>
@@ -26,49 +29,95 @@
 #include <vector>
 
 #include "strategies/block_cache.h"
+#include "strategies/load_index.h"
 #include "strategies/least_load_rule.h"
 #include "strategies/registry.h"
 
 namespace lbsim {
 namespace {
 
-class KvAware final : public Strategy {
+class KvAware final : public Strategy, public IndexedSelect {
  public:
   explicit KvAware(const ParamValues& p)
-      : caches_(static_cast<std::size_t>(p.Number("cache_blocks"))),
-        abs_threshold_(p.Number("abs_threshold")),
-        rel_threshold_(p.Number("rel_threshold")),
-        rule_(LoadWeights::FromParams(p), UnknownLoad::kExclude) {}
+      : KvAware(p, LoadWeights::FromParams(p)) {}
 
   std::string_view Name() const override { return "kv_aware"; }
 
   Choice Select(std::span<const Candidate> candidates,
                 const Hint& hint) override {
-    Choice choice = Decide(candidates, hint);
+    return Cached(candidates, hint, Decide(candidates, hint));
+  }
+
+  IndexedSelect* Indexed() override { return this; }
+
+  void Reset(std::span<const Candidate> candidates) override { index_.Reset(candidates); }
+
+  void Update(std::span<const Candidate> candidates, std::size_t slot) override {
+    index_.Update(candidates, slot);
+  }
+
+  LoadIndex* Loads() override { return &index_; }
+
+  Choice SelectIndexed(std::span<const Candidate> candidates, const Hint& hint) override {
+    LoadIndex::Lowest lowest;
+    // The index declines the rare decisions with a NaN score.
+    if (!index_.FindLowest(candidates, hint, lowest)) return Select(candidates, hint);
+    return Cached(candidates, hint, DecideIndexed(candidates, hint, lowest));
+  }
+
+ private:
+  KvAware(const ParamValues& p, const LoadWeights& weights)
+      : caches_(static_cast<std::size_t>(p.Number("cache_blocks"))),
+        abs_threshold_(p.Number("abs_threshold")),
+        rel_threshold_(p.Number("rel_threshold")),
+        rule_(weights, UnknownLoad::kExclude),
+        index_(weights, UnknownLoad::kExclude) {}
+
+  // `choice`, after caching the request's blocks on the chosen Instance.
+  Choice Cached(std::span<const Candidate> candidates, const Hint& hint, Choice choice) {
     if (choice.refused) return choice;
     const Candidate& chosen = candidates[choice.index];
     caches_.For(chosen.instance, chosen.registration).Insert(hint.prefix_blocks);
     return choice;
   }
 
- private:
   Choice Decide(std::span<const Candidate> candidates, const Hint& hint) {
     if (Imbalanced(rule_.Score(candidates, hint))) return Relabel(rule_.Pick(), "imbalance");
 
     // No blocks: every candidate matches none of them.
     if (hint.prefix_blocks.empty()) return Relabel(rule_.Pick(), "cache_miss");
+    if (!LongestMatches(candidates, hint)) return Relabel(rule_.Pick(), "cache_miss");
+    return Relabel(rule_.PickAmong(best_), "cache_hit");
+  }
+
+  // Decide, the lowest score and its ties found by index_ (`lowest`):
+  // least_load among all candidates through the index, among the best
+  // matches by scoring them all.
+  Choice DecideIndexed(std::span<const Candidate> candidates, const Hint& hint,
+                       const LoadIndex::Lowest& lowest) {
+    const auto pick = [&] { return rule_.PickIndexed(candidates.size(), index_, lowest); };
+    if (lowest.ties > 0 && Imbalanced(lowest.score, index_.HighestScore()))
+      return Relabel(pick(), "imbalance");
+    if (hint.prefix_blocks.empty()) return Relabel(pick(), "cache_miss");
+    if (!LongestMatches(candidates, hint)) return Relabel(pick(), "cache_miss");
+    rule_.Score(candidates, hint);
+    return Relabel(rule_.PickAmong(best_), "cache_hit");
+  }
+
+  // Puts in best_ the candidates (in pool order) whose caches hold the
+  // longest prefix of the request's blocks; false when that is none.
+  bool LongestMatches(std::span<const Candidate> candidates, const Hint& hint) {
     std::size_t longest = 0;
     matches_.clear();
     for (const Candidate& c : candidates) {
       matches_.push_back(caches_.For(c.instance, c.registration).MatchPrefix(hint.prefix_blocks));
       longest = std::max(longest, matches_.back());
     }
-    if (longest == 0) return Relabel(rule_.Pick(), "cache_miss");
-
+    if (longest == 0) return false;
     best_.clear();
     for (std::size_t i = 0; i < matches_.size(); ++i)
       if (matches_[i] == longest) best_.push_back(i);
-    return Relabel(rule_.PickAmong(best_), "cache_hit");
+    return true;
   }
 
   bool Imbalanced(std::span<const std::optional<double>> scores) const {
@@ -78,7 +127,12 @@ class KvAware final : public Strategy {
       if (!low || *s < *low) low = s;
       if (!high || *s > *high) high = s;
     }
-    return high && *high - *low > abs_threshold_ && *high > rel_threshold_ * *low;
+    return high && Imbalanced(*low, *high);
+  }
+
+  // The imbalance test on the lowest and highest known scores.
+  bool Imbalanced(double low, double high) const {
+    return high - low > abs_threshold_ && high > rel_threshold_ * low;
   }
 
   static Choice Relabel(Choice choice, std::string_view reason) {
@@ -90,6 +144,7 @@ class KvAware final : public Strategy {
   double abs_threshold_;
   double rel_threshold_;
   LeastLoadRule rule_;
+  LoadIndex index_;
   std::vector<std::size_t> matches_, best_;  // reused buffers
 };
 

@@ -292,10 +292,12 @@ bool LoadIndex::FindLowestRescored(std::span<const Candidate> candidates, const 
     if (highest == lowest) {
       all_tie_ = true;
       out.ties = candidates.size();
+      out.score = lowest;
       return true;
     }
   }
   out.passed_over_unknown = unknown > 0 && unknown_ == UnknownLoad::kExclude;
+  out.score = lowest;
 
   std::size_t ties = 0;
   auto it = first != groups_.end() && first->first == lowest ? first : groups_.find(lowest);
@@ -330,6 +332,8 @@ void LoadIndex::ScanLowest(std::span<const double> scores, std::size_t unknown, 
     ties = SlotsEqualTo(scores, lowest);
   }
   scan_ties_ = ties;
+  scanned_ = scores;
+  out.score = lowest;
   if (ties == 0) return;  // nothing known: fallback
   if (unknown > 0 && unknown_ == UnknownLoad::kMax) {
     // Unknown scores count as the highest known one: when that is also the
@@ -344,6 +348,18 @@ void LoadIndex::ScanLowest(std::span<const double> scores, std::size_t unknown, 
   }
   out.passed_over_unknown = unknown > 0 && unknown_ == UnknownLoad::kExclude;
   out.ties = CountBits(ties);
+}
+
+double LoadIndex::HighestScore() const {
+  double highest = -std::numeric_limits<double>::infinity();
+  if (scan_) {
+    // NaN (unknown) compares false: passed over.
+    for (const double score : scanned_) highest = score > highest ? score : highest;
+    return highest;
+  }
+  HighestUnhinted(highest);
+  for (const Rescored& r : rescored_) highest = r.score > highest ? r.score : highest;
+  return highest;
 }
 
 std::size_t LoadIndex::CountUnhintedBelow(std::uint32_t slot) const {

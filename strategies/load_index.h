@@ -68,6 +68,8 @@ class LoadIndex {
     std::size_t ties = 0;
     // A candidate of unknown score was passed over for a known one.
     bool passed_over_unknown = false;
+    // The lowest score, when ties > 0.
+    double score = 0.0;
   };
 
   // Finds the lowest score among `candidates` (the list as last reset and
@@ -84,6 +86,11 @@ class LoadIndex {
     }
     return FindLowestRescored(candidates, hint, out);
   }
+
+  // The highest score among the candidates of the last successful
+  // FindLowest, the hint's rescores included, when it found ties > 0 (a
+  // score is known); valid until the next Reset or Update.
+  double HighestScore() const;
 
   // The slot of the k-th tie in pool order (k < ties) of the last
   // successful FindLowest; valid until the next Reset or Update.
@@ -219,6 +226,7 @@ class LoadIndex {
   // found (bit k: slot k).
   std::vector<double> scan_value_;
   std::vector<double> scan_hinted_;
+  std::span<const double> scanned_;  // what the last scan read: one of the two
   std::uint64_t scan_ties_ = 0;
 };
 

@@ -1,13 +1,15 @@
-// least_load's indexed decisions (IndexedSelect over a LoadIndex) against
-// its plain Select, which scores every candidate: on random pools, loads,
-// hints, list changes, policies and weights, every decision must pick the
-// same candidate with the same reason and unknown_excluded flag.
+// least_load's and kv_aware's indexed decisions (IndexedSelect over a
+// LoadIndex) against their plain Select, which scores every candidate: on
+// random pools, loads, hints, prefixes, list changes, policies, thresholds
+// and weights, every decision must pick the same candidate with the same
+// reason and unknown_excluded flag.
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <random>
@@ -29,15 +31,27 @@ namespace {
 
 using testing::Request;
 
-// One random least_load configuration: the policy and the weights.
-std::string RandomSpec(std::mt19937_64& rng, bool extreme) {
+// The strategies with an indexed decision.
+enum class Indexed { kLeastLoad, kKvAware };
+
+// One random configuration of `strategy`: least_load's policy, or
+// kv_aware's thresholds and cache size; the weights.
+std::string RandomSpec(std::mt19937_64& rng, bool extreme, Indexed strategy) {
   static const char* const policies[] = {"exclude", "zero", "max"};
   static const char* const components[] = {
       "inflight", "queue_depth", "active_prepare", "active_ready", "prepare_queue_depth",
       "ready_queue_depth", "pending_prefill_count", "active_decode_count",
       "predicted_total_backlog_ms", "qps_1m"};
   static const double weights[] = {0.0, 0.5, 1.0, 2.0, 0.01, 0.1, 3.0};
-  std::string spec = fmt::format("ll:unknown={}", policies[rng() % 3]);
+  // Small thresholds, so that imbalance comes and goes.
+  static const double abs_thresholds[] = {0.0, 0.5, 1.0, 2.0, 64.0};
+  static const double rel_thresholds[] = {1.0, 1.5, 2.0, 4.0};
+  std::string spec =
+      strategy == Indexed::kLeastLoad
+          ? fmt::format("ll:unknown={}", policies[rng() % 3])
+          : fmt::format("kv:abs_threshold={}:rel_threshold={}:cache_blocks={}",
+                        abs_thresholds[rng() % std::size(abs_thresholds)],
+                        rel_thresholds[rng() % std::size(rel_thresholds)], 1 + rng() % 6);
   for (const char* component : components) {
     const auto roll = rng() % 4;
     if (roll == 0) continue;  // default weight
@@ -54,8 +68,10 @@ class Comparison {
   // `proxy`: the strategy as that Proxy runs it (its weights' defaults and
   // its Python's sum()); the spec's otherwise.
   Comparison(std::uint64_t seed, std::size_t max_pool,
-             std::optional<ProxyRun> proxy = std::nullopt)
-      : rng_(seed), extreme_(rng_() % 8 == 0), spec_(RandomSpec(rng_, extreme_)),
+             std::optional<ProxyRun> proxy = std::nullopt,
+             Indexed strategy = Indexed::kLeastLoad)
+      : rng_(seed), extreme_(rng_() % 8 == 0), spec_(RandomSpec(rng_, extreme_, strategy)),
+        prefixes_(strategy == Indexed::kKvAware),
         reference_(Bound(spec_, proxy).Make()), indexed_(Bound(spec_, proxy).Make()) {
     REQUIRE(indexed_->Indexed() != nullptr);
     const std::size_t pool = 1 + rng_() % max_pool;
@@ -72,6 +88,9 @@ class Comparison {
     }
     ChooseAlive();
   }
+
+  // The decisions compared so far, by reason.
+  const std::map<std::string, int>& reasons() const { return reasons_; }
 
   // Runs `decisions` decisions with random changes between them.
   void Run(int decisions) {
@@ -155,6 +174,11 @@ class Comparison {
   // (the first entry counts), with some or no numeric values.
   Hint RandomHint() {
     Hint hint;
+    if (prefixes_ && Chance(0.3)) {
+      // Blocks only: kv_aware matches them, the scores stay the base ones.
+      for (std::size_t b = rng_() % 4; b > 0; --b) hint.prefix_blocks.push_back(rng_() % 4);
+      return hint;
+    }
     const std::size_t n = universe_.size();
     const std::size_t entries = Chance(0.7) ? rng_() % 5 : Chance(0.7) ? rng_() % (n / 2 + 1)
                                                                         : rng_() % (n + 4);
@@ -171,6 +195,11 @@ class Comparison {
         entry.load.value[i] = RandomQueueValue();
       }
       hint.queues.push_back(entry);
+    }
+    // Short prefixes over a few blocks: caches that hold some of them.
+    if (prefixes_ && Chance(0.7)) {
+      const std::size_t blocks = rng_() % 5;
+      for (std::size_t b = 0; b < blocks; ++b) hint.prefix_blocks.push_back(rng_() % 4);
     }
     return hint;
   }
@@ -196,12 +225,15 @@ class Comparison {
     CHECK(got->index == want->index);
     CHECK(got->reason == want->reason);
     CHECK(got->passed_over_unknown == want->passed_over_unknown);
+    ++reasons_[std::string(want->reason)];
     return want;
   }
 
   std::mt19937_64 rng_;
   bool extreme_;  // infinite hint values, NaN and overflowing scores
   std::string spec_;
+  bool prefixes_;  // hints carry prefix_blocks
+  std::map<std::string, int> reasons_;  // the decisions compared, by reason
   std::unique_ptr<Strategy> reference_, indexed_;
   double known_inflight_ = 1.0, known_qps_ = 0.0;
   std::vector<Candidate> universe_;
@@ -239,6 +271,24 @@ TEST_CASE("least_load: indexed decisions equal Select's under a Proxy's compensa
     const PythonVersion python = seed % 2 ? PythonVersion::k311 : PythonVersion::k312;
     Comparison(seed, seed % 3 ? 20 : 300, ProxyRun{&LatestProxyProfile(), python}).Run(60);
   }
+}
+
+TEST_CASE("kv_aware: indexed decisions equal Select's on random pools, hints and prefixes") {
+  // Every path: imbalance (the index's lowest and highest scores), a miss
+  // without blocks or without a match, a hit among the longest matches, a
+  // refusal.
+  std::map<std::string, int> reasons;
+  for (std::uint64_t seed = 4000; seed < 4400; ++seed) {
+    CAPTURE(seed);
+    Comparison comparison(seed, seed % 4 ? 20 : 300, std::nullopt, Indexed::kKvAware);
+    comparison.Run(60);
+    for (const auto& [reason, n] : comparison.reasons()) reasons[reason] += n;
+  }
+  CHECK(reasons["imbalance"] > 1000);
+  CHECK(reasons["cache_miss"] > 1000);
+  CHECK(reasons["cache_hit"] > 1000);
+  CHECK(reasons["refused"] > 0);  // a NaN score: the index declines, Select refuses
+  CHECK(reasons.size() == 4);
 }
 
 TEST_CASE("least_load: indexed ties rotate in pool order through thousands of equal loads") {
