@@ -43,7 +43,8 @@ class PowerOfTwo final : public Strategy {
   Choice Select(std::span<const Candidate> candidates,
                 const Hint& hint) override {
     Sample(candidates.size());
-    scores_.assign(candidates.size(), std::nullopt);
+    // Only the sampled entries are read (FindLowestScore examines them).
+    if (scores_.size() != candidates.size()) scores_.assign(candidates.size(), std::nullopt);
     bool any_unknown = false;
     for (std::size_t i : sampled_) {
       scores_[i] = LoadScore(candidates[i], hint.QueueFor(candidates[i].instance), weights_);
@@ -74,13 +75,22 @@ class PowerOfTwo final : public Strategy {
       }
       return;
     }
-    shuffle_.resize(n);
-    std::iota(shuffle_.begin(), shuffle_.end(), std::size_t{0});
+    // The first m steps of a Fisher-Yates shuffle of 0..n-1, undone
+    // afterwards so that shuffle_ stays 0..n-1 from one decision to the
+    // next: O(m), not O(n), a decision.
+    if (shuffle_.size() != n) {
+      shuffle_.resize(n);
+      std::iota(shuffle_.begin(), shuffle_.end(), std::size_t{0});
+    }
     const std::size_t m = std::min(choices_, n);
+    swapped_.clear();
     for (std::size_t k = 0; k < m; ++k) {
-      std::swap(shuffle_[k], shuffle_[k + random_.Index(n - k)]);
+      const std::size_t j = k + random_.Index(n - k);
+      std::swap(shuffle_[k], shuffle_[j]);
+      swapped_.push_back(j);
       sampled_.push_back(shuffle_[k]);
     }
+    for (std::size_t k = m; k-- > 0;) std::swap(shuffle_[k], shuffle_[swapped_[k]]);
   }
 
   std::optional<double> HighestKnownOfAll(std::span<const Candidate> candidates,
@@ -96,7 +106,7 @@ class PowerOfTwo final : public Strategy {
   std::size_t choices_;
   bool with_replacement_;
   SeededRandom random_;
-  std::vector<std::size_t> sampled_, shuffle_;  // reused buffers
+  std::vector<std::size_t> sampled_, shuffle_, swapped_;  // reused buffers
   std::vector<std::optional<double>> scores_, all_scores_;
   LowestScore lowest_;
 };

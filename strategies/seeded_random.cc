@@ -13,10 +13,14 @@ ParamSpec SeedParam() {
 
 std::size_t SeededRandom::Index(std::size_t n) {
   const std::uint64_t range = n;
-  // 2^64 mod n: draws below it would make the low residues more likely.
-  const std::uint64_t uneven = (0 - range) % range;
   std::uint64_t x = engine_();
-  while (x < uneven) x = engine_();
+  if (x < range) {
+    // Only a draw below n can fall below 2^64 mod n (which is below n):
+    // draws there would make the low residues more likely. A division
+    // costs tens of cycles, so it is made only then.
+    const std::uint64_t uneven = (0 - range) % range;
+    while (x < uneven) x = engine_();
+  }
   return static_cast<std::size_t>(x % range);
 }
 
