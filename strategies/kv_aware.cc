@@ -29,14 +29,14 @@
 #include <vector>
 
 #include "strategies/block_cache.h"
-#include "strategies/load_index.h"
 #include "strategies/least_load_rule.h"
+#include "strategies/load_indexed_select.h"
 #include "strategies/registry.h"
 
 namespace lbsim {
 namespace {
 
-class KvAware final : public Strategy, public IndexedSelect {
+class KvAware final : public Strategy, public LoadIndexedSelect {
  public:
   explicit KvAware(const ParamValues& p)
       : KvAware(p, LoadWeights::FromParams(p)) {}
@@ -50,28 +50,20 @@ class KvAware final : public Strategy, public IndexedSelect {
 
   IndexedSelect* Indexed() override { return this; }
 
-  void Reset(std::span<const Candidate> candidates) override { index_.Reset(candidates); }
-
-  void Update(std::span<const Candidate> candidates, std::size_t slot) override {
-    index_.Update(candidates, slot);
-  }
-
-  LoadIndex* Loads() override { return &index_; }
-
   Choice SelectIndexed(std::span<const Candidate> candidates, const Hint& hint) override {
     LoadIndex::Lowest lowest;
     // The index declines the rare decisions with a NaN score.
-    if (!index_.FindLowest(candidates, hint, lowest)) return Select(candidates, hint);
+    if (!index().FindLowest(candidates, hint, lowest)) return Select(candidates, hint);
     return Cached(candidates, hint, DecideIndexed(candidates, hint, lowest));
   }
 
  private:
   KvAware(const ParamValues& p, const LoadWeights& weights)
-      : caches_(static_cast<std::size_t>(p.Number("cache_blocks"))),
+      : LoadIndexedSelect(weights, UnknownLoad::kExclude),
+        caches_(static_cast<std::size_t>(p.Number("cache_blocks"))),
         abs_threshold_(p.Number("abs_threshold")),
         rel_threshold_(p.Number("rel_threshold")),
-        rule_(weights, UnknownLoad::kExclude),
-        index_(weights, UnknownLoad::kExclude) {}
+        rule_(weights, UnknownLoad::kExclude) {}
 
   // `choice`, after caching the request's blocks on the chosen Instance.
   Choice Cached(std::span<const Candidate> candidates, const Hint& hint, Choice choice) {
@@ -90,13 +82,13 @@ class KvAware final : public Strategy, public IndexedSelect {
     return Relabel(rule_.PickAmong(best_), "cache_hit");
   }
 
-  // Decide, the lowest score and its ties found by index_ (`lowest`):
+  // Decide, the lowest score and its ties found by index() (`lowest`):
   // least_load among all candidates through the index, among the best
   // matches by scoring them all.
   Choice DecideIndexed(std::span<const Candidate> candidates, const Hint& hint,
                        const LoadIndex::Lowest& lowest) {
-    const auto pick = [&] { return rule_.PickIndexed(candidates.size(), index_, lowest); };
-    if (lowest.ties > 0 && Imbalanced(lowest.score, index_.HighestScore()))
+    const auto pick = [&] { return rule_.PickIndexed(candidates.size(), index(), lowest); };
+    if (lowest.ties > 0 && Imbalanced(lowest.score, index().HighestScore()))
       return Relabel(pick(), "imbalance");
     if (hint.prefix_blocks.empty()) return Relabel(pick(), "cache_miss");
     if (!LongestMatches(candidates, hint)) return Relabel(pick(), "cache_miss");
@@ -144,7 +136,6 @@ class KvAware final : public Strategy, public IndexedSelect {
   double abs_threshold_;
   double rel_threshold_;
   LeastLoadRule rule_;
-  LoadIndex index_;
   std::vector<std::size_t> matches_, best_;  // reused buffers
 };
 

@@ -17,6 +17,7 @@
 
 #include "strategies/least_load_lexicographic.h"
 #include "strategies/least_load_rule.h"
+#include "strategies/load_indexed_select.h"
 #include "strategies/registry.h"
 
 namespace lbsim {
@@ -24,7 +25,7 @@ namespace {
 
 using QueueKeys = std::array<bool, kQueueFields.size()>;
 
-class LeastLoad final : public Strategy, public IndexedSelect {
+class LeastLoad final : public Strategy, public LoadIndexedSelect {
  public:
   // `summation` adds the score's terms; `read` marks the hint keys the Proxy
   // converts with float() whatever their weight (none for spec).
@@ -42,26 +43,18 @@ class LeastLoad final : public Strategy, public IndexedSelect {
 
   IndexedSelect* Indexed() override { return this; }
 
-  void Reset(std::span<const Candidate> candidates) override { index_.Reset(candidates); }
-
-  void Update(std::span<const Candidate> candidates, std::size_t slot) override {
-    index_.Update(candidates, slot);
-  }
-
-  LoadIndex* Loads() override { return &index_; }
-
   Choice SelectIndexed(std::span<const Candidate> candidates, const Hint& hint) override {
     LoadIndex::Lowest lowest;
     // The index declines the rare decisions with a NaN score or an
     // overflowing hint value; Select decides them.
-    if (hint.any_overflow || !index_.FindLowest(candidates, hint, lowest))
+    if (hint.any_overflow || !index().FindLowest(candidates, hint, lowest))
       return Select(candidates, hint);
-    return rule_.PickIndexed(candidates.size(), index_, lowest);
+    return rule_.PickIndexed(candidates.size(), index(), lowest);
   }
 
  private:
   LeastLoad(const LoadWeights& weights, UnknownLoad unknown, const QueueKeys& read)
-      : rule_(weights, unknown), index_(weights, unknown) {
+      : LoadIndexedSelect(weights, unknown), rule_(weights, unknown) {
     // A key with a weight is read too (a parameter may add a term).
     for (std::size_t i = 0; i < read_.size(); ++i) read_[i] = read[i] || weights.queue[i] != 0.0;
   }
@@ -87,7 +80,6 @@ class LeastLoad final : public Strategy, public IndexedSelect {
 
   QueueKeys read_{};
   LeastLoadRule rule_;
-  LoadIndex index_;
 };
 
 // The hint keys a weighted Proxy version reads: L2's four, L3's seven.
