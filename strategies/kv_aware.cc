@@ -18,9 +18,9 @@
 // 3. Otherwise pick by least_load among the candidates with the longest
 //    match (in pool order). Reason `cache_hit`.
 // Then the request's blocks are cached on the chosen Instance.
-// In a replay steps 1 and 2 without a match read a LoadIndex kept over the
-// World's candidates (IndexedSelect) instead of scoring every candidate,
-// with the same choices as Select.
+// In a replay, step 1 and a miss in step 2 read a LoadIndex kept over the
+// World's candidates (IndexedSelect) instead of scoring every candidate;
+// the choices are Select's.
 
 #include <algorithm>
 #include <cstdint>
