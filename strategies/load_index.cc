@@ -283,13 +283,10 @@ bool LoadIndex::FindLowestRescored(std::span<const Candidate> candidates, const 
     if (!found || r.score < lowest) lowest = r.score, found = true;
 
   if (unknown > 0 && unknown_ == UnknownLoad::kMax) {
-    // Unknown scores count as the highest known one: when that is also the
-    // lowest, every candidate ties.
-    double highest = 0.0;
-    bool any = HighestUnhinted(highest);
-    for (const Rescored& r : rescored_)
-      if (!any || r.score > highest) highest = r.score, any = true;
-    if (highest == lowest) {
+    // Unknown scores count as the highest known one (one is known here: a
+    // group or a rescore holds it): when that is also the lowest, every
+    // candidate ties.
+    if (HighestScore() == lowest) {
       all_tie_ = true;
       out.ties = candidates.size();
       out.score = lowest;
@@ -338,9 +335,7 @@ void LoadIndex::ScanLowest(std::span<const double> scores, std::size_t unknown, 
   if (unknown > 0 && unknown_ == UnknownLoad::kMax) {
     // Unknown scores count as the highest known one: when that is also the
     // lowest, every candidate ties.
-    double highest = -std::numeric_limits<double>::infinity();
-    for (const double score : scores) highest = score > highest ? score : highest;
-    if (highest == lowest) {
+    if (HighestScore() == lowest) {  // reads scanned_, set above
       all_tie_ = true;
       out.ties = scores_.size();  // the candidates, not the padding
       return;
