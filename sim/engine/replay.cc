@@ -9,6 +9,7 @@
 #include "base/errors.h"
 #include "sim/engine/auto_request_ids.h"
 #include "sim/engine/pool.h"
+#include "sim/engine/shared_completions.h"
 #include "sim/engine/world.h"
 #include "traces/decision_log.h"
 
@@ -29,7 +30,7 @@ class Replayer final : public TraceVisitor {
            const std::vector<EngineLog*>& engine_logs, std::size_t first, std::size_t total)
       : speeds_(options.speeds), options_(options), requests_(requests),
         logs_(logs), engine_logs_(engine_logs), run_(options.proxy.Resolve(nullptr)),
-        first_(first), total_(total), rank_(total) {
+        plain_(!options.timed()), first_(first), total_(total), rank_(total) {
     for (std::size_t i = 0; i < requests.size(); ++i) {
       worlds_.push_back(MakeWorld(i));
       wants_raw_hint_ = wants_raw_hint_ || worlds_.back()->strategy().WantsRawHint();
@@ -78,9 +79,17 @@ class Replayer final : public TraceVisitor {
   void OnEvent(const TraceEvent& e) override {
     last_time_ = e.t.value;
     EventKey key{e.t.value, EventClass::kTrace, ++trace_seq_};
-    ForEachWorld(0, [&](std::unique_ptr<World>& world, std::size_t) {
-      world->RunEventsBefore(key, pool_);
-    });
+    if (plain_) {
+      // Completions run before the trace event iff their time is <= the
+      // event's (kCompletion < kTrace); they cannot fail.
+      const std::span<const std::uint32_t> due = completions_.DueBy(e.t.value);
+      if (!due.empty())
+        for (auto& w : worlds_) w->CompleteRouted(due, pool_);
+    } else {
+      ForEachWorld(0, [&](std::unique_ptr<World>& world, std::size_t) {
+        world->RunEventsBefore(key, pool_);
+      });
+    }
 
     switch (e.type) {
       case EventType::kArrival: {
@@ -89,9 +98,31 @@ class Replayer final : public TraceVisitor {
         // only for a run that reads ids.
         const std::string_view auto_id = reads_request_ids_ ? auto_ids_.Next() : std::string_view{};
         const std::string_view id = e.request ? *e.request : auto_id;
+        if (!plain_ || !e.duration) {
+          ForEachWorld(1, [&](std::unique_ptr<World>& world, std::size_t) {
+            world->Decide(e, arrivals_, id, pool_, *table_);
+          });
+          return;
+        }
+        const std::uint32_t slot = completions_.Take();
+        bool routed = false;
         ForEachWorld(1, [&](std::unique_ptr<World>& world, std::size_t) {
-          world->Decide(e, arrivals_, id, pool_, *table_);
+          routed |= world->Decide(e, arrivals_, id, pool_, *table_, slot);
         });
+        if (!routed) {
+          completions_.Release(slot);
+          return;
+        }
+        // Each run holds at most kMaxInFlight (World::Decide); runs that
+        // refuse different arrivals could together hold more.
+        if (completions_.pending() == kMaxInFlight) {
+          rank_ = 2 * total_ + 1;  // after every run's decision
+          throw InputError(fmt::format(
+              "field \"duration\": more than the limit of {} requests in flight at once "
+              "(routed by some strategy run, not yet completed)",
+              kMaxInFlight));
+        }
+        completions_.Schedule(e.t.value + *e.duration, slot);
         return;
       }
       case EventType::kUp: {
@@ -169,6 +200,8 @@ class Replayer final : public TraceVisitor {
   }
 
   void Finish() {
+    const std::span<const std::uint32_t> pending = completions_.All();
+    for (auto& w : worlds_) w->CompleteRouted(pending, pool_);
     for (auto& w : worlds_) w->Finish(pool_);
   }
 
@@ -239,6 +272,10 @@ class Replayer final : public TraceVisitor {
   std::uint64_t trace_seq_ = 0;
   std::uint64_t arrivals_ = 0;
   double last_time_ = 0.0;  // of the last trace event
+  // No what-if part and no charts: the worlds keep no events, and the
+  // completions of the arrivals they route are completions_.
+  bool plain_;
+  SharedCompletions completions_;
   bool reads_request_ids_ = false;  // some world's Decide reads its request_id
   AutoRequestIds auto_ids_;  // in step with arrivals_ when reads_request_ids_
   std::size_t first_;  // of the replay's runs, this one's first

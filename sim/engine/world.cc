@@ -137,20 +137,24 @@ inline void World::CompletePlain(const Completion& c, const Pool& pool) {
   }
 }
 
-void World::RunDueEventsBefore(const EventKey& key, const Pool& pool) {
-  if (plain_) {
-    // A completion runs before the trace event iff its time is <= the
-    // event's (kCompletion < kTrace), and with every what-if part off the
-    // due ones commute: the pool (so whether a registration still holds)
-    // changes only at trace events, each completion only decrements a
-    // counter clamped at 0, and the order of the candidates it refreshes
-    // (CandidateSet::CompletionDropped) only orders refreshes whose end state (the
-    // candidates, the metrics' per-Instance signal state and count, the
-    // strategy index's score groups) does not depend on it. last_time_
-    // only serves the what-if parts.
-    plain_completions_.Drain(key.time, [&](const Completion& c) { CompletePlain(c, pool); });
-    return;
+void World::CompleteRouted(std::span<const std::uint32_t> slots, const Pool& pool) {
+  // The order does not matter: the pool (so whether a registration still
+  // holds) changes only at trace events, each completion only decrements a
+  // counter clamped at 0, and the order of the candidates it refreshes
+  // (CandidateSet::CompletionDropped) only orders refreshes whose end state
+  // (the candidates, the metrics' per-Instance signal state and count, the
+  // strategy index's score groups) does not depend on it. last_time_ only
+  // serves the what-if parts.
+  for (const std::uint32_t slot : slots) {
+    if (slot >= routed_.size()) continue;
+    Completion& c = routed_[slot];
+    if (c.instance == kNotRouted) continue;
+    CompletePlain(c, pool);
+    c.instance = kNotRouted;
   }
+}
+
+void World::RunDueEventsBefore(const EventKey& key, const Pool& pool) {
   if (timeline_ && !timeline_->begun()) {
     timeline_->Begin(key.time);
     if (engine_) engine_->Begin(key.time);
@@ -187,10 +191,7 @@ void World::RunDueEventsBefore(const EventKey& key, const Pool& pool) {
 }
 
 void World::RunAllCompletions(const Pool& pool) {
-  if (plain_) {
-    plain_completions_.DrainAll([&](const Completion& c) { CompletePlain(c, pool); });
-    return;  // no what-if part to close
-  }
+  if (plain_) return;  // the replay's SharedCompletions hold its completions
   while (!events_.empty()) RunInternal(pool);
   if (timeline_) timeline_->End(last_time_);
   if (service_) service_->CloseAt(last_time_);
@@ -213,9 +214,9 @@ void World::ServePrefix(const Hint& hint, InstanceIndex chosen, const Pool& pool
   cache.Insert(hint.prefix_blocks);
 }
 
-void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
+bool World::Decide(const TraceEvent& arrival, std::uint64_t seq,
                    std::string_view request_id, const Pool& pool,
-                   const InstanceTable& table) {
+                   const InstanceTable& table, std::uint32_t completion_slot) {
   candidates_.Sync(pool, table);
   std::span<const Candidate> candidates = candidates_.candidates();
   if (candidates.empty()) {
@@ -224,7 +225,7 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
     if (log_)
       log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id, nullptr,
                                  "no_instances", 0});
-    return;
+    return false;
   }
 
   if (wants_arrival_info_) strategy_->BeforeSelect(ArrivalInfo{seq, arrival.t.value, request_id});
@@ -233,7 +234,7 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
                          : strategy_->Select(candidates, hint);
   if (choice.refused) {
     Refuse(arrival, seq, request_id, candidates.size());
-    return;
+    return false;
   }
   if (choice.index >= candidates.size())
     throw std::logic_error(fmt::format("strategy {} chose candidate {} of {}",
@@ -250,7 +251,7 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
 
   if (engine_) {
     AdmitToEngine(arrival, seq, chosen, pool, table);
-    return;
+    return false;
   }
   CountRouted(chosen, choice.index, arrival.duration.has_value());
   if (arrival.duration) {
@@ -259,11 +260,16 @@ void World::Decide(const TraceEvent& arrival, std::uint64_t seq,
     // registration changes the pool's version): its line is already read.
     const std::uint64_t registration = candidates[choice.index].registration;
     if (timeline_) timeline_->Routed(chosen, arrival.t.value);
-    const double end = arrival.t.value + *arrival.duration;
-    if (plain_) plain_completions_.Push(end, Completion{chosen, registration});
-    else if (service_) AdmitToService(arrival, chosen, registration, pool);
-    else ScheduleCompletion(end, Completion{chosen, registration});
+    if (plain_) {
+      if (routed_.size() <= completion_slot)
+        routed_.resize(std::size_t{completion_slot} + 1, Completion{kNotRouted, 0});
+      routed_[completion_slot] = Completion{chosen, registration};
+      return true;
+    }
+    if (service_) AdmitToService(arrival, chosen, registration, pool);
+    else ScheduleCompletion(arrival.t.value + *arrival.duration, Completion{chosen, registration});
   }
+  return false;
 }
 
 inline void World::CountRouted(InstanceIndex routed, std::size_t slot, bool has_duration) {

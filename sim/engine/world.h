@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "sim/engine/candidate_set.h"
-#include "sim/engine/drain_wheel.h"
 #include "sim/engine/engine_fleet.h"
 #include "sim/engine/event_queue.h"
 #include "sim/engine/internal_event.h"
@@ -67,12 +66,10 @@ class World {
   bool ReadsRequestIds() const { return log_ != nullptr || wants_arrival_info_; }
 
   // Runs every pending internal event (completion, metric snapshot or
-  // publication) ordered before `key`, the next trace event's key.
+  // publication) ordered before `key`, the next trace event's key; nothing
+  // in a plain world.
   void RunEventsBefore(const EventKey& key, const Pool& pool) {
-    // Without a what-if part, most trace events come before any completion
-    // is due: that case costs no call.
-    if (plain_ && plain_completions_.DrainsNothing(key.time)) return;
-    RunDueEventsBefore(key, pool);
+    if (!plain_) RunDueEventsBefore(key, pool);
   }
   // Runs every pending completion (the trace has ended; metric events stop)
   // and closes the what-if measurements at the run's last event.
@@ -94,17 +91,26 @@ class World {
   void PoolLoadChanged(InstanceIndex i) { candidates_.MarkChanged(i); }
   std::optional<std::int64_t> Inflight(InstanceIndex i) const;
 
-  // Makes the decision for arrival number `seq`. Throws InputError when it
-  // would put more than kMaxInFlight requests in flight.
-  void Decide(const TraceEvent& arrival, std::uint64_t seq,
+  // Makes the decision for arrival number `seq`. A plain world (its
+  // options not timed(): no what-if part, no charts) keeps no events: an
+  // arrival with a duration comes with `completion_slot`, its slot in the
+  // replay's SharedCompletions, and Decide returns true when it routed the
+  // arrival, for CompleteRouted to complete once the slot is due. Throws
+  // InputError when it would put more than kMaxInFlight requests in flight.
+  bool Decide(const TraceEvent& arrival, std::uint64_t seq,
               std::string_view request_id, const Pool& pool,
-              const InstanceTable& table);
+              const InstanceTable& table, std::uint32_t completion_slot = 0);
+  // A plain world: completes those of the arrivals at `slots` (slots now
+  // due, in any order) that Decide routed.
+  void CompleteRouted(std::span<const std::uint32_t> slots, const Pool& pool);
 
  private:
   struct Completion {
     InstanceIndex instance;
     std::uint64_t registration;
   };
+  // A routed_ slot the world did not route an arrival to.
+  static constexpr InstanceIndex kNotRouted = ~InstanceIndex{0};
   // RunEventsBefore past its inline check.
   void RunDueEventsBefore(const EventKey& key, const Pool& pool);
   // What completion `c` does to an inflight counter.
@@ -161,17 +167,13 @@ class World {
   DecisionSink* log_ = nullptr;
   std::vector<std::int64_t> inflight_;  // -1: unknown
   InstanceBlockCaches caches_;
-  // Pending completions (and engine events): in exact key order when a
+  // Pending completions (and engine events) in exact key order when a
   // what-if part is on (they act on each other and on metric events
-  // there); otherwise as a
-  // bag drained up to each trace event (a DrainWheel: completions are due
-  // a similar time after they are scheduled), since there a completion
-  // only decrements counters, and decrements clamped at 0 give the same
-  // counts in any order (and the same candidates and index state: see
-  // RunEventsBefore).
+  // there). A plain world keeps what each arrival it routed will complete
+  // by SharedCompletions slot instead (kNotRouted: none).
   bool plain_;  // no what-if part and no charts: no load timeline
   InternalEvents events_;
-  DrainWheel<Completion> plain_completions_;
+  std::vector<Completion> routed_;
   std::size_t in_flight_ = 0;  // routed with a duration, not yet completed
   CandidateSet candidates_;
 
