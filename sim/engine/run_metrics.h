@@ -82,11 +82,13 @@ class RunMetrics {
   // Inline: it runs once per decision, and its common case is a few counts.
   void RecordDecision(std::uint64_t seq, std::span<const Candidate> candidates,
                       const Hint& hint, const Choice& choice) {
-    if (!hint.queues.empty()) {
+    // A queue hint can give a load only to a candidate without a signal of
+    // its own.
+    if (!hint.queues.empty() && signalled_candidates_ < candidates.size()) {
       RecordHintedDecision(seq, candidates, hint, choice);
       return;
     }
-    // Without queue hints, only the candidates' own signals count.
+    // Otherwise only the candidates' own signals count.
     const std::size_t reason = CountDecision(choice);
     const bool any_known = signalled_candidates_ > 0;
     if (any_known) ++contested_decisions_;
