@@ -119,6 +119,17 @@ inline const char* HintLayout::FitsEntry(const EntryLayout& layout, const char* 
     p += n;
     from = layout.literal_end[i];
     if (i == slots) return p;
+    // A Proxy's queue depths are mostly one digit: read as ReadDecimal
+    // reads it (a digit, then neither a digit nor a '.') without its word
+    // arithmetic.
+    if (end - p >= 2) {
+      const auto digit = static_cast<unsigned char>(p[0] - '0');
+      if (digit <= 9 && !layout_text::IsDigit(p[1]) && p[1] != '.') {
+        values[i] = digit;
+        ++p;
+        continue;
+      }
+    }
     if (p < end && *p == 'n') {
       if (!(p = ReadNull(p, end))) return nullptr;
       values[i] = kNull;
@@ -146,10 +157,14 @@ const char* HintLayout::Fits(const char* p, const char* begin, const char* end,
     const std::size_t at = read.value_count;
     if (read.values.size() < at + most_slots_) read.values.resize(2 * (at + most_slots_));
     double* const values = read.values.data() + at;
-    const char* entry_end = FitsEntry(entries_[layout], p, begin, end, values);
-    for (std::size_t i = 0; !entry_end && i < entries_.size(); ++i)
-      if (i != layout && (entry_end = FitsEntry(entries_[i], p, begin, end, values))) layout = i;
-    if (!entry_end) return nullptr;
+    // The entry layouts from the last one fitted on, each once: at most
+    // one fits an entry (their literals fix where each number goes).
+    const char* entry_end;
+    for (std::size_t tried = 1; !(entry_end = FitsEntry(entries_[layout], p, begin, end, values));
+         ++tried) {
+      if (tried == entries_.size()) return nullptr;
+      layout = layout + 1 == entries_.size() ? 0 : layout + 1;
+    }
     read.entries.push_back({id, static_cast<std::uint8_t>(layout)});
     read.value_count = at + entries_[layout].field.size();
     p = entry_end;
