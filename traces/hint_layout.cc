@@ -94,6 +94,16 @@ bool HintLayout::Learn(const JsonView& hint) {
     entry_end = source.find('}', from) + 1;
     entry.text.append(source.substr(from, entry_end - from));
     entry.literal_end.push_back(static_cast<std::uint32_t>(entry.text.size()));
+    const std::size_t slots = entry.field.size();
+    if (entry.text.size() + slots >= 16) {
+      for (std::size_t i = 0, from = 0; i <= slots; from = entry.literal_end[i++]) {
+        entry.one_digit.append(entry.text, from, entry.literal_end[i] - from);
+        entry.one_digit_slack.append(entry.literal_end[i] - from, '\0');
+        if (i == slots) break;
+        entry.one_digit += '0';
+        entry.one_digit_slack += '\x09';
+      }
+    }
     if (std::find(entries_.begin(), entries_.end(), entry) == entries_.end()) {
       if (entries_.size() == kMaxEntryLayouts) return false;
       most_slots_ = std::max(most_slots_, entry.field.size());
@@ -110,8 +120,19 @@ bool HintLayout::Learn(const JsonView& hint) {
 
 inline const char* HintLayout::FitsEntry(const EntryLayout& layout, const char* p,
                                          const char* begin, const char* end, double* values) {
-  const char* const literals = layout.text.data();
   const std::size_t slots = layout.field.size();
+  // A Proxy's queue depths are mostly one digit: an entry whose numbers
+  // all are is compared whole. The byte after each digit is a literal's
+  // first, which no number goes on with (a ',', '}' or space), so each
+  // digit is read as ReadDecimal would read it.
+  const std::size_t one_digit_size = layout.one_digit.size();
+  if (one_digit_size != 0 && static_cast<std::size_t>(end - p) >= one_digit_size &&
+      layout_text::WithinSlack(p, layout.one_digit.data(), layout.one_digit_slack.data(),
+                               one_digit_size)) {
+    for (std::size_t i = 0; i < slots; ++i) values[i] = p[layout.literal_end[i] + i] - '0';
+    return p + one_digit_size;
+  }
+  const char* const literals = layout.text.data();
   std::size_t from = 0;
   for (std::size_t i = 0;; ++i) {
     const std::size_t n = layout.literal_end[i] - from;

@@ -79,6 +79,10 @@ class HintLayout {
     std::string text;
     std::vector<std::uint32_t> literal_end;
     std::vector<std::uint8_t> field;  // kQueueFields index, or kPassedOver
+    // The entry with every number one digit, as WithinSlack compares it:
+    // '0' and a slack of 9 where a digit goes, the literals with none.
+    // Empty below 16 bytes (read slot by slot only).
+    std::string one_digit, one_digit_slack;
 
     friend bool operator==(const EntryLayout&, const EntryLayout&) = default;
   };

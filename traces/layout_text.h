@@ -52,6 +52,30 @@ inline bool LiteralAt(const char* p, const char* end, const char* literal, std::
   return static_cast<std::size_t>(end - p) >= n && SameBytes(p, literal, n);
 }
 
+// Whether each of the `n` bytes (at least 16) at `p` is at most `slack`'s
+// byte above `base`'s (as unsigned bytes, wrapping): where the slack is 0
+// the byte is the base's, where the base is '0' and the slack 9 it is a
+// digit. Sixteen bytes at a time with SSE2.
+inline bool WithinSlack(const char* p, const char* base, const char* slack, std::size_t n) {
+#if defined(__SSE2__)
+  const auto chunk_fits = [&](std::size_t i) {
+    const auto load = [i](const char* q) {
+      return _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + i));
+    };
+    const __m128i above = _mm_sub_epi8(load(p), load(base)), limit = load(slack);
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(above, limit), limit)) == 0xFFFF;
+  };
+  for (std::size_t i = 0; i + 16 < n; i += 16)
+    if (!chunk_fits(i)) return false;
+  return chunk_fits(n - 16);
+#else
+  for (std::size_t i = 0; i < n; ++i)
+    if (static_cast<unsigned char>(p[i] - base[i]) > static_cast<unsigned char>(slack[i]))
+      return false;
+  return true;
+#endif
+}
+
 // Past the `null` at `p`, in a text that ends at `end`; nullptr when
 // something else is there (a null slot's value).
 inline const char* ReadNull(const char* p, const char* end) {

@@ -1117,6 +1117,50 @@ TEST_CASE("LineLayouts agrees with the decoder on random hinted lines in a learn
   CHECK(read > 5000);
 }
 
+TEST_CASE("LineLayouts agrees with the decoder on a Proxy hint with any byte of it changed") {
+  // Entries of one-digit numbers are compared whole (see HintLayout): each
+  // byte of the map changed to each of these must still be read exactly
+  // when the decoder reads it as the learned layout's.
+  InstanceTable table;
+  for (const char* id : {"inst-00000", "inst-00001", "inst-00002"}) table.Intern(id);
+  const auto entry = [](const std::string& id, const std::string& digits) {
+    return "\"" + id + R"(": {"active_prepare": )" + digits[0] + R"(, "active_ready": )" +
+           digits[1] + R"(, "prepare_queue_depth": )" + digits[2] +
+           R"(, "ready_queue_depth": )" + digits[3] + "}";
+  };
+  const std::string head =
+      R"({"t": 0.25, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {)";
+  const std::string line = head + entry("inst-00000", "1234") + ", " + entry("inst-00001", "0000") +
+                           ", " + entry("inst-00002", "9876") + "}}}}";
+  LineLayouts layouts;
+  LearnFrom(layouts, line, table);
+  REQUIRE(layouts.size() == 1);
+  REQUIRE(ReadsAsDecoder(layouts, line, table, true));
+  const std::string replacements = std::string("0159.e-+ ,}\"n:/\\\x7f\x80\t") + '\0';
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  int numbers_read = 0;
+  bool in_id = false;
+  for (std::size_t at = head.size(); at + 4 < line.size(); ++at) {
+    if (line[at] == '"' && line[at + 1] == 'i') in_id = true;
+    if (line[at] == '"' && line[at + 1] == ':') in_id = false;
+    const bool id_byte = in_id && line[at] != '"';
+    for (const char c : replacements) {
+      if (c == line[at]) continue;
+      std::string changed = line;
+      changed[at] = c;
+      // A digit in place of a number's digit keeps the layout, as does a
+      // printable byte in place of an id's: the layouts must read those
+      // (unless an id is then named twice, which the decoder refuses).
+      const bool printable = c >= 0x20 && c <= 0x7E && c != '"' && c != '\\';
+      const bool plain = id_byte ? printable : digit(line[at]) && digit(c);
+      const bool read = ReadsAsDecoder(layouts, changed, table, plain);
+      numbers_read += read && !id_byte;
+    }
+  }
+  // Each of the 12 digits to each digit of `replacements` but its own.
+  CHECK(numbers_read == 6 * 4 + 6 * 3);
+}
+
 TEST_CASE("LineLayouts agrees with the decoder on random maps of learned entry layouts") {
   InstanceTable table = TwoInstances();
   table.Intern("c");
