@@ -96,9 +96,9 @@ bool HintLayout::Learn(const JsonView& hint) {
     entry.literal_end.push_back(static_cast<std::uint32_t>(entry.text.size()));
     const std::size_t slots = entry.field.size();
     if (entry.text.size() + slots >= 16) {
-      for (std::size_t i = 0, from = 0; i <= slots; from = entry.literal_end[i++]) {
-        entry.one_digit.append(entry.text, from, entry.literal_end[i] - from);
-        entry.one_digit_slack.append(entry.literal_end[i] - from, '\0');
+      for (std::size_t i = 0, literal = 0; i <= slots; literal = entry.literal_end[i++]) {
+        entry.one_digit.append(entry.text, literal, entry.literal_end[i] - literal);
+        entry.one_digit_slack.append(entry.literal_end[i] - literal, '\0');
         if (i == slots) break;
         entry.one_digit += '0';
         entry.one_digit_slack += '\x09';
