@@ -14,13 +14,20 @@ ProxyReport BuildProxyReport(const ReplayResult& result) {
   p.pinned = profile.pinned();
   p.ignored_inflight = result.ignored.inflight;
   p.ignored_null_qps_1m = result.ignored.null_qps_1m;
-  if (p.ignored_inflight > 0)
+  // A counting profile ignores every inflight a heartbeat carries, so the
+  // profiles that apply them are named; cacheroute@df8382d ignores only
+  // nulls, as it does a null qps_1m, and applies the rest itself.
+  if (p.ignored_inflight > 0 && profile.counts_requests())
     p.warnings.push_back(Warning{"ignored_inflight", fmt::format(
-        "{} inflight value{} of load/up events ignored: {} {} (--proxy spec or "
-        "cacheroute@df8382d replay the trace's own inflight values)",
-        p.ignored_inflight, p.ignored_inflight == 1 ? "" : "s", profile.name,
-        profile.counts_requests() ? "counts its own requests; heartbeats do not set inflight"
-                                  : "applies no null from a heartbeat")});
+        "{} inflight value{} of load/up events ignored: {} counts its own requests; heartbeats "
+        "do not set inflight (--proxy spec or cacheroute@df8382d replay the trace's own "
+        "inflight values)",
+        p.ignored_inflight, p.ignored_inflight == 1 ? "" : "s", profile.name)});
+  else if (p.ignored_inflight > 0)
+    p.warnings.push_back(Warning{"ignored_inflight", fmt::format(
+        "{} inflight null{} of load/up events left the value as it was: {} applies only the "
+        "values a heartbeat carries",
+        p.ignored_inflight, p.ignored_inflight == 1 ? "" : "s", profile.name)});
   if (p.ignored_null_qps_1m > 0)
     p.warnings.push_back(Warning{"ignored_null_qps_1m", fmt::format(
         "{} qps_1m null{} of load/up events left the value as it was: a Proxy heartbeat "

@@ -58,6 +58,12 @@ lbsim_cli_test(NAME "decisions proxy_versions spec"
 lbsim_cli_test(NAME "report json proxy_versions latest"
   ARGS -s rr,ll --format json traces/examples/proxy_versions.ndjson
   EXIT 0 STDOUT_GOLDEN ${GOLDEN}/proxy_versions.report.json)
+# cacheroute@df8382d applies a heartbeat's inflight itself and ignores only
+# its nulls (ties.json has four): the warning says so and names no other
+# profile to use instead.
+lbsim_cli_test(NAME "table ties under cacheroute@df8382d: the ignored inflight nulls"
+  ARGS -s ll --proxy cacheroute@df8382d traces/examples/ties.json
+  EXIT 0 STDOUT_MATCH "\n  proxy: 4 inflight nulls of load/up events left the value as it was: cacheroute@df8382d applies only the values a heartbeat carries\n")
 lbsim_cli_test(NAME "table proxy_versions latest with a changed weight"
   ARGS -s rr,ll,ll:qps_1m=0.01 traces/examples/proxy_versions.ndjson
   EXIT 0 STDOUT_GOLDEN ${GOLDEN}/proxy_versions.table.txt)
