@@ -27,12 +27,26 @@ bool At(const char* p, const char* end, const std::string& literal) {
   return LiteralAt(p, end, literal.data(), literal.size());
 }
 
-// Enters the object at the walker's cursor and moves to its first member,
-// which must be `name`, written without escapes.
-bool EnterFirstMember(JsonWalker& w, std::string_view name) {
-  JsonView key;
-  return w.EnterObject() && w.NextKey(key) && !key.escaped &&
-         key.text.substr(1, key.text.size() - 2) == name;
+// Where the member `key` of a hint, or of its queue_depths, leaves the
+// walk (the walker at its value): at the one named `name`; past one whose
+// number the decoder passes over as a Frame reads past it (where that
+// number lies in `base`'s text added to `cuts`); or at one of neither
+// kind, which the layout does not take. A key with escapes is of neither:
+// it could name queue_depths or per_instance.
+enum class FrameMember { kNamed, kPassed, kOther };
+FrameMember TakeFrameMember(JsonWalker& w, const JsonView& key, std::string_view name,
+                            const char* base,
+                            std::vector<std::pair<std::size_t, std::size_t>>& cuts) {
+  if (key.escaped) return FrameMember::kOther;
+  if (key.text.substr(1, key.text.size() - 2) == name) return FrameMember::kNamed;
+  if (w.Kind() != JsonKind::kNumber) return FrameMember::kOther;
+  const JsonView value = w.TakeScalar();
+  const char* const value_end = value.text.data() + value.text.size();
+  if (layout_text::SkipSignedDecimal(value.text.data(), base, value_end) != value_end)
+    return FrameMember::kOther;
+  const auto begin = static_cast<std::size_t>(value.text.data() - base);
+  cuts.emplace_back(begin, begin + value.text.size());
+  return FrameMember::kPassed;
 }
 
 // Whether `known` is `id`: inline word compares rather than a call, as a
@@ -44,78 +58,120 @@ bool SameId(const std::string& known, std::string_view id) {
 }  // namespace
 
 bool HintLayout::Learn(const JsonView& hint) {
-  head_.clear();
+  head_ = {};
   separator_.clear();
   separator_known_ = false;
-  tail_.clear();
+  tail_ = {};
   entries_.clear();
   most_slots_ = 0;
 
   const std::string_view source = hint.text;
   const char* const base = source.data();
   std::string scratch;
-  JsonWalker w(source);
-  if (!EnterFirstMember(w, "queue_depths") || !EnterFirstMember(w, "per_instance") ||
-      !w.EnterObject())
-    return false;
+  // The numbers passed over, in the hint's order: before the map's first
+  // entry or after its last.
+  std::vector<std::pair<std::size_t, std::size_t>> cuts;
   std::size_t entries = 0;
+  std::size_t head_end = 0;   // where the first entry's id begins
   std::size_t entry_end = 0;  // where the last entry ended
-  for (JsonView id; w.NextKey(id);) {
-    const auto id_begin = static_cast<std::size_t>(id.text.data() - base);  // its quote
-    if (entries++ == 0) {
-      head_.assign(source.substr(0, id_begin));
-    } else {
-      const std::string_view separator = source.substr(entry_end, id_begin - entry_end);
-      if (separator_known_ && separator != separator_) return false;
-      separator_.assign(separator);
-      separator_known_ = true;
-    }
-    EntryLayout entry;
-    std::size_t from = id_begin + id.text.size() - 1;  // the id's closing quote
-    if (!w.EnterObject()) return false;
-    for (JsonView key; w.NextKey(key);) {
-      if (key.escaped || (w.Kind() != JsonKind::kNumber && w.Kind() != JsonKind::kNull))
-        return false;
-      const std::size_t field = QueueFieldIndex(ReadString(key, scratch));
-      const JsonView value = w.TakeScalar();
-      const char* const value_end = value.text.data() + value.text.size();
-      TraceTime number;
-      if (value.is_number() && ReadDecimal(value.text.data(), base, value_end, number) != value_end)
-        return false;
-      const auto value_begin = static_cast<std::size_t>(value.text.data() - base);
-      entry.text.append(source.substr(from, value_begin - from));
-      entry.literal_end.push_back(static_cast<std::uint32_t>(entry.text.size()));
-      entry.field.push_back(field == kQueueFields.size() ? kPassedOver
-                                                         : static_cast<std::uint8_t>(field));
-      from = value_begin + value.text.size();
-    }
-    // The entry's '}' is the first after its last value (or after its id,
-    // when it has none): only whitespace, or ": {", comes between.
-    entry_end = source.find('}', from) + 1;
-    entry.text.append(source.substr(from, entry_end - from));
-    entry.literal_end.push_back(static_cast<std::uint32_t>(entry.text.size()));
-    const std::size_t slots = entry.field.size();
-    if (entry.text.size() + slots >= 16) {
-      for (std::size_t i = 0, literal = 0; i <= slots; literal = entry.literal_end[i++]) {
-        entry.one_digit.append(entry.text, literal, entry.literal_end[i] - literal);
-        entry.one_digit_slack.append(entry.literal_end[i] - literal, '\0');
-        if (i == slots) break;
-        entry.one_digit += '0';
-        entry.one_digit_slack += '\x09';
+  JsonWalker w(source);
+  if (!w.EnterObject()) return false;
+  for (JsonView outer; w.NextKey(outer);) {
+    const FrameMember member = TakeFrameMember(w, outer, "queue_depths", base, cuts);
+    if (member == FrameMember::kPassed) continue;
+    if (member == FrameMember::kOther || !w.EnterObject()) return false;
+    for (JsonView inner; w.NextKey(inner);) {
+      const FrameMember member = TakeFrameMember(w, inner, "per_instance", base, cuts);
+      if (member == FrameMember::kPassed) continue;
+      if (member == FrameMember::kOther || !w.EnterObject()) return false;
+      for (JsonView id; w.NextKey(id);) {
+        const auto id_begin = static_cast<std::size_t>(id.text.data() - base);  // its quote
+        if (entries++ == 0) {
+          head_end = id_begin;
+        } else {
+          const std::string_view separator = source.substr(entry_end, id_begin - entry_end);
+          if (separator_known_ && separator != separator_) return false;
+          separator_.assign(separator);
+          separator_known_ = true;
+        }
+        if (!LearnEntry(w, source, id_begin + id.text.size() - 1, scratch, entry_end))
+          return false;
       }
     }
-    if (std::find(entries_.begin(), entries_.end(), entry) == entries_.end()) {
-      if (entries_.size() == kMaxEntryLayouts) return false;
-      most_slots_ = std::max(most_slots_, entry.field.size());
-      entries_.push_back(std::move(entry));
+  }
+  if (entries == 0) return false;  // no map, or an empty one
+  // A frame for the text [from, to), with the numbers cut out that lie in it.
+  const auto frame = [&](std::size_t from, std::size_t to) {
+    Frame f;
+    for (const auto& [begin, end] : cuts) {
+      if (begin < from || end > to) continue;
+      f.text.append(source.substr(from, begin - from));
+      f.literal_end.push_back(static_cast<std::uint32_t>(f.text.size()));
+      from = end;
+    }
+    f.text.append(source.substr(from, to - from));
+    f.literal_end.push_back(static_cast<std::uint32_t>(f.text.size()));
+    return f;
+  };
+  head_ = frame(0, head_end);
+  tail_ = frame(entry_end, source.size());
+  return true;
+}
+
+bool HintLayout::LearnEntry(JsonWalker& w, std::string_view source, std::size_t from,
+                            std::string& scratch, std::size_t& entry_end) {
+  const char* const base = source.data();
+  EntryLayout entry;
+  if (!w.EnterObject()) return false;
+  for (JsonView key; w.NextKey(key);) {
+    if (key.escaped || (w.Kind() != JsonKind::kNumber && w.Kind() != JsonKind::kNull))
+      return false;
+    const std::size_t field = QueueFieldIndex(ReadString(key, scratch));
+    const JsonView value = w.TakeScalar();
+    const char* const value_end = value.text.data() + value.text.size();
+    TraceTime number;
+    if (value.is_number() && ReadDecimal(value.text.data(), base, value_end, number) != value_end)
+      return false;
+    const auto value_begin = static_cast<std::size_t>(value.text.data() - base);
+    entry.text.append(source.substr(from, value_begin - from));
+    entry.literal_end.push_back(static_cast<std::uint32_t>(entry.text.size()));
+    entry.field.push_back(field == kQueueFields.size() ? kPassedOver
+                                                       : static_cast<std::uint8_t>(field));
+    from = value_begin + value.text.size();
+  }
+  // The entry's '}' is the first after its last value (or after its id,
+  // when it has none): only whitespace, or ": {", comes between.
+  entry_end = source.find('}', from) + 1;
+  entry.text.append(source.substr(from, entry_end - from));
+  entry.literal_end.push_back(static_cast<std::uint32_t>(entry.text.size()));
+  const std::size_t slots = entry.field.size();
+  if (entry.text.size() + slots >= 16) {
+    for (std::size_t i = 0, literal = 0; i <= slots; literal = entry.literal_end[i++]) {
+      entry.one_digit.append(entry.text, literal, entry.literal_end[i] - literal);
+      entry.one_digit_slack.append(entry.literal_end[i] - literal, '\0');
+      if (i == slots) break;
+      entry.one_digit += '0';
+      entry.one_digit_slack += '\x09';
     }
   }
-  // Nothing but per_instance in queue_depths, nothing but queue_depths in
-  // the hint.
-  JsonView key;
-  if (entries == 0 || w.NextKey(key) || w.NextKey(key)) return false;
-  tail_.assign(source.substr(entry_end));
+  if (std::find(entries_.begin(), entries_.end(), entry) == entries_.end()) {
+    if (entries_.size() == kMaxEntryLayouts) return false;
+    most_slots_ = std::max(most_slots_, entry.field.size());
+    entries_.push_back(std::move(entry));
+  }
   return true;
+}
+
+inline const char* HintLayout::Frame::Fits(const char* p, const char* begin, const char* end) const {
+  std::size_t from = 0;
+  for (std::size_t i = 0;; ++i) {
+    const std::size_t n = literal_end[i] - from;
+    if (!LiteralAt(p, end, text.data() + from, n)) return nullptr;
+    p += n;
+    from = literal_end[i];
+    if (i + 1 == literal_end.size()) return p;
+    if (!(p = layout_text::SkipSignedDecimal(p, begin, end))) return nullptr;
+  }
 }
 
 inline const char* HintLayout::FitsEntry(const EntryLayout& layout, const char* p,
@@ -167,9 +223,8 @@ const char* HintLayout::Fits(const char* p, const char* begin, const char* end,
                              HintText& read) const {
   read.entries.clear();
   read.value_count = 0;
-  if (!At(p, end, head_)) return nullptr;
-  p += head_.size();
-  if (p < end && *p != '"') return At(p, end, tail_) ? p + tail_.size() : nullptr;  // no entry
+  if (!(p = head_.Fits(p, begin, end))) return nullptr;
+  if (p < end && *p != '"') return tail_.Fits(p, begin, end);  // no entry
   std::size_t layout = 0;  // the one the last entry fitted: tried first
   for (;;) {
     std::string_view id;
@@ -192,7 +247,7 @@ const char* HintLayout::Fits(const char* p, const char* begin, const char* end,
     if (!separator_known_ || !At(p, end, separator_)) break;
     p += separator_.size();
   }
-  return At(p, end, tail_) ? p + tail_.size() : nullptr;
+  return tail_.Fits(p, begin, end);
 }
 
 bool HintLayout::Resolve(const HintText& read, const InstanceTable& table) {

@@ -26,11 +26,16 @@ struct HintText {
 };
 
 // The layout of a Proxy queue hint as Proxy logs repeat it line after line,
-//   {"queue_depths": {"per_instance": {ID: {KEY: N, ...}, ...}}}
+//   {"queue_depths": {"prepare_queue_depth": N, "ready_queue_depth": N,
+//                     "per_instance": {ID: {KEY: N, ...}, ...}}}
 // with its ids and numbers cut out, so that a hint laid out like an earlier
 // one is read without scanning it as JSON (see LineLayouts, which holds
 // these). The text around the map, between its entries and after it must
-// recur byte for byte; each entry must be laid out like one of the entries
+// recur byte for byte but for the numbers of members other than
+// queue_depths and per_instance (the Proxy's queue totals, anywhere in the
+// hint or in queue_depths), which the decoder passes over and which are
+// read past as a LineLayouts passed-over number (a sign, then a number a
+// slot takes). Each entry must be laid out like one of the entries
 // the hint was learned from (its keys, their order and whitespace), but the
 // entries may come in any number and order and name any Instances, so that
 // a Proxy's map with an Instance more or less, or in another order, still
@@ -87,15 +92,34 @@ class HintLayout {
     friend bool operator==(const EntryLayout&, const EntryLayout&) = default;
   };
 
+  // Learns the layout of the entry at the walker's cursor, whose id's
+  // closing quote is at `from` in `source`, keeping it when it is new;
+  // sets `entry_end` to where the entry ends. False when it is not of the
+  // shape above, or one layout more than are kept.
+  bool LearnEntry(JsonWalker& w, std::string_view source, std::size_t from, std::string& scratch,
+                  std::size_t& entry_end);
   // Reads the rest of an entry fitting `layout` at `p` (its id's closing
   // quote), writing its numbers to `values`; where it ends, or nullptr.
   static const char* FitsEntry(const EntryLayout& layout, const char* p, const char* begin,
                                const char* end, double* values);
 
-  std::string head_;       // up to the first entry's id, its quote excluded
+  // Text of the hint around its map's entries: literals, with a number
+  // passed over between each two (text[literal_end[i-1], literal_end[i])
+  // is literal i, from 0 for the first).
+  struct Frame {
+    std::string text;
+    std::vector<std::uint32_t> literal_end;
+
+    // Past the frame at `p` in the text [begin, end), or nullptr when it
+    // is not there.
+    const char* Fits(const char* p, const char* begin, const char* end) const;
+    friend bool operator==(const Frame&, const Frame&) = default;
+  };
+
+  Frame head_;             // up to the first entry's id, its quote excluded
   std::string separator_;  // between two entries (learned from a hint with two)
   bool separator_known_ = false;
-  std::string tail_;  // after the last entry
+  Frame tail_;  // after the last entry
   std::vector<EntryLayout> entries_;
   std::size_t most_slots_ = 0;  // the most numbers one entry layout holds
 

@@ -2,7 +2,8 @@
 // EventDecoder). One input is a reader's buffer: an event line, then (if
 // the input has one) its '\n' and whatever follows. It is read through
 // layouts learned from the usual arrival and load lines, spaced and
-// compact, a Proxy-style hinted arrival, and lines with keys the decoder
+// compact, two Proxy-style hinted arrivals (one with the Proxy's queue
+// totals beside its map and around it), and lines with keys the decoder
 // passes over. Whenever a layout reads a line, it must end at the buffer's
 // first '\n', and the general path must accept that line too and decode
 // the same event. The same input is also read as a document's element
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 
 #include "event_line_decoding.h"
@@ -58,30 +60,33 @@ struct Fixture {
              R"({"t":1,"type":"load","instance":"b","inflight":2,"source":"hb"})",
              R"({"t":1764750000.0222933,"type":"arrival","user":"Jos\u00e9","stream":true,"priority":-1,"meta":{"user":"u","n":1},"tags":["a",2],"duration":0.5})",
              R"({"t":2,"type":"arrival","instance":"b","inflight":1,"qps_1m":null,"hint":{}})",
-         }) {
-      JsonScanner scanner;
-      JsonView value;
-      TraceEvent event;
-      if (scanner.ScanText(line, value) != JsonScanner::Status::kOk ||
-          !DecodeEventLine(line, table, 0.0, event))
-        std::abort();
-      passing_layouts.Learn(line, scanner.members());
-    }
+         })
+      LearnScanned(line, {&passing_layouts});
     if (passing_layouts.size() != 4) std::abort();
     // Names "c", never registered, between two that are.
     const std::string hinted =
         R"({"t": 0, "type": "arrival", "request": "r", "hint": {"queue_depths": {"per_instance": )"
         R"({"inst-00001": {"active_prepare": 1, "active_ready": 2}, "c": {"queue_depth": 3}, )"
         R"("b": {"predicted_total_backlog_ms": 4.5}}}}})";
+    const std::string totals =
+        R"({"t": 0, "type": "arrival", "hint": {"seq": 1, "queue_depths": {"prepare_queue_depth": 3, )"
+        R"("per_instance": {"b": {"active_prepare": 1, "next_slot_ready_in_ms": 0.0}, )"
+        R"("inst-00001": {"active_prepare": 2, "next_slot_ready_in_ms": 12.5}}, "ready_queue_depth": 0}}})";
+    for (const std::string& line : {hinted, totals})
+      LearnScanned(line, {&hinted_layouts, &element_layouts});
+    if (hinted_layouts.size() != 2 || element_layouts.size() != 6) std::abort();
+  }
+
+  // Has each of `into` learn the layout of `line`, as JsonScanner shows
+  // it; the general path must accept it.
+  void LearnScanned(const std::string& line, std::initializer_list<LineLayouts*> into) {
     JsonScanner scanner;
     JsonView value;
     TraceEvent event;
-    if (scanner.ScanText(hinted, value) != JsonScanner::Status::kOk ||
-        !DecodeEventLine(hinted, table, 0.0, event))
+    if (scanner.ScanText(line, value) != JsonScanner::Status::kOk ||
+        !DecodeEventLine(line, table, 0.0, event))
       std::abort();
-    hinted_layouts.Learn(hinted, scanner.members());
-    element_layouts.Learn(hinted, scanner.members());
-    if (hinted_layouts.size() != 1 || element_layouts.size() != 5) std::abort();
+    for (LineLayouts* layouts : into) layouts->Learn(line, scanner.members());
   }
 };
 

@@ -117,6 +117,18 @@ bool ReadsAsDecoder(LineLayouts& layouts, const std::string& text, InstanceTable
   return fast;
 }
 
+// Reads `text`, which the decoder accepts, both ways: the layouts must read
+// it, as the decoder does. The event read.
+TraceEvent CheckReadAsDecoder(LineLayouts& layouts, const std::string& text,
+                              InstanceTable& table) {
+  INFO(text);
+  TraceEvent expected, got;
+  REQUIRE(DecodeGenerally(text, table, 0.0, expected));
+  REQUIRE(Read(layouts, text, table, got));
+  CheckSameEvent(got, expected);
+  return got;
+}
+
 // Checks that the decoder refuses `text` and that the layouts do too.
 void CheckRefusedBothWays(LineLayouts& layouts, const std::string& text, InstanceTable& table) {
   INFO(text);
@@ -501,13 +513,7 @@ TEST_CASE("LineLayouts reads past keys the decoder passes over, as the decoder d
   LearnFrom(layouts, R"({"t": 0, "type": "load", "instance": "b", "inflight": 2, "source": "hb"})",
             table);
   REQUIRE(layouts.size() == 2);
-  auto check_read = [&](const std::string& text) {
-    INFO(text);
-    TraceEvent expected, got;
-    REQUIRE(DecodeGenerally(text, table, 0.0, expected));
-    REQUIRE(Read(layouts, text, table, got));
-    CheckSameEvent(got, expected);
-  };
+  auto check_read = [&](const std::string& text) { CheckReadAsDecoder(layouts, text, table); };
   check_read(R"({"t": 1.5, "type": "arrival", "model": "m", "request": "r-2", "duration": 4, "score": 12})");
   check_read(R"({"t": 2, "type": "arrival", "model": "a b~!", "request": "r-3", "duration": 0.25, "score": 0})");
   check_read(R"({"t": 3, "type": "load", "instance": "inst-1", "inflight": 0, "source": "x"})");
@@ -572,15 +578,11 @@ TEST_CASE("LineLayouts reads past true, false and null of keys the decoder passe
   LearnFrom(layouts, R"({"t": 0, "type": "arrival", "request": "r-1", "stream": true, "duration": 4})",
             table);
   REQUIRE(layouts.size() == 1);
-  for (const std::string word : {"true", "false", "null"}) {
-    const std::string text =
-        R"({"t": 2.5, "type": "arrival", "request": "r-2", "stream": )" + word + R"(, "duration": 1})";
-    INFO(text);
-    TraceEvent expected, got;
-    REQUIRE(DecodeGenerally(text, table, 0.0, expected));
-    CHECK(Read(layouts, text, table, got));
-    CheckSameEvent(got, expected);
-  }
+  for (const std::string word : {"true", "false", "null"})
+    CheckReadAsDecoder(
+        layouts,
+        R"({"t": 2.5, "type": "arrival", "request": "r-2", "stream": )" + word + R"(, "duration": 1})",
+        table);
   // Valid values of other kinds are the general path's; invalid words stay refused.
   TraceEvent event;
   for (const std::string word : {"\"true\"", "1", "[true]"}) {
@@ -749,6 +751,40 @@ std::string SeparatedHint(const std::string& t, const std::string& apart) {
          apart + R"("b": {"active_ready": 2}}}}})";
 }
 
+// An arrival whose hint is laid out as the Proxy's queue_pressure_snapshot
+// builds it (cacheroute@28e857c): the queue totals before the map, whose
+// entries hold six counts and three float times each, all in `numbers`
+// (2 + 9 per id; ids from `ids`).
+std::string ProxyHintArrival(const std::string& t, const std::vector<std::string>& numbers,
+                             const std::vector<std::string>& ids = {"inst-1", "b"}) {
+  static const char* const keys[] = {
+      "prepare_queue_depth",   "ready_queue_depth",     "active_prepare",
+      "active_ready",          "pending_prefill_count", "active_decode_count",
+      "next_slot_ready_in_ms", "prefill_free_in_ms",    "predicted_total_backlog_ms"};
+  std::string text = R"({"t": )" + t + R"(, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"prepare_queue_depth": )" +
+                     numbers[0] + R"(, "ready_queue_depth": )" + numbers[1] + R"(, "per_instance": {)";
+  std::size_t n = 2;
+  for (std::size_t e = 0; e < ids.size(); ++e) {
+    text += (e > 0 ? ", \"" : "\"") + ids[e] + "\": {";
+    for (std::size_t k = 0; k < std::size(keys); ++k)
+      text += (k > 0 ? ", \"" : "\"") + std::string(keys[k]) + "\": " + numbers[n++];
+    text += "}";
+  }
+  return text + "}}}}";
+}
+
+// The numbers of a ProxyHintArrival with `entries` ids: totals, then each
+// entry's counts and times.
+std::vector<std::string> ProxyHintNumbers(const std::string& total, const std::string& count,
+                                          const std::string& time, std::size_t entries = 2) {
+  std::vector<std::string> numbers = {total, total};
+  for (std::size_t e = 0; e < entries; ++e) {
+    for (int k = 0; k < 6; ++k) numbers.push_back(count);
+    for (int k = 0; k < 3; ++k) numbers.push_back(time);
+  }
+  return numbers;
+}
+
 TEST_CASE("LineLayouts reads Proxy queue hints laid out like a learned one, as the decoder does") {
   InstanceTable table = TwoInstances();  // "c" is not registered (yet)
   LineLayouts layouts;
@@ -859,9 +895,17 @@ TEST_CASE("LineLayouts learns a hint only of the Proxy's shape, and not when raw
            // Entries set apart two ways.
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"a": {}, "b": {},"c": {}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": 1}}}})",
-           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {}}, "x": 1}}})",
-           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {}}}, "x": 1}})",
            R"({"t": 1, "type": "arrival", "hint": {"x": 1, "queue_depths": {"per_instance": {}}}})",
+           // Beside the map, a member the decoder passes over that is not
+           // a number a Frame reads past.
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {}}, "x": "1"}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"x": 1e2, "per_instance": {"b": {}}}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {}}}, "x": null}})",
+           R"({"t": 1, "type": "arrival", "hint": {"request": {"model": "m"}, "queue_depths": {"per_instance": {"b": {}}}}})",
+           // No map, or one named with an escape.
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"prepare_queue_depth": 1}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instanc\u0065": {"b": {}}}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_d\u0065pths": {"per_instance": {"b": {}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_d\u0065pth": 1}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": []}})",
            R"({"t": 1, "type": "load", "instance": "b", "hint": {"queue_depths": {"per_instance": {}}}})",
@@ -912,6 +956,71 @@ TEST_CASE("LineLayouts learns a hint only of the Proxy's shape, and not when raw
   REQUIRE(DecodeGenerally(two, table, 0.0, expected));
   REQUIRE(Read(escaped, two, table, got));
   CheckSameEvent(got, expected);
+}
+
+TEST_CASE("LineLayouts reads the Proxy's own hint, its queue totals passed over, as the decoder does") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  LearnFrom(layouts, ProxyHintArrival("0", ProxyHintNumbers("7", "1", "0.0")), table);
+  REQUIRE(layouts.size() == 1);
+  auto check_read = [&](const std::string& text) {
+    return CheckReadAsDecoder(layouts, text, table);
+  };
+  // Totals of any size, even signed or fractional; the Proxy's float times.
+  for (const std::string total : {"0", "12345", "-3", "1.5", "-0", "123456789012345"}) {
+    const TraceEvent got =
+        check_read(ProxyHintArrival("1", ProxyHintNumbers(total, "3", "363.8816252572409")));
+    REQUIRE(got.hint.queues.size() == 2);
+    CHECK(got.hint.queues[1].instance == 1);
+    // queue_depth is not named; next_slot_ready_in_ms and
+    // prefill_free_in_ms are no queue fields, passed over.
+    const Hint::Entry& entry = got.hint.queues[1];
+    CHECK(entry.load.known == std::array<bool, 8>{false, true, true, true, true, true, true, true});
+    for (std::size_t field = 1; field < 7; ++field) CHECK(entry.load.value[field] == 3.0);
+    CHECK(entry.load.value[7] == 363.8816252572409);
+  }
+  check_read(ProxyHintArrival("2", ProxyHintNumbers("40", "12", "null")));
+  check_read(ProxyHintArrival("2", ProxyHintNumbers("40", "0", "0.0", 1), {"b"}));
+  check_read(ProxyHintArrival("2", ProxyHintNumbers("40", "0", "0.0", 3), {"b", "inst-1", "c"}));
+
+  // A total the decoder takes but a Frame does not read past, or one the
+  // decoder refuses: the general path's, either way.
+  TraceEvent event;
+  for (const std::string total : {"1e3", "01", "\"4\"", "null", "true", "{}", "1.", "--1",
+                                   "1234567890123456", "1 "}) {
+    const std::string text = ProxyHintArrival("3", ProxyHintNumbers(total, "1", "0.0"));
+    INFO(text);
+    CHECK_FALSE(Read(layouts, text, table, event));
+  }
+  // A total left out, or one more: another layout.
+  const std::string learned = ProxyHintArrival("3", ProxyHintNumbers("7", "1", "0.0"));
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {R"("prepare_queue_depth": 7, )", ""},
+           {R"({"queue_depths")", R"({"queued": 7, "queue_depths")"}}) {
+    std::string text = learned;
+    text.replace(text.find(from), from.size(), to);
+    INFO(text);
+    CHECK_FALSE(Read(layouts, text, table, event));
+  }
+
+  // Members after the map and beside queue_depths are read past too.
+  LineLayouts after;
+  const std::string trailing =
+      R"({"t": 1, "type": "arrival", "hint": {"seq": 17, "queue_depths": {"per_instance": {"b": {"queue_depth": 2}}, "prepare_queue_depth": 3}, "ts": 1764750000.0222933}})";
+  LearnFrom(after, trailing, table);
+  REQUIRE(after.size() == 1);
+  TraceEvent got = CheckReadAsDecoder(
+      after,
+      R"({"t": 2, "type": "arrival", "hint": {"seq": 18, "queue_depths": {"per_instance": {"b": {"queue_depth": 5}}, "prepare_queue_depth": 40}, "ts": 1764750001.5}})",
+      table);
+  REQUIRE(got.hint.queues.size() == 1);
+  CHECK(got.hint.queues[0].instance == 1);
+  // The map empty: the text between head and tail is all that changes.
+  got = CheckReadAsDecoder(
+      after,
+      R"({"t": 2, "type": "arrival", "hint": {"seq": 18, "queue_depths": {"per_instance": {}, "prepare_queue_depth": 40}, "ts": 1764750001.5}})",
+      table);
+  CHECK(got.hint.queues.empty());
 }
 
 TEST_CASE("LineLayouts keeps hinted layouts apart, and backs off hints it cannot keep") {
@@ -1204,6 +1313,28 @@ TEST_CASE("LineLayouts agrees with the decoder on random maps of learned entry l
   }
   CHECK(read > 5000);
   CHECK(long_maps_read > 200);  // four or five entries, none repeated
+}
+
+TEST_CASE("LineLayouts agrees with the decoder on random Proxy hints, their totals included") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  LearnFrom(layouts, ProxyHintArrival("0", ProxyHintNumbers("7", "1", "0.0")), table);
+  std::mt19937_64 random(43);
+  int read = 0;
+  for (int i = 0; i < 20000; ++i) {
+    bool plain = true;
+    std::vector<std::string> numbers;
+    for (std::size_t k = 0; k < 2 + 2 * 9; ++k) {
+      const Number n = random() % 3 ? Number{std::to_string(random() % 30)} : RandomNumber(random);
+      // A total is read past as a number with a sign; a queue field takes
+      // null, but no sign.
+      plain = plain && (k < 2 ? n.plain || n.text == "-0" || n.text == "-1"
+                              : n.plain || n.text == "null");
+      numbers.push_back(n.text);
+    }
+    read += ReadsAsDecoder(layouts, ProxyHintArrival("1", numbers), table, plain);
+  }
+  CHECK(read > 1000);
 }
 
 TEST_CASE("LineLayouts agrees with the decoder on random lines with keys it passes over") {
