@@ -2,9 +2,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -24,8 +27,9 @@ std::string Describe(const BenchTraceShape& shape) {
   const char* times = shape.times == TimeStyle::kIntegerMs           ? "integer ms"
                       : shape.times == TimeStyle::kFractionalSeconds ? "fractional s"
                                                                      : "Unix s";
-  return fmt::format("{}, {}, {}% {}hints{}{}{}", ids, times, shape.hint_percent,
+  return fmt::format("{}, {}, {}% {}{}hints{}{}{}", ids, times, shape.hint_percent,
                      shape.varying_hints ? "varying " : "",
+                     shape.proxy_hints ? "Proxy-built " : "",
                      shape.float_loads ? ", float loads" : "",
                      shape.log_keys ? ", Proxy log keys" : "",
                      shape.document ? ", a JSON document" : "");
@@ -84,20 +88,48 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
     }
     return "";
   };
+  // A float time in ms as the Proxy computes it: 0.0 half the time.
+  auto proxy_ms = [&]() {
+    return uniform(2) == 0 ? 0.0 : static_cast<double>(rng() >> 11) * 0x1p-53 * 400.0;
+  };
+  // A float as Python's json.dumps writes it: the shortest digits that
+  // read back to it, with a ".0" on an integral one.
+  auto python_float = [](double v) {
+    const std::string text = fmt::format("{}", v);
+    return text.find_first_of(".e") == std::string::npos ? text + ".0" : text;
+  };
   auto hint = [&]() {
-    std::string h = R"(, "hint": {"queue_depths": {"per_instance": {)";
+    std::string map;
+    std::uint64_t prepare_total = 0, ready_total = 0;
     const auto first =
         shape.varying_hints ? static_cast<std::uint32_t>(uniform(shape.instances)) : 0u;
-    bool any = false;
     for (std::uint32_t k = 0; k < shape.instances; ++k) {
       if (shape.varying_hints && uniform(8) == 0) continue;
-      h += fmt::format(
-          R"({}"inst-{:05}": {{"active_prepare": {}, "active_ready": {}, "prepare_queue_depth": {}, "ready_queue_depth": {}}})",
-          any ? ", " : "", (first + k) % shape.instances, uniform(3), uniform(4), uniform(6),
-          uniform(6));
-      any = true;
+      const std::string_view apart = map.empty() ? "" : ", ";
+      const std::uint32_t instance = (first + k) % shape.instances;
+      if (!shape.proxy_hints) {
+        map += fmt::format(
+            R"({}"inst-{:05}": {{"active_prepare": {}, "active_ready": {}, "prepare_queue_depth": {}, "ready_queue_depth": {}}})",
+            apart, instance, uniform(3), uniform(4), uniform(6), uniform(6));
+        continue;
+      }
+      const std::uint64_t prepare = uniform(6), ready = uniform(6);
+      const std::uint64_t active_prepare = uniform(3), active_ready = uniform(4);
+      const std::uint64_t pending_prefill = uniform(3), active_decode = uniform(9);
+      const double next_slot = proxy_ms(), prefill_free = proxy_ms();
+      prepare_total += prepare;
+      ready_total += ready;
+      map += fmt::format(
+          R"({}"inst-{:05}": {{"prepare_queue_depth": {}, "ready_queue_depth": {}, "active_prepare": {}, "active_ready": {}, )"
+          R"("pending_prefill_count": {}, "active_decode_count": {}, "next_slot_ready_in_ms": {}, "prefill_free_in_ms": {}, "predicted_total_backlog_ms": {}}})",
+          apart, instance, prepare, ready, active_prepare, active_ready, pending_prefill,
+          active_decode, python_float(next_slot), python_float(prefill_free),
+          python_float(std::max(next_slot, prefill_free)));
     }
-    return h + "}}}";
+    if (!shape.proxy_hints) return R"(, "hint": {"queue_depths": {"per_instance": {)" + map + "}}}";
+    return fmt::format(
+        R"(, "hint": {{"queue_depths": {{"prepare_queue_depth": {}, "ready_queue_depth": {}, "per_instance": {{{}}}}}}})",
+        prepare_total, ready_total, map);
   };
 
   std::uint64_t micros = 0;

@@ -38,6 +38,12 @@ struct BenchTraceShape {
   // as a Proxy's map that changes from hint to hint; otherwise every
   // Instance in pool order.
   bool varying_hints = false;
+  // Hints as the Proxy's queue_pressure_snapshot builds them
+  // (cacheroute@28e857c): the prepare and ready totals before the map, and
+  // per Instance six counts and three float times in ms (0.0 or, half the
+  // time, up to 400 ms with Python's shortest digits); otherwise the four
+  // L2 keys alone.
+  bool proxy_hints = false;
   // Arrivals also carry what a Proxy's log holds beside the trace's keys:
   // the model, whether the request streams, and the Instance the Proxy
   // picked (all passed over by the replay).

@@ -12,7 +12,9 @@
 //                           [--python PYTHON] [--peer python_replay.py] [--no-python 1]
 
 #include <cstdio>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -54,6 +56,10 @@ int main(int argc, char** argv) {
     s.log_keys = true;
     return s;
   };
+  auto proxy_hints = [](BenchTraceShape s) {
+    s.proxy_hints = true;
+    return s;
+  };
   auto document = [](BenchTraceShape s) {
     s.document = true;
     return s;
@@ -69,6 +75,8 @@ int main(int argc, char** argv) {
       {"realistic-proxy-log", proxy_log(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
       {"realistic-document",
        document(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
+      {"realistic-proxy-hints",
+       proxy_hints(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
   };
   std::vector<std::string> paths;
   std::vector<std::uint64_t> events;
@@ -119,8 +127,14 @@ int main(int argc, char** argv) {
                Seconds(cost[i].seconds), Seconds(cost[i].cpu_seconds),
                Seconds(cost[i].system_seconds), cost[i].max_rss_kib / 1024.0);
 
+  // A shape's row: the one after wc -l's, in the shapes' order.
+  const auto shape_seconds = [&](std::string_view name) {
+    for (std::size_t i = 0; i < shapes.size(); ++i)
+      if (shapes[i].name == name) return cost[1 + i].seconds;
+    throw std::logic_error("no shape " + std::string(name));
+  };
   const double wc = cost[0].seconds;
-  const double no_ids = cost[2].seconds, real = cost[4].seconds;
+  const double no_ids = shape_seconds("realistic-no-ids"), real = shape_seconds("realistic");
   const double logged = cost[1 + shapes.size()].seconds;
   const double four = cost[2 + shapes.size()].seconds;
   const double mixed = cost[3 + shapes.size()].seconds;
@@ -137,10 +151,12 @@ int main(int argc, char** argv) {
   const double per_mixed_ns = (mixed - real) / 3 / static_cast<double>(arrivals) * 1e9;
   fmt::print("each extra of rr,ll,p2c,kv        = {:.0f} ns per arrival; goal <= 60 ns: {}\n",
              per_mixed_ns, verdict(per_mixed_ns <= 60));
-  const double as_log = cost[shapes.size() - 1].seconds;  // the last shape but one's row
-  fmt::print("realistic with a Proxy log's times and keys / without = {:.2f}x\n", as_log / real);
-  const double as_document = cost[shapes.size()].seconds;  // the last shape's row
-  fmt::print("realistic as a JSON document / as JSON Lines = {:.2f}x\n", as_document / real);
+  fmt::print("realistic with a Proxy log's times and keys / without = {:.2f}x\n",
+             shape_seconds("realistic-proxy-log") / real);
+  fmt::print("realistic as a JSON document / as JSON Lines = {:.2f}x\n",
+             shape_seconds("realistic-document") / real);
+  fmt::print("realistic with Proxy-built hints / with the four-key ones = {:.2f}x\n",
+             shape_seconds("realistic-proxy-hints") / real);
   if (python) {
     const double py = cost.back().seconds;
     fmt::print("python_replay.py / realistic      = {:.0f}x; goal >= 300x: {}\n", py / real,
