@@ -50,8 +50,12 @@ namespace lbsim {
 // over the hint).
 class LineLayouts {
  public:
-  static constexpr std::size_t kMaxLayouts = 4;      // without a hint
-  static constexpr std::size_t kMaxHintLayouts = 2;  // with one
+  // How many layouts are kept of each kind: enough for a trace whose
+  // arrivals come with and without a request id, a duration or a hint, and
+  // loads with and without qps_1m, mixed line by line. A line that fits
+  // none is read the general way and learned, pushing out the oldest.
+  static constexpr std::size_t kMaxLayouts = 8;      // without a hint
+  static constexpr std::size_t kMaxHintLayouts = 4;  // with one
 
   // `learn_hints`: whether layouts may hold a hint; a run whose strategies
   // want each hint's text (Hint::raw_json) reads hinted lines the general

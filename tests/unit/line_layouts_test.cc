@@ -452,7 +452,7 @@ TEST_CASE("LineLayouts reads arrivals with token counts, as the decoder does") {
   CHECK_FALSE(event.output_tokens.has_value());
 }
 
-TEST_CASE("LineLayouts learns only arrival and load layouts, and keeps the newest four") {
+TEST_CASE("LineLayouts learns only arrival and load layouts, and keeps the newest eight") {
   InstanceTable table = TwoInstances();
   LineLayouts layouts;
   for (const std::string& text : std::vector<std::string>{
@@ -480,19 +480,49 @@ TEST_CASE("LineLayouts learns only arrival and load layouts, and keeps the newes
     TraceEvent event;
     CHECK_FALSE(DecodeGenerally(R"({"t": 1, "type": "arrival", "t": 2})", table, 0.0, event));
   }
-  const std::vector<std::string> spaced = {
-      R"({"t":1,"type":"arrival"})", R"({"t": 1,"type":"arrival"})",
-      R"({"t": 1, "type":"arrival"})", R"({"t": 1, "type": "arrival"})",
-      R"({"t": 1, "type": "arrival" })"};
+  // One layout more than are kept, set apart by their spacing.
+  static_assert(LineLayouts::kMaxLayouts == 8);
+  std::vector<std::string> spaced;
+  for (std::size_t n = 0; n <= LineLayouts::kMaxLayouts; ++n)
+    spaced.push_back(R"({"t": 1,)" + std::string(n, ' ') + R"("type": "arrival"})");
   TraceEvent event;
   for (const std::string& text : spaced) LearnFrom(layouts, text, table);
-  CHECK(layouts.size() == 4);
+  CHECK(layouts.size() == LineLayouts::kMaxLayouts);
   CHECK_FALSE(Read(layouts, spaced[0], table, event));
   for (std::size_t i = 1; i < spaced.size(); ++i) CHECK(Read(layouts, spaced[i], table, event));
   // The next one learned replaces the oldest left.
   LearnFrom(layouts, spaced[0], table);
   CHECK(Read(layouts, spaced[0], table, event));
   CHECK_FALSE(Read(layouts, spaced[1], table, event));
+}
+
+TEST_CASE("LineLayouts reads arrivals whose optional keys come and go, each combination by layout") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  // Arrivals with and without a request id and a duration, loads with and
+  // without qps_1m, as a trace written by a script that leaves out what it
+  // lacks: six layouts, mixed line by line.
+  const auto arrival = [](int t, bool request, bool duration) {
+    return R"({"t": )" + std::to_string(t) + R"(, "type": "arrival")" +
+           (request ? R"(, "request": "req-)" + std::to_string(t) + "\"" : "") +
+           (duration ? R"(, "duration": 0.)" + std::to_string(t % 7 + 1) : "") + "}";
+  };
+  const auto load = [](int t, bool qps) {
+    return R"({"t": )" + std::to_string(t) + R"(, "type": "load", "instance": "b", "inflight": )" +
+           std::to_string(t % 5) + (qps ? R"(, "qps_1m": 2.5)" : "") + "}";
+  };
+  std::vector<std::string> lines;
+  for (int t = 0; t < 4; ++t) lines.push_back(arrival(t, t & 1, t & 2));
+  lines.push_back(load(4, false));
+  lines.push_back(load(5, true));
+  for (const std::string& text : lines) LearnFrom(layouts, text, table);
+  CHECK(layouts.size() == lines.size());
+  std::mt19937_64 random(47);
+  for (int i = 0; i < 200; ++i) {
+    const int kind = static_cast<int>(random() % 6), t = 10 + i;
+    CheckReadAsDecoder(layouts, kind < 4 ? arrival(t, kind & 1, kind & 2) : load(t, kind == 5),
+                       table);
+  }
 }
 
 TEST_CASE("IsEventKey names the event keys trace format v1 defines, and no other") {
@@ -1023,25 +1053,37 @@ TEST_CASE("LineLayouts reads the Proxy's own hint, its queue totals passed over,
   CHECK(got.hint.queues.empty());
 }
 
+// A ',' and `spaces` spaces: as many ways to set a map's entries apart as
+// there are counts.
+std::string CommaAndSpaces(std::size_t spaces) {
+  std::string text = ",";
+  text.append(spaces, ' ');
+  return text;
+}
+
 TEST_CASE("LineLayouts keeps hinted layouts apart, and backs off hints it cannot keep") {
   InstanceTable table = TwoInstances();
   LineLayouts layouts;
-  const std::vector<std::string> plain = {
-      R"({"t": 0, "type": "arrival"})", R"({"t": 0, "type": "arrival", "duration": 1})",
-      R"({"t": 0, "type": "arrival", "request": "r"})",
-      R"({"t": 7, "type": "load", "instance": "b", "inflight": 2})"};
+  // As many plain layouts as are kept: arrivals set apart by their
+  // spacing, and a load.
+  std::vector<std::string> plain = {R"({"t": 7, "type": "load", "instance": "b", "inflight": 2})"};
+  while (plain.size() < LineLayouts::kMaxLayouts)
+    plain.push_back(R"({"t": 0,)" + std::string(plain.size(), ' ') + R"("type": "arrival"})");
   for (const std::string& text : plain) LearnFrom(layouts, text, table);
-  // Three hint layouts in turn (their entries set apart three ways): the
-  // third pushes out the first, never a plain one.
-  const std::vector<std::string> maps = {", ", ",", ",  "};
+  // One hint layout more than are kept, in turn (their entries set apart
+  // in as many ways): the last pushes out the first, never a plain one.
+  static_assert(LineLayouts::kMaxHintLayouts == 4);
+  std::vector<std::string> maps;
+  for (std::size_t n = 0; n <= LineLayouts::kMaxHintLayouts; ++n)
+    maps.push_back(CommaAndSpaces(n));
   const std::vector<std::string> numbers = {"1", "2", "3", "4", "5"};
   for (const std::string& apart : maps) LearnFrom(layouts, SeparatedHint("0", apart), table);
   CHECK(layouts.size() == LineLayouts::kMaxLayouts + LineLayouts::kMaxHintLayouts);
   TraceEvent event;
   for (const std::string& text : plain) CHECK(Read(layouts, text, table, event));
   CHECK_FALSE(Read(layouts, SeparatedHint("1", maps[0]), table, event));
-  CHECK(Read(layouts, SeparatedHint("1", maps[1]), table, event));
-  CHECK(Read(layouts, SeparatedHint("1", maps[2]), table, event));
+  for (std::size_t n = 1; n < maps.size(); ++n)
+    CHECK(Read(layouts, SeparatedHint("1", maps[n]), table, event));
 
   // Hints it cannot learn (a string value): after the first failure in a
   // row the next hinted line is not tried, after the second the next
@@ -1066,13 +1108,17 @@ TEST_CASE("LineLayouts keeps hinted layouts apart, and backs off hints it cannot
   // Hinted layouts that give way unread count as failures too.
   {
     LineLayouts l;
-    const std::vector<std::string> apart = {", ", ",", ",  ", " ,", " , "};
+    std::vector<std::string> apart;
+    for (std::size_t n = 0; n < LineLayouts::kMaxHintLayouts + 3; ++n)
+      apart.push_back(CommaAndSpaces(n));
     for (const std::string& a : apart) LearnFrom(l, SeparatedHint("0", a), table);
-    // The third pushed out the first unread (the next hint not skipped),
-    // the fourth the second (the next one, the fifth, skipped).
-    CHECK(Read(l, SeparatedHint("1", apart[2]), table, event));
-    CHECK(Read(l, SeparatedHint("1", apart[3]), table, event));
-    CHECK_FALSE(Read(l, SeparatedHint("1", apart[4]), table, event));
+    // The one after those kept pushed out the first unread (the next hint
+    // not skipped), the one after it the second (the next one, the last,
+    // skipped).
+    const std::size_t kept = LineLayouts::kMaxHintLayouts;
+    CHECK(Read(l, SeparatedHint("1", apart[kept]), table, event));
+    CHECK(Read(l, SeparatedHint("1", apart[kept + 1]), table, event));
+    CHECK_FALSE(Read(l, SeparatedHint("1", apart[kept + 2]), table, event));
   }
   // Read by a layout, then failing again: skips start over from none.
   LineLayouts l;
