@@ -535,7 +535,7 @@ void EventDecoder::DecodeQueueEntry(const JsonView& id, JsonWalker& w, const Ins
       w.Skip();
       continue;
     }
-    const JsonView value = w.TakeScalar();
+    const JsonView value = w.TakeValue();
     entry.load.known[i] = entry.load.overflow[i] = false;
     entry.load.value[i] = 0.0;
     if (hint_reading_.python_float) {

@@ -29,8 +29,8 @@ bool At(const char* p, const char* end, const std::string& literal) {
 
 // Where the member `key` of a hint, or of its queue_depths, leaves the
 // walk (the walker at its value): at the one named `name`; past one whose
-// number the decoder passes over as a Frame reads past it (where that
-// number lies in `base`'s text added to `cuts`); or at one of neither
+// value the decoder passes over as a Frame reads past it (where that
+// value lies in `base`'s text added to `cuts`); or at one of neither
 // kind, which the layout does not take. A key with escapes is of neither:
 // it could name queue_depths or per_instance.
 enum class FrameMember { kNamed, kPassed, kOther };
@@ -39,10 +39,9 @@ FrameMember TakeFrameMember(JsonWalker& w, const JsonView& key, std::string_view
                             std::vector<std::pair<std::size_t, std::size_t>>& cuts) {
   if (key.escaped) return FrameMember::kOther;
   if (key.text.substr(1, key.text.size() - 2) == name) return FrameMember::kNamed;
-  if (w.Kind() != JsonKind::kNumber) return FrameMember::kOther;
-  const JsonView value = w.TakeScalar();
+  const JsonView value = w.TakeValue();
   const char* const value_end = value.text.data() + value.text.size();
-  if (layout_text::SkipSignedDecimal(value.text.data(), base, value_end) != value_end)
+  if (layout_text::SkipPassedValue(value.text.data(), base, value_end) != value_end)
     return FrameMember::kOther;
   const auto begin = static_cast<std::size_t>(value.text.data() - base);
   cuts.emplace_back(begin, begin + value.text.size());
@@ -68,7 +67,7 @@ bool HintLayout::Learn(const JsonView& hint) {
   const std::string_view source = hint.text;
   const char* const base = source.data();
   std::string scratch;
-  // The numbers passed over, in the hint's order: before the map's first
+  // The values passed over, in the hint's order: before the map's first
   // entry or after its last.
   std::vector<std::pair<std::size_t, std::size_t>> cuts;
   std::size_t entries = 0;
@@ -100,7 +99,7 @@ bool HintLayout::Learn(const JsonView& hint) {
     }
   }
   if (entries == 0) return false;  // no map, or an empty one
-  // A frame for the text [from, to), with the numbers cut out that lie in it.
+  // A frame for the text [from, to), with the values cut out that lie in it.
   const auto frame = [&](std::size_t from, std::size_t to) {
     Frame f;
     for (const auto& [begin, end] : cuts) {
@@ -127,7 +126,7 @@ bool HintLayout::LearnEntry(JsonWalker& w, std::string_view source, std::size_t 
     if (key.escaped || (w.Kind() != JsonKind::kNumber && w.Kind() != JsonKind::kNull))
       return false;
     const std::size_t field = QueueFieldIndex(ReadString(key, scratch));
-    const JsonView value = w.TakeScalar();
+    const JsonView value = w.TakeValue();
     const char* const value_end = value.text.data() + value.text.size();
     TraceTime number;
     if (value.is_number() && ReadDecimal(value.text.data(), base, value_end, number) != value_end)
@@ -170,7 +169,7 @@ inline const char* HintLayout::Frame::Fits(const char* p, const char* begin, con
     p += n;
     from = literal_end[i];
     if (i + 1 == literal_end.size()) return p;
-    if (!(p = layout_text::SkipSignedDecimal(p, begin, end))) return nullptr;
+    if (!(p = layout_text::SkipPassedValue(p, begin, end))) return nullptr;
   }
 }
 

@@ -31,11 +31,12 @@ struct HintText {
 // with its ids and numbers cut out, so that a hint laid out like an earlier
 // one is read without scanning it as JSON (see LineLayouts, which holds
 // these). The text around the map, between its entries and after it must
-// recur byte for byte but for the numbers of members other than
-// queue_depths and per_instance (the Proxy's queue totals, anywhere in the
-// hint or in queue_depths), which the decoder passes over and which are
-// read past as a LineLayouts passed-over number (a sign, then a number a
-// slot takes). Each entry must be laid out like one of the entries
+// recur byte for byte but for the values of members other than
+// queue_depths and per_instance (the Proxy's queue totals, or the request
+// a log writes beside them, anywhere in the hint or in queue_depths),
+// which the decoder passes over and which are read past as LineLayouts
+// reads a passed-over value (a string, a number with or without a sign,
+// true, false, null, or a flat object or array of these). Each entry must be laid out like one of the entries
 // the hint was learned from (its keys, their order and whitespace), but the
 // entries may come in any number and order and name any Instances, so that
 // a Proxy's map with an Instance more or less, or in another order, still
@@ -103,7 +104,7 @@ class HintLayout {
   static const char* FitsEntry(const EntryLayout& layout, const char* p, const char* begin,
                                const char* end, double* values);
 
-  // Text of the hint around its map's entries: literals, with a number
+  // Text of the hint around its map's entries: literals, with a value
   // passed over between each two (text[literal_end[i-1], literal_end[i])
   // is literal i, from 0 for the first).
   struct Frame {

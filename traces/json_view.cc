@@ -211,7 +211,7 @@ bool JsonWalker::NextKey(JsonView& key) {
   return true;
 }
 
-JsonView JsonWalker::TakeScalar() {
+JsonView JsonWalker::TakeValue() {
   JsonView v = ViewValue(p_, end_);
   p_ += v.text.size();
   return v;

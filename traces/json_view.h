@@ -137,8 +137,9 @@ class JsonWalker {
   // string view) and leaves the cursor at its value; false at the end of
   // the object, the cursor then past its '}'.
   bool NextKey(JsonView& key);
-  // Takes the scalar at the cursor (string, number, true, false, null).
-  JsonView TakeScalar();
+  // Takes the value at the cursor and returns it (an object or array
+  // whole).
+  JsonView TakeValue();
   // Skips the value at the cursor, whatever it is.
   void Skip();
 

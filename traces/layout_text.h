@@ -365,15 +365,29 @@ inline const char* SkipPlainString(const char* p, const char* end, std::string_v
   return p && p < end && *p == '"' ? p + 1 : nullptr;
 }
 
+// Past the scalar at `p`, of a key the decoder passes over: a string (see
+// SkipStringBody, its quotes included), a number as ReadDecimal reads it
+// but for a sign, true, false or null. `begin` is where the text starts.
+// nullptr when it is none of these.
+inline const char* SkipPassedScalar(const char* p, const char* begin, const char* end) {
+  if (p == end) return nullptr;
+  if (*p == '"') {
+    p = SkipStringBody(p + 1, end);
+    return p ? p + 1 : nullptr;  // past the closing quote
+  }
+  if (*p == 't' || *p == 'f' || *p == 'n') return ReadWord(p, end);
+  return SkipSignedDecimal(p, begin, end);
+}
+
 // The most members a passed-over object or array may have here.
 inline constexpr std::size_t kMaxFlatMembers = 16;
 
 // Past the object or array at `p`, of a key the decoder passes over, when
-// it is flat and plain: at most kMaxFlatMembers members, each a string
-// (see SkipStringBody), a number as ReadDecimal reads it but for a sign,
-// true, false or null; an object's keys plain strings (as SkipPlainString
-// reads them), all different; only spaces and tabs between. `begin` is
-// where the text starts. Otherwise nullptr: the general path decides.
+// it is flat and plain: at most kMaxFlatMembers members, each a scalar
+// SkipPassedScalar reads past; an object's keys plain strings (as
+// SkipPlainString reads them), all different; only spaces and tabs
+// between. `begin` is where the text starts. Otherwise nullptr: the
+// general path decides.
 inline const char* SkipFlatContainer(const char* p, const char* begin, const char* end) {
   if (p == end || (*p != '{' && *p != '[')) return nullptr;
   const bool object = *p == '{';
@@ -391,22 +405,21 @@ inline const char* SkipFlatContainer(const char* p, const char* begin, const cha
       if (p == end || *p != ':') return nullptr;
       p = SkipBlanks(p + 1, end);
     }
-    if (p == end) return nullptr;
-    if (*p == '"') {
-      p = SkipStringBody(p + 1, end);
-      if (p) ++p;  // past the closing quote
-    } else if (*p == 't' || *p == 'f' || *p == 'n') {
-      p = ReadWord(p, end);
-    } else {
-      p = SkipSignedDecimal(p, begin, end);
-    }
-    if (!p) return nullptr;
+    if (!(p = SkipPassedScalar(p, begin, end))) return nullptr;
     p = SkipBlanks(p, end);
     if (p == end) return nullptr;
     if (*p == close) return p + 1;
     if (*p != ',') return nullptr;
     p = SkipBlanks(p + 1, end);
   }
+}
+
+// Past the value at `p`, of a key the decoder passes over: a scalar
+// SkipPassedScalar reads past, or a flat object or array SkipFlatContainer
+// does. `begin` is where the text starts. nullptr when it is neither.
+inline const char* SkipPassedValue(const char* p, const char* begin, const char* end) {
+  if (p != end && (*p == '{' || *p == '[')) return SkipFlatContainer(p, begin, end);
+  return SkipPassedScalar(p, begin, end);
 }
 
 }  // namespace lbsim::layout_text

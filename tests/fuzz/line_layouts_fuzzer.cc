@@ -2,8 +2,9 @@
 // EventDecoder). One input is a reader's buffer: an event line, then (if
 // the input has one) its '\n' and whatever follows. It is read through
 // layouts learned from the usual arrival and load lines, spaced and
-// compact, two Proxy-style hinted arrivals (one with the Proxy's queue
-// totals beside its map and around it), and lines with keys the decoder
+// compact, three Proxy-style hinted arrivals (one with the Proxy's queue
+// totals beside its map and around it, one with a request object and a
+// string beside its queues), and lines with keys the decoder
 // passes over. Whenever a layout reads a line, it must end at the buffer's
 // first '\n', and the general path must accept that line too and decode
 // the same event. The same input is also read as a document's element
@@ -72,9 +73,13 @@ struct Fixture {
         R"({"t": 0, "type": "arrival", "hint": {"seq": 1, "queue_depths": {"prepare_queue_depth": 3, )"
         R"("per_instance": {"b": {"active_prepare": 1, "next_slot_ready_in_ms": 0.0}, )"
         R"("inst-00001": {"active_prepare": 2, "next_slot_ready_in_ms": 12.5}}, "ready_queue_depth": 0}}})";
-    for (const std::string& line : {hinted, totals})
+    const std::string request =
+        R"({"t": 0, "type": "arrival", "hint": {"request": {"request_id": "r-1", "model": "m", )"
+        R"("stream": true, "prompt_tokens": 12}, "queue_depths": {"per_instance": {"b": )"
+        R"({"active_ready": 1}}}, "note": "x"}})";
+    for (const std::string& line : {hinted, totals, request})
       LearnScanned(line, {&hinted_layouts, &element_layouts});
-    if (hinted_layouts.size() != 2 || element_layouts.size() != 6) std::abort();
+    if (hinted_layouts.size() != 3 || element_layouts.size() != 7) std::abort();
   }
 
   // Has each of `into` learn the layout of `line`, as JsonScanner shows

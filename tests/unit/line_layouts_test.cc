@@ -926,12 +926,12 @@ TEST_CASE("LineLayouts learns a hint only of the Proxy's shape, and not when raw
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"a": {}, "b": {},"c": {}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": 1}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"x": 1, "queue_depths": {"per_instance": {}}}})",
-           // Beside the map, a member the decoder passes over that is not
-           // a number a Frame reads past.
-           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {}}, "x": "1"}}})",
+           // Beside the map, a member the decoder passes over that a Frame
+           // does not read past (not flat, or a number in exponent form).
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {}}, "x": ["1", [2]]}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"x": 1e2, "per_instance": {"b": {}}}}})",
-           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {}}}, "x": null}})",
-           R"({"t": 1, "type": "arrival", "hint": {"request": {"model": "m"}, "queue_depths": {"per_instance": {"b": {}}}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {}}}, "x": {"y": {}}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"request": {"messages": [{"role": "user"}]}, "queue_depths": {"per_instance": {"b": {}}}}})",
            // No map, or one named with an escape.
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"prepare_queue_depth": 1}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instanc\u0065": {"b": {}}}}})",
@@ -1013,11 +1013,22 @@ TEST_CASE("LineLayouts reads the Proxy's own hint, its queue totals passed over,
   check_read(ProxyHintArrival("2", ProxyHintNumbers("40", "0", "0.0", 1), {"b"}));
   check_read(ProxyHintArrival("2", ProxyHintNumbers("40", "0", "0.0", 3), {"b", "inst-1", "c"}));
 
+  // Any value the decoder passes over, as a line's passed-over keys take
+  // it: strings, words, flat objects and arrays.
+  for (const std::string total :
+       {R"("4")", R"("caf\u00e9 \"x\"")", "null", "true", "false", "{}", "[]",
+        R"({"id": "r-1", "stream": true, "n": -2.5})", R"([1, "a", null])"}) {
+    const TraceEvent got = check_read(ProxyHintArrival("1", ProxyHintNumbers(total, "2", "0.5")));
+    REQUIRE(got.hint.queues.size() == 2);
+    CHECK(got.hint.queues[0].load.value[1] == 2.0);
+  }
+
   // A total the decoder takes but a Frame does not read past, or one the
   // decoder refuses: the general path's, either way.
   TraceEvent event;
-  for (const std::string total : {"1e3", "01", "\"4\"", "null", "true", "{}", "1.", "--1",
-                                   "1234567890123456", "1 "}) {
+  for (const std::string total :
+       {"1e3", "01", "1.", "--1", "1234567890123456", "1 ", R"({"a": {"b": 1}})", "[[1]]",
+        R"({"a": 1, "a": 2})", "\"\x01\"", R"({"a\u0062": 1})", "nul", R"("open)"}) {
     const std::string text = ProxyHintArrival("3", ProxyHintNumbers(total, "1", "0.0"));
     INFO(text);
     CHECK_FALSE(Read(layouts, text, table, event));
@@ -1051,6 +1062,34 @@ TEST_CASE("LineLayouts reads the Proxy's own hint, its queue totals passed over,
       R"({"t": 2, "type": "arrival", "hint": {"seq": 18, "queue_depths": {"per_instance": {}, "prepare_queue_depth": 40}, "ts": 1764750001.5}})",
       table);
   CHECK(got.hint.queues.empty());
+}
+
+TEST_CASE("LineLayouts reads past a request the hint carries beside its queues, as the decoder does") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  // A log that writes the request into the hint, as the Proxy hands it to
+  // its strategies ({"request": ..., "queue_depths": ...}).
+  const auto hinted = [](int t, const std::string& request, const std::string& depth) {
+    return R"({"t": )" + std::to_string(t) + R"(, "type": "arrival", "hint": {"request": )" +
+           request + R"(, "queue_depths": {"prepare_queue_depth": 1, "per_instance": {"b": {"queue_depth": )" +
+           depth + "}}}}}";
+  };
+  LearnFrom(layouts,
+            hinted(0, R"({"request_id": "r-0", "model": "m", "prompt_tokens": 12, "stream": true})", "1"),
+            table);
+  REQUIRE(layouts.size() == 1);
+  for (const std::string request :
+       {R"({"request_id": "r-1", "model": "other", "prompt_tokens": 4000, "stream": false})",
+        R"({"request_id": "r-2"})", R"({})", R"("r-3")", "null", "17"}) {
+    const TraceEvent got = CheckReadAsDecoder(layouts, hinted(1, request, "4"), table);
+    REQUIRE(got.hint.queues.size() == 1);
+    CHECK(got.hint.queues[0].instance == 1);
+    CHECK(got.hint.queues[0].load.value[0] == 4.0);
+  }
+  // A request of nested objects is the general path's.
+  TraceEvent event;
+  CHECK_FALSE(Read(layouts, hinted(2, R"({"messages": [{"role": "user"}]})", "4"), table, event));
+  CHECK(DecodeGenerally(hinted(2, R"({"messages": [{"role": "user"}]})", "4"), table, 0.0, event));
 }
 
 // A ',' and `spaces` spaces: as many ways to set a map's entries apart as
@@ -1361,6 +1400,24 @@ TEST_CASE("LineLayouts agrees with the decoder on random maps of learned entry l
   CHECK(long_maps_read > 200);  // four or five entries, none repeated
 }
 
+// Values of a key the decoder passes over, and whether the layouts read
+// past them (flat and plain) rather than leave their line to the general
+// path.
+const std::pair<std::string, bool> kPassedValues[] = {
+    {R"("")", true},
+    {R"("r-\u0031\n")", true},
+    {"false", true},
+    {"{}", true},
+    {R"({"request_id": "r-1", "model": "m", "prompt_tokens": 12, "stream": true})", true},
+    {R"([0.5, -1, "x", null])", true},
+    {R"({"a": 1, "b": 2, "a": 3})", false},
+    {R"({"a": [1]})", false},
+    {R"([{}])", false},
+    {R"({"k\u0065y": 1})", false},
+    {"[1,]", false},
+    {R"({"a" 1})", false},
+};
+
 TEST_CASE("LineLayouts agrees with the decoder on random Proxy hints, their totals included") {
   InstanceTable table = TwoInstances();
   LineLayouts layouts;
@@ -1371,10 +1428,18 @@ TEST_CASE("LineLayouts agrees with the decoder on random Proxy hints, their tota
     bool plain = true;
     std::vector<std::string> numbers;
     for (std::size_t k = 0; k < 2 + 2 * 9; ++k) {
+      if (k < 2 && random() % 4 == 0) {
+        // A total of another kind: read past when it is flat.
+        const auto& [text, flat] = kPassedValues[random() % std::size(kPassedValues)];
+        plain = plain && flat;
+        numbers.push_back(text);
+        continue;
+      }
       const Number n = random() % 3 ? Number{std::to_string(random() % 30)} : RandomNumber(random);
-      // A total is read past as a number with a sign; a queue field takes
-      // null, but no sign.
-      plain = plain && (k < 2 ? n.plain || n.text == "-0" || n.text == "-1"
+      // A total is read past as a number with a sign, or as any other value
+      // a passed-over key takes; a queue field takes null, but no sign.
+      const bool passed_word = n.text == "null" || n.text == "true" || n.text == "\"1\"";
+      plain = plain && (k < 2 ? n.plain || n.text == "-0" || n.text == "-1" || passed_word
                               : n.plain || n.text == "null");
       numbers.push_back(n.text);
     }
