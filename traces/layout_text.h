@@ -91,11 +91,13 @@ inline const char* ReadWord(const char* p, const char* end) {
 
 inline bool IsDigit(char c) { return static_cast<unsigned char>(c - '0') <= 9; }
 
-// 10^k, exact as an integer and as a double.
-inline constexpr std::uint64_t kPowersOfTen[kMaxDigits + 1] = {
-    1,          10,          100,          1000,          10000,          100000,
-    1000000,    10000000,    100000000,    1000000000,    10000000000,    100000000000,
-    1000000000000, 10000000000000, 100000000000000, 1000000000000000};
+// 10^k for k up to 19, exact as integers (and as doubles).
+inline constexpr std::uint64_t kPowersOfTen[20] = {
+    1,                  10,                  100,                  1000,
+    10000,              100000,              1000000,              10000000,
+    100000000,          1000000000,          10000000000,          100000000000,
+    1000000000000,      10000000000000,      100000000000000,      1000000000000000,
+    10000000000000000,  100000000000000000,  1000000000000000000,  10000000000000000000u};
 
 // The (up to) 8 bytes from `p` of the text [begin, end), the first in the
 // lowest byte and zeros past the end, read without touching a byte outside
@@ -144,33 +146,74 @@ inline const char* ReadDigits(const char* p, const char* begin, const char* end,
   return p;
 }
 
-// The fraction [first, last), digits, a '.' and digits, more than
-// kMaxDigits of them, as from_chars reads it: when all its digits make an
-// integer m of at most 2^53, m / 10^k (both exact doubles, so rounded once,
-// correctly); otherwise from_chars itself. So the seconds of a Unix time
-// with microseconds (1764750000.022293) or with Python's 17 digits stay on
-// the layouts' path. Returns `last`, or nullptr when from_chars refuses it
-// (out of the double range), for the general path to decide.
+// Whether long double arithmetic rounds to a 64-bit significand here (the
+// x87's extended precision), so that LongFractionValue may use it; not
+// under a tool that computes long doubles as doubles (valgrind).
+inline bool ExtendedLongDouble() {
+#if defined(__x86_64__) && __LDBL_MANT_DIG__ == 64
+  static const bool extended = [] {
+    volatile long double one = 1.0L, tiny = 0x1p-63L;
+    return one + tiny != one;
+  }();
+  return extended;
+#else
+  return false;
+#endif
+}
+
+// m / 10^k for an integer m of more than 2^53 and k <= 19, rounded once,
+// correctly, as from_chars rounds the decimal it came from; false when it
+// cannot tell (then from_chars decides). m and 10^k are exact long
+// doubles, so their quotient is the exact one rounded to 64 bits; rounding
+// that to a double's 53 gives the exact quotient's double unless it fell
+// on the midpoint of two doubles, which a 64-bit rounding can reach from
+// either side (its lowest 11 bits are then 0x400).
+inline bool LongFractionValue(std::uint64_t m, std::size_t k, double& out) {
+#if defined(__x86_64__) && __LDBL_MANT_DIG__ == 64
+  if (k >= 20 || !ExtendedLongDouble()) return false;
+  const long double quotient =
+      static_cast<long double>(m) / static_cast<long double>(kPowersOfTen[k]);
+  std::uint64_t significand;
+  std::memcpy(&significand, &quotient, sizeof significand);  // bytes 0-7 of the 80 bits
+  if ((significand & 0x7FF) == 0x400) return false;
+  out = static_cast<double>(quotient);
+  return true;
+#else
+  (void)m, (void)k, (void)out;
+  return false;
+#endif
+}
+
+// The fraction [first, last), its whole part `whole` (of `whole_digits`
+// digits) and its fraction `fraction` (of `decimals` digits; each of the
+// two wraps past 19 digits), more than kMaxDigits digits in all, as
+// from_chars reads it.
+// When its digits, leading zeros aside, make an integer m of at most 19
+// digits: m / 10^k, one division of exact doubles up to 2^53, beyond it
+// LongFractionValue; otherwise from_chars itself. So the seconds of a Unix
+// time with microseconds (1764750000.022293) or with Python's 17 digits,
+// and Python's shortest digits of any time, stay on the layouts' path.
+// Returns `last`, or nullptr when from_chars refuses it (out of the
+// double range), for the general path to decide.
 [[gnu::noinline]] inline const char* ReadLongFraction(const char* first, const char* last,
-                                                      TraceTime& out) {
-  // 10^k for k up to 19: exact doubles.
-  static constexpr double kExactPowers[20] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,
-                                              1e7,  1e8,  1e9,  1e10, 1e11, 1e12, 1e13,
-                                              1e14, 1e15, 1e16, 1e17, 1e18, 1e19};
+                                                      std::uint64_t whole,
+                                                      std::size_t whole_digits,
+                                                      std::uint64_t fraction,
+                                                      std::size_t decimals, TraceTime& out) {
   constexpr std::uint64_t kExactLimit = std::uint64_t{1} << 53;
-  const auto digits = static_cast<std::size_t>(last - first) - 1;
-  if (digits <= 19) {  // no wrap in 64 bits
-    std::uint64_t m = 0;
-    std::size_t decimals = 0;
-    for (const char* q = first; q < last; ++q) {
-      if (*q == '.') {
-        decimals = static_cast<std::size_t>(last - q) - 1;
-        continue;
-      }
-      m = m * 10 + static_cast<unsigned>(*q - '0');
-    }
+  // A whole part "0" adds no digit to m (nor do the fraction's leading
+  // zeros, which `fraction` does not hold). A longer one may have wrapped
+  // to 0.
+  const bool zero = whole_digits == 1 && whole == 0;
+  if (decimals <= 19 && (zero || whole_digits + decimals <= 19)) {
+    const std::uint64_t m = whole * kPowersOfTen[decimals] + fraction;
+    double value;
     if (m <= kExactLimit) {
-      out = TraceTime{static_cast<double>(m) / kExactPowers[decimals], false, 0};
+      out = TraceTime{static_cast<double>(m) / static_cast<double>(kPowersOfTen[decimals]), false, 0};
+      return last;
+    }
+    if (LongFractionValue(m, decimals, value)) {
+      out = TraceTime{value, false, 0};
       return last;
     }
   }
@@ -204,7 +247,7 @@ inline const char* ReadDecimal(const char* p, const char* begin, const char* end
   p = ReadDigits(p, begin, end, f);
   const std::size_t decimals = static_cast<std::size_t>(p - fraction);
   if (decimals == 0) return nullptr;
-  if (whole + decimals > kMaxDigits) return ReadLongFraction(first, p, out);
+  if (whole + decimals > kMaxDigits) return ReadLongFraction(first, p, m, whole, f, decimals, out);
   const std::uint64_t scale = kPowersOfTen[decimals];
   m = m * scale + f;
   out = TraceTime{static_cast<double>(m) / static_cast<double>(scale), false, 0};

@@ -3,10 +3,16 @@
 // past two 16-byte steps, each ending at every kind of byte an id stops at,
 // and texts that end right after it. layout_text::SkipStringBody, the
 // reader of passed-over strings: against JsonScanner, on random strings of
-// the bytes escapes and UTF-8 are made of.
+// the bytes escapes and UTF-8 are made of. layout_text::ReadDecimal's
+// fractions of more than 15 digits: against from_chars, bit for bit, on
+// random ones and on ones at and beside the midpoints of two doubles.
 
 #include <doctest/doctest.h>
 
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <string_view>
@@ -106,6 +112,104 @@ TEST_CASE("SkipStringBody: takes exactly the strings JsonScanner accepts") {
     accepted += valid;
   }
   CHECK(accepted > 5000);
+}
+
+// `text` read by ReadDecimal and by from_chars: the same double, bit for
+// bit, or both refused (ReadDecimal refuses nothing from_chars reads here).
+void CheckReadsAsFromChars(const std::string& text) {
+  INFO(text);
+  TraceTime got;
+  const char* const begin = text.data();
+  const char* const end = begin + text.size();
+  double expected = 0.0;
+  const auto [ptr, ec] = std::from_chars(begin, end, expected);
+  REQUIRE(ec == std::errc());
+  REQUIRE(ptr == end);
+  REQUIRE(layout_text::ReadDecimal(begin, begin, end, got) == end);
+  CHECK_FALSE(got.integral);
+  CHECK(std::bit_cast<std::uint64_t>(got.value) == std::bit_cast<std::uint64_t>(expected));
+}
+
+// `digits` (a run of significant digits, the first not 0) written with its
+// point after `point` of them, or, when `point` is 0, after "0." and
+// `zeros` zeros.
+std::string Positional(const std::string& digits, std::size_t point, std::size_t zeros) {
+  if (point == 0) return "0." + std::string(zeros, '0') + digits;
+  if (point >= digits.size()) return digits + std::string(point - digits.size(), '0') + ".0";
+  return digits.substr(0, point) + "." + digits.substr(point);
+}
+
+TEST_CASE("ReadDecimal: fractions of 16 to 24 digits read as from_chars reads them") {
+  std::mt19937_64 random(29);
+  for (int i = 0; i < 300000; ++i) {
+    const std::size_t n = 16 + random() % 9;  // significant digits
+    std::string digits(1, static_cast<char>('1' + random() % 9));
+    while (digits.size() < n) digits += static_cast<char>('0' + random() % 10);
+    const std::size_t point = random() % n;  // 0: below 1
+    CheckReadsAsFromChars(Positional(digits, point, point == 0 ? random() % 6 : 0));
+  }
+  // Python's shortest digits of sums of random steps, as a script writes
+  // times: 17 significant digits or fewer, most above 2^53 as integers.
+  double t = 0.0;
+  for (int i = 0; i < 300000; ++i) {
+    t += static_cast<double>(random() >> 11) * 0x1p-53 * (i % 2 ? 0.003 : 50.0);
+    char text[64];
+    const auto [ptr, ec] = std::to_chars(text, text + sizeof text, t, std::chars_format::fixed);
+    REQUIRE(ec == std::errc());
+    const std::string fixed(text, ptr);
+    if (fixed.find('.') == std::string::npos) continue;
+    CheckReadsAsFromChars(fixed);
+  }
+}
+
+TEST_CASE("ReadDecimal: fractions at and beside the midpoint of two doubles round as from_chars") {
+  // The midpoint of a double and the next is exact as a long double (54
+  // bits); its first 17 to 19 significant digits, and those digits one
+  // more or one less in the last place, are decimals whose quotient a
+  // 64-bit rounding can put on the midpoint from either side.
+  std::mt19937_64 random(31);
+  int written = 0;
+  for (int i = 0; i < 200000; ++i) {
+    const double d = std::ldexp(1.0 + static_cast<double>(random() >> 11) * 0x1p-53,
+                                static_cast<int>(random() % 80) - 20);
+    const long double mid =
+        (static_cast<long double>(d) + static_cast<long double>(std::nextafter(d, 2 * d))) / 2;
+    const int significant = 17 + static_cast<int>(random() % 3);
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*Le", significant - 1, mid);
+    // d.ddd...e[+-]XX: the digits, and where the point goes.
+    std::string digits;
+    const char* p = text;
+    for (; *p != 'e'; ++p)
+      if (*p != '.') digits += *p;
+    const int exponent = std::atoi(p + 1);
+    for (int delta : {0, 1, -1}) {
+      std::string shifted = digits;
+      // One more or one less in the last place (a carry or borrow that
+      // would change the digit count is skipped).
+      if (delta == 1 && shifted.back() != '9') ++shifted.back();
+      else if (delta == -1 && shifted.back() != '0') --shifted.back();
+      else if (delta != 0) continue;
+      const std::string value =
+          exponent >= 0 ? Positional(shifted, static_cast<std::size_t>(exponent) + 1, 0)
+                        : Positional(shifted, 0, static_cast<std::size_t>(-exponent - 1));
+      CheckReadsAsFromChars(value);
+      ++written;
+    }
+  }
+  CHECK(written > 500000);
+  // A few by hand: 2^53 + 1 is the midpoint of 2^53 and 2^53 + 2; the
+  // decimals just above it round up, those just below and it itself to
+  // the even 2^53.
+  for (const std::string text :
+       {"9007199254740993.0", "9007199254740993.0004", "9007199254740993.001",
+        "9007199254740992.9996", "9007199254740993.00", "4503599627370496.5",
+        "4503599627370496.50", "4503599627370496.49", "4503599627370496.51"})
+    CheckReadsAsFromChars(text);
+  // Whole parts that wrap to 0 in 64 bits (2^64 and 2^65): not a "0".
+  for (const std::string text : {"18446744073709551616.5", "36893488147419103232.25",
+                                 "18446744073709551616.0000000000000000001"})
+    CheckReadsAsFromChars(text);
 }
 
 }  // namespace
