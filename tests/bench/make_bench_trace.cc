@@ -27,11 +27,12 @@ std::string Describe(const BenchTraceShape& shape) {
   const char* times = shape.times == TimeStyle::kIntegerMs           ? "integer ms"
                       : shape.times == TimeStyle::kFractionalSeconds ? "fractional s"
                                                                      : "Unix s";
-  return fmt::format("{}, {}, {}% {}{}hints{}{}{}", ids, times, shape.hint_percent,
+  return fmt::format("{}, {}, {}% {}{}hints{}{}{}{}", ids, times, shape.hint_percent,
                      shape.varying_hints ? "varying " : "",
                      shape.proxy_hints ? "Proxy-built " : "",
                      shape.float_loads ? ", float loads" : "",
                      shape.log_keys ? ", Proxy log keys" : "",
+                     shape.script ? ", as a script writes it" : "",
                      shape.document ? ", a JSON document" : "");
 }
 
@@ -126,20 +127,42 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
           active_decode, python_float(next_slot), python_float(prefill_free),
           python_float(std::max(next_slot, prefill_free)));
     }
-    if (!shape.proxy_hints) return R"(, "hint": {"queue_depths": {"per_instance": {)" + map + "}}}";
+    // A script's hint carries the request beside its queues.
+    const std::string request =
+        !shape.script
+            ? ""
+            : fmt::format(
+                  R"("request": {{"request_id": "chatcmpl-{:016x}", "model": "llama-3.1-8b-instruct", "prompt_tokens": {}, "max_tokens": 256, "stream": {}}}, )",
+                  rng(), uniform(4000), uniform(4) == 0 ? "false" : "true");
+    if (!shape.proxy_hints)
+      return R"(, "hint": {)" + request + R"("queue_depths": {"per_instance": {)" + map + "}}}";
     return fmt::format(
-        R"(, "hint": {{"queue_depths": {{"prepare_queue_depth": {}, "ready_queue_depth": {}, "per_instance": {{{}}}}}}})",
-        prepare_total, ready_total, map);
+        R"(, "hint": {{{}"queue_depths": {{"prepare_queue_depth": {}, "ready_queue_depth": {}, "per_instance": {{{}}}}}}})",
+        request, prepare_total, ready_total, map);
   };
 
   std::uint64_t micros = 0;
+  double script_seconds = 0.0;  // a script's time: a float summed step by step
+  auto below_one = [&]() { return static_cast<double>(rng() >> 11) * 0x1p-53; };
   for (std::uint64_t a = 1; a <= shape.arrivals; ++a) {
-    micros += uniform(3000);
+    const std::uint64_t step = uniform(3000);
+    micros += step;
     const std::uint64_t duration = (20 + uniform(400)) * 1000 + uniform(1000);
-    const std::string id = request(a) + log_keys();
+    std::string t = event_time(micros);
+    std::string duration_member = fmt::format(R"(, "duration": {})", time_text(duration));
+    if (shape.script) {
+      script_seconds += (static_cast<double>(step) + below_one()) * 1e-6;
+      t = python_float(script_seconds);
+      duration_member =
+          uniform(10) < 8
+              ? fmt::format(R"(, "duration": {})",
+                            python_float((static_cast<double>(duration) + below_one()) * 1e-6))
+              : "";
+    }
+    const std::string id = (shape.script && uniform(10) >= 7 ? "" : request(a)) + log_keys();
     if (shape.hint_percent && uniform(100) < shape.hint_percent) {
-      event(fmt::format(R"({{"t": {}, "type": "arrival"{}, "duration": {}{}}})", event_time(micros),
-                        id, time_text(duration), hint()));
+      event(fmt::format(R"({{"t": {}, "type": "arrival"{}{}{}}})", t, id, duration_member,
+                        hint()));
     } else if (shape.arrivals_per_hint && a % shape.arrivals_per_hint == 0) {
       // Two distinct Instances: a trace refuses a key repeated in one object.
       const std::uint64_t first = uniform(shape.instances);
@@ -150,32 +173,39 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
       const std::uint64_t prefill = uniform(3);
       if (second == first) {
         event(fmt::format(
-            R"({{"t": {}, "type": "arrival"{}, "duration": {}, "hint": {{"queue_depths": )"
+            R"({{"t": {}, "type": "arrival"{}{}, "hint": {{"queue_depths": )"
             R"({{"per_instance": {{"inst-{:05}": {{"queue_depth": {}, "active_decode_count": {}}}}}}}}}}})",
-            event_time(micros), id, time_text(duration), first, queue, decode));
+            t, id, duration_member, first, queue, decode));
       } else {
         event(fmt::format(
-            R"({{"t": {}, "type": "arrival"{}, "duration": {}, "hint": {{"queue_depths": )"
+            R"({{"t": {}, "type": "arrival"{}{}, "hint": {{"queue_depths": )"
             R"({{"per_instance": {{"inst-{:05}": {{"queue_depth": {}, "active_decode_count": {}}}, )"
             R"("inst-{:05}": {{"pending_prefill_count": {}}}}}}}}}}})",
-            event_time(micros), id, time_text(duration), first, queue, decode, second, prefill));
+            t, id, duration_member, first, queue, decode, second, prefill));
       }
     } else {
-      event(fmt::format(R"({{"t": {}, "type": "arrival"{}, "duration": {}}})", event_time(micros),
-                        id, time_text(duration)));
+      event(fmt::format(R"({{"t": {}, "type": "arrival"{}{}}})", t, id, duration_member));
     }
     if (a % shape.arrivals_per_snapshot == 0) {
       const std::uint64_t instance = uniform(shape.instances);
-      if (shape.float_loads) {
+      if (shape.script) {
+        const bool null = uniform(20) == 0;
+        const std::uint64_t inflight = uniform(12);
+        const std::string qps =
+            uniform(10) < 7 ? fmt::format(R"(, "qps_1m": {}.{:02})", uniform(300), uniform(100))
+                            : "";
+        event(fmt::format(R"({{"t": {}, "type": "load", "instance": "inst-{:05}", "inflight": {}{}}})",
+                          t, instance, null ? "null" : std::to_string(inflight), qps));
+      } else if (shape.float_loads) {
         const bool null = uniform(20) == 0;
         event(fmt::format(
             R"({{"t": {}, "type": "load", "instance": "inst-{:05}", "inflight": {}, "qps_1m": {}}})",
-            event_time(micros), instance, null ? "null" : fmt::format("{}", uniform(12)),
+            t, instance, null ? "null" : fmt::format("{}", uniform(12)),
             fmt::format("{}.{:02}", uniform(300), uniform(100))));
       } else {
         event(fmt::format(
             R"({{"t": {}, "type": "load", "instance": "inst-{:05}", "inflight": {}, "qps_1m": {}}})",
-            event_time(micros), instance, uniform(12), uniform(300)));
+            t, instance, uniform(12), uniform(300)));
       }
     }
     if (out.size() > (1u << 20)) {

@@ -48,6 +48,12 @@ struct BenchTraceShape {
   // the model, whether the request streams, and the Instance the Proxy
   // picked (all passed over by the replay).
   bool log_keys = false;
+  // Written as a Python script's json.dumps writes what it has: times and
+  // durations in seconds as Python's shortest digits of a float (up to 17
+  // significant), a request id on 7 in 10 arrivals and a duration on 8 in
+  // 10, qps_1m on 7 in 10 load snapshots (inflight null on 1 in 20), and
+  // in each hint, beside its queues, the request as a flat object.
+  bool script = false;
 };
 
 // The realistic shape the headline figures use: UUID request ids,

@@ -3,8 +3,10 @@
 // seconds), Proxy-style hints on 0/10/100% of arrivals (and on 10%, maps
 // that change from hint to hint), float loads with nulls, a decision log,
 // several strategies, the realistic shape with a Proxy log's Unix times
-// and keys the replay passes over, and as a JSON document. Every
-// command runs in every round, interleaved, and each figure is a median.
+// and keys the replay passes over, as a Python script writes it (float
+// times, keys left out, the request in the hint), and as a JSON document.
+// Every command runs in every round, interleaved, and each figure is a
+// median.
 // The headline shape is the realistic one (UUID ids, fractional seconds,
 // 10% hints, float loads).
 //
@@ -60,6 +62,10 @@ int main(int argc, char** argv) {
     s.proxy_hints = true;
     return s;
   };
+  auto script = [](BenchTraceShape s) {
+    s.script = true;
+    return s;
+  };
   auto document = [](BenchTraceShape s) {
     s.document = true;
     return s;
@@ -77,6 +83,7 @@ int main(int argc, char** argv) {
        document(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
       {"realistic-proxy-hints",
        proxy_hints(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
+      {"realistic-script", script(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
   };
   std::vector<std::string> paths;
   std::vector<std::uint64_t> events;
@@ -157,6 +164,8 @@ int main(int argc, char** argv) {
              shape_seconds("realistic-document") / real);
   fmt::print("realistic with Proxy-built hints / with the four-key ones = {:.2f}x\n",
              shape_seconds("realistic-proxy-hints") / real);
+  fmt::print("realistic as a script writes it / as the bench writes it = {:.2f}x\n",
+             shape_seconds("realistic-script") / real);
   if (python) {
     const double py = cost.back().seconds;
     fmt::print("python_replay.py / realistic      = {:.0f}x; goal >= 300x: {}\n", py / real,
