@@ -36,16 +36,17 @@ struct HintText {
 // a log writes beside them, anywhere in the hint or in queue_depths),
 // which the decoder passes over and which are read past as LineLayouts
 // reads a passed-over value (a string, a number with or without a sign,
-// true, false, null, or a flat object or array of these). Each entry must be laid out like one of the entries
-// the hint was learned from (its keys, their order and whitespace), but the
-// entries may come in any number and order and name any Instances, so that
-// a Proxy's map with an Instance more or less, or in another order, still
-// fits. An ID is printable ASCII without escapes; a KEY not in
-// kQueueFields is read and passed over, as the decoder passes it over; each
-// N is null or a number a LineLayouts number slot takes (no sign, no
-// exponent, no leading zero, at most 15 digits). A hint that fits decodes,
-// entry for entry, as EventDecoder::DecodeHint decodes it, under every
-// HintReading: a JSON number is known to both, null to neither.
+// true, false, null, or a flat object or array of these). Each entry must
+// be laid out like one of the entries the hint was learned from (its keys,
+// their order and whitespace), but the entries may come in any number and
+// order and name any Instances, so that a Proxy's map with an Instance
+// more or less, or in another order, still fits. An ID is printable ASCII
+// without escapes; a KEY not in kQueueFields is read and passed over, as
+// the decoder passes it over; each N is null or a number a LineLayouts
+// number slot takes (no sign, no exponent, no leading zero, at most 15
+// digits). A hint that fits decodes, entry for entry, as
+// EventDecoder::DecodeHint decodes it, under every HintReading: a JSON
+// number is known to both, null to neither.
 class HintLayout {
  public:
   // The most distinct entry layouts one hint layout keeps.

@@ -187,14 +187,13 @@ inline bool LongFractionValue(std::uint64_t m, std::size_t k, double& out) {
 // The fraction [first, last), its whole part `whole` (of `whole_digits`
 // digits) and its fraction `fraction` (of `decimals` digits; each of the
 // two wraps past 19 digits), more than kMaxDigits digits in all, as
-// from_chars reads it.
-// When its digits, leading zeros aside, make an integer m of at most 19
-// digits: m / 10^k, one division of exact doubles up to 2^53, beyond it
-// LongFractionValue; otherwise from_chars itself. So the seconds of a Unix
-// time with microseconds (1764750000.022293) or with Python's 17 digits,
-// and Python's shortest digits of any time, stay on the layouts' path.
-// Returns `last`, or nullptr when from_chars refuses it (out of the
-// double range), for the general path to decide.
+// from_chars reads it. When its digits, leading zeros aside, make an
+// integer m of at most 19 digits: m / 10^k, one division of exact doubles
+// up to 2^53, beyond it LongFractionValue; otherwise from_chars itself. So
+// the seconds of a Unix time with microseconds (1764750000.022293) or with
+// Python's 17 digits, and Python's shortest digits of any time, stay on
+// the layouts' path. Returns `last`, or nullptr when from_chars refuses it
+// (out of the double range), for the general path to decide.
 [[gnu::noinline]] inline const char* ReadLongFraction(const char* first, const char* last,
                                                       std::uint64_t whole,
                                                       std::size_t whole_digits,
