@@ -161,6 +161,26 @@ bool HintLayout::LearnEntry(JsonWalker& w, std::string_view source, std::size_t 
   return true;
 }
 
+bool HintLayout::MergeEntries(const HintLayout& other) {
+  if (head_ != other.head_ || tail_ != other.tail_ ||
+      (separator_known_ && other.separator_known_ && separator_ != other.separator_))
+    return false;
+  std::size_t added = 0;
+  for (const EntryLayout& entry : other.entries_)
+    added += std::find(entries_.begin(), entries_.end(), entry) == entries_.end();
+  if (entries_.size() + added > kMaxEntryLayouts) return false;
+  for (const EntryLayout& entry : other.entries_) {
+    if (std::find(entries_.begin(), entries_.end(), entry) != entries_.end()) continue;
+    most_slots_ = std::max(most_slots_, entry.field.size());
+    entries_.push_back(entry);
+  }
+  if (!separator_known_ && other.separator_known_) {
+    separator_ = other.separator_;
+    separator_known_ = true;
+  }
+  return true;
+}
+
 inline const char* HintLayout::Frame::Fits(const char* p, const char* begin, const char* end) const {
   std::size_t from = 0;
   for (std::size_t i = 0;; ++i) {

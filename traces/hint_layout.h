@@ -49,13 +49,23 @@ struct HintText {
 // number is known to both, null to neither.
 class HintLayout {
  public:
-  // The most distinct entry layouts one hint layout keeps.
-  static constexpr std::size_t kMaxEntryLayouts = 4;
+  // The most distinct entry layouts one hint layout keeps: enough for
+  // entries that each leave out some of four keys (a script that writes
+  // only an Instance's non-zero counts).
+  static constexpr std::size_t kMaxEntryLayouts = 16;
 
   // Learns the layout of `hint`, a value JsonScanner accepted (nested keys
   // unique); false, leaving this unusable, when it is not of the shape
   // above or holds more distinct entry layouts than are kept.
   bool Learn(const JsonView& hint);
+
+  // Takes in the entry layouts of `other` that this lacks, when the two
+  // differ in nothing else (the text around the map and between its
+  // entries, where both know it, the same), so that hints whose entries
+  // vary in their keys come to fit one layout; false, changing nothing,
+  // when they differ otherwise or that would be more than
+  // kMaxEntryLayouts.
+  bool MergeEntries(const HintLayout& other);
 
   // Reads a hint at `p` in the text [begin, end) that fits this layout into
   // `read` (cleared first); returns where the hint ends, or nullptr when it

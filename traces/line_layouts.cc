@@ -332,9 +332,13 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
 }
 
 void LineLayouts::Remember(Layout layout) {
+  for (std::size_t i = 0; i < count_; ++i)
+    if (layouts_[i].SameAs(layout)) return;
+  if (layout.hinted)
+    for (std::size_t i = 0; i < count_; ++i)
+      if (layouts_[i].SameLineAs(layout) && layouts_[i].hint.MergeEntries(layout.hint)) return;
   std::size_t same_kind = 0, oldest = count_;
   for (std::size_t i = 0; i < count_; ++i) {
-    if (layouts_[i].SameAs(layout)) return;
     if (layouts_[i].hinted != layout.hinted) continue;
     ++same_kind;
     if (oldest == count_ || layouts_[i].learned < layouts_[oldest].learned) oldest = i;

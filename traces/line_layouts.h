@@ -118,11 +118,12 @@ class LineLayouts {
     std::uint64_t learned = 0;  // when it was learned (a count of layouts)
     bool used = false;          // a line was read by it
 
-    bool SameAs(const Layout& o) const {
+    // Whether it is laid out as `o` but maybe for its hint.
+    bool SameLineAs(const Layout& o) const {
       return type == o.type && slots == o.slots && slot == o.slot &&
-             literal_end == o.literal_end && text == o.text && hinted == o.hinted &&
-             hint == o.hint;
+             literal_end == o.literal_end && text == o.text && hinted == o.hinted;
     }
+    bool SameAs(const Layout& o) const { return SameLineAs(o) && hint == o.hint; }
   };
 
   // The values a line fitting a layout holds. The time's parts are kept
@@ -160,7 +161,8 @@ class LineLayouts {
   const char* FitsAny(std::string_view text, Values& values);
 
   // Keeps `layout`, new, in place of the oldest of its kind when there are
-  // as many as are kept.
+  // as many as are kept; a hinted one that differs from one kept only in
+  // its hint's entry layouts adds them to that one instead.
   void Remember(Layout layout);
   // Skips learning the next hints, more of them each time in a row.
   void BackOffHints();

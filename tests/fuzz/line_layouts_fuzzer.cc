@@ -4,7 +4,8 @@
 // layouts learned from the usual arrival and load lines, spaced and
 // compact, three Proxy-style hinted arrivals (one with the Proxy's queue
 // totals beside its map and around it, one with a request object and a
-// string beside its queues), and lines with keys the decoder
+// string beside its queues; the first also holds the entry layouts of a
+// fourth laid out like it), and lines with keys the decoder
 // passes over. Whenever a layout reads a line, it must end at the buffer's
 // first '\n', and the general path must accept that line too and decode
 // the same event. The same input is also read as a document's element
@@ -77,7 +78,11 @@ struct Fixture {
         R"({"t": 0, "type": "arrival", "hint": {"request": {"request_id": "r-1", "model": "m", )"
         R"("stream": true, "prompt_tokens": 12}, "queue_depths": {"per_instance": {"b": )"
         R"({"active_ready": 1}}}, "note": "x"}})";
-    for (const std::string& line : {hinted, totals, request})
+    // Laid out as `hinted` but for its entries: their layouts join its own.
+    const std::string more_entries =
+        R"({"t": 0, "type": "arrival", "request": "r", "hint": {"queue_depths": {"per_instance": )"
+        R"({"b": {"ready_queue_depth": 2, "active_decode_count": null}, "inst-00001": {}}}}})";
+    for (const std::string& line : {hinted, totals, request, more_entries})
       LearnScanned(line, {&hinted_layouts, &element_layouts});
     if (hinted_layouts.size() != 3 || element_layouts.size() != 7) std::abort();
   }

@@ -920,8 +920,6 @@ TEST_CASE("LineLayouts learns a hint only of the Proxy's shape, and not when raw
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": "1"}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"unknown_key": "1"}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {}}}})",
-           // Five entry layouts: one more than a hint layout keeps.
-           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"a": {"queue_depth": 1}, "b": {"active_ready": 1}, "c": {"active_prepare": 1}, "d": {"ready_queue_depth": 1}, "e": {}}}}})",
            // Entries set apart two ways.
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"a": {}, "b": {},"c": {}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": 1}}}})",
@@ -940,6 +938,19 @@ TEST_CASE("LineLayouts learns a hint only of the Proxy's shape, and not when raw
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": []}})",
            R"({"t": 1, "type": "load", "instance": "b", "hint": {"queue_depths": {"per_instance": {}}}})",
        }) {
+    INFO(text);
+    LineLayouts layouts;
+    LearnFrom(layouts, text, table);
+    CHECK(layouts.size() == 0);
+  }
+  // One entry layout more than a hint layout keeps, in one hint.
+  {
+    static_assert(HintLayout::kMaxEntryLayouts == 16);
+    std::string map;
+    for (std::size_t e = 0; e <= HintLayout::kMaxEntryLayouts; ++e)
+      map += (e > 0 ? ", \"i" : "\"i") + std::to_string(e) + "\": {\"k" + std::to_string(e) + "\": 1}";
+    const std::string text =
+        R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {)" + map + "}}}}";
     INFO(text);
     LineLayouts layouts;
     LearnFrom(layouts, text, table);
@@ -1398,6 +1409,109 @@ TEST_CASE("LineLayouts agrees with the decoder on random maps of learned entry l
   }
   CHECK(read > 5000);
   CHECK(long_maps_read > 200);  // four or five entries, none repeated
+}
+
+// An arrival whose hint's map names `ids` in turn, each entry with the
+// keys of `keys` that `mask` (bit k for key k) keeps, numbered from `n`.
+std::string SubsetHint(const std::string& t, const std::vector<std::string>& ids,
+                       const std::vector<unsigned>& masks, unsigned n = 1) {
+  static const char* const keys[] = {"active_prepare", "active_ready", "prepare_queue_depth",
+                                     "ready_queue_depth"};
+  std::string map;
+  for (std::size_t e = 0; e < ids.size(); ++e) {
+    map += (e > 0 ? ", \"" : "\"") + ids[e] + "\": {";
+    bool first = true;
+    for (unsigned k = 0; k < 4; ++k) {
+      if (!(masks[e] >> k & 1)) continue;
+      map += (first ? "\"" : ", \"") + std::string(keys[k]) + "\": " + std::to_string(n++ % 7);
+      first = false;
+    }
+    map += "}";
+  }
+  return R"({"t": )" + t + R"(, "type": "arrival", "hint": {"queue_depths": {"per_instance": {)" +
+         map + "}}}}";
+}
+
+TEST_CASE("LineLayouts gathers the entry layouts of hints that differ only in them") {
+  InstanceTable table = TwoInstances();
+  table.Intern("c");
+  LineLayouts layouts;
+  // Entries that leave out different keys, hint after hint: one layout
+  // comes to hold the entry layouts of all.
+  LearnFrom(layouts, SubsetHint("0", {"inst-1", "b"}, {0b1111, 0b0011}), table);
+  LearnFrom(layouts, SubsetHint("0", {"c"}, {0b0100}), table);
+  LearnFrom(layouts, SubsetHint("0", {"b", "inst-1", "c"}, {0b1000, 0b0011, 0b1111}), table);
+  CHECK(layouts.size() == 1);
+  const TraceEvent got = CheckReadAsDecoder(
+      layouts, SubsetHint("1", {"c", "b", "inst-1"}, {0b0100, 0b1000, 0b0011}, 3), table);
+  REQUIRE(got.hint.queues.size() == 3);
+  CHECK(got.hint.queues[0].instance == 2);
+  CheckReadAsDecoder(layouts, SubsetHint("1", {"b", "c"}, {0b1111, 0b1111}), table);
+  // A mask not learned yet: the general path's, then learned too.
+  TraceEvent event;
+  const std::string unseen = SubsetHint("2", {"inst-1"}, {0b0101});
+  CHECK_FALSE(Read(layouts, unseen, table, event));
+  LearnFrom(layouts, unseen, table);
+  CHECK(layouts.size() == 1);
+  CheckReadAsDecoder(layouts, SubsetHint("3", {"inst-1", "c"}, {0b0101, 0b0011}), table);
+
+  // Hints whose text around the map differs are other layouts.
+  LearnFrom(layouts,
+            R"({"t": 4, "type": "arrival", "hint": {"queue_depths": {"prepare_queue_depth": 2, "per_instance": {"b": {"active_ready": 1}}}}})",
+            table);
+  CHECK(layouts.size() == 2);
+  // Entries set apart another way: another layout too, once known.
+  LearnFrom(layouts, SubsetHint("4", {"b", "c"}, {1, 2}), table);
+  std::string apart = SubsetHint("5", {"b", "c"}, {1, 2});
+  apart.replace(apart.find("}, \"c\""), 4, "},\"c");
+  LearnFrom(layouts, apart, table);
+  CHECK(layouts.size() == 3);
+  CheckReadAsDecoder(layouts, apart, table);
+  CheckReadAsDecoder(layouts, SubsetHint("6", {"b", "c"}, {3, 4}), table);
+
+  // Up to kMaxEntryLayouts: every mask of four keys but none (15), then
+  // one more layout (passed-over keys), then the next is a layout apart.
+  LineLayouts full;
+  // (The first of two entries, so that the layout knows how they are set
+  // apart.)
+  LearnFrom(full, SubsetHint("0", {"b", "c"}, {1, 1}), table);
+  for (unsigned mask = 2; mask < 16; ++mask) LearnFrom(full, SubsetHint("0", {"b"}, {mask}), table);
+  LearnFrom(full, R"({"t": 0, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"x": 1}}}}})", table);
+  CHECK(full.size() == 1);
+  LearnFrom(full, R"({"t": 0, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"y": 1}}}}})", table);
+  CHECK(full.size() == 2);
+  for (unsigned mask = 1; mask < 16; ++mask)
+    CheckReadAsDecoder(full, SubsetHint("1", {"b", "c"}, {mask, 16 - mask}), table);
+}
+
+TEST_CASE("LineLayouts agrees with the decoder on random hints whose entries leave out random keys") {
+  InstanceTable table = TwoInstances();
+  table.Intern("c");
+  const std::vector<std::string> ids = {"inst-1", "b", "c", "unseen"};
+  LineLayouts layouts;
+  std::mt19937_64 random(37);
+  int read = 0;
+  for (int i = 0; i < 5000; ++i) {
+    std::vector<std::string> named;
+    std::vector<unsigned> masks;
+    for (const std::string& id : ids) {
+      if (random() % 4 == 0) continue;
+      named.push_back(id);
+      masks.push_back(static_cast<unsigned>(random() % 16));  // 0: an empty entry
+    }
+    const std::string text = SubsetHint(std::to_string(i), named, masks, static_cast<unsigned>(i));
+    INFO(text);
+    TraceEvent expected, got;
+    REQUIRE(DecodeGenerally(text, table, 0.0, expected));
+    if (Read(layouts, text, table, got)) {
+      CheckSameEvent(got, expected);
+      ++read;
+    } else {
+      LearnFrom(layouts, text, table);
+    }
+  }
+  // Sixteen entry layouts in all (the empty one too), learned early on.
+  CHECK(read > 4800);
 }
 
 // Values of a key the decoder passes over, and whether the layouts read
