@@ -153,11 +153,14 @@ bool HintLayout::LearnEntry(JsonWalker& w, std::string_view source, std::size_t 
       entry.one_digit_slack += '\x09';
     }
   }
-  if (std::find(entries_.begin(), entries_.end(), entry) == entries_.end()) {
-    if (entries_.size() == kMaxEntryLayouts) return false;
-    most_slots_ = std::max(most_slots_, entry.field.size());
-    entries_.push_back(std::move(entry));
-  }
+  return KeepEntry(std::move(entry));
+}
+
+bool HintLayout::KeepEntry(EntryLayout entry) {
+  if (std::find(entries_.begin(), entries_.end(), entry) != entries_.end()) return true;
+  if (entries_.size() == kMaxEntryLayouts) return false;
+  most_slots_ = std::max(most_slots_, entry.field.size());
+  entries_.push_back(std::move(entry));
   return true;
 }
 
@@ -165,15 +168,14 @@ bool HintLayout::MergeEntries(const HintLayout& other) {
   if (head_ != other.head_ || tail_ != other.tail_ ||
       (separator_known_ && other.separator_known_ && separator_ != other.separator_))
     return false;
-  std::size_t added = 0;
-  for (const EntryLayout& entry : other.entries_)
-    added += std::find(entries_.begin(), entries_.end(), entry) == entries_.end();
-  if (entries_.size() + added > kMaxEntryLayouts) return false;
-  for (const EntryLayout& entry : other.entries_) {
-    if (std::find(entries_.begin(), entries_.end(), entry) != entries_.end()) continue;
-    most_slots_ = std::max(most_slots_, entry.field.size());
-    entries_.push_back(entry);
-  }
+  // All of them or none: count the new ones first.
+  const auto added = std::count_if(other.entries_.begin(), other.entries_.end(),
+                                   [&](const EntryLayout& entry) {
+                                     return std::find(entries_.begin(), entries_.end(), entry) ==
+                                            entries_.end();
+                                   });
+  if (entries_.size() + static_cast<std::size_t>(added) > kMaxEntryLayouts) return false;
+  for (const EntryLayout& entry : other.entries_) KeepEntry(entry);
   if (!separator_known_ && other.separator_known_) {
     separator_ = other.separator_;
     separator_known_ = true;

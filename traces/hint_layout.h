@@ -110,6 +110,9 @@ class HintLayout {
   // shape above, or one layout more than are kept.
   bool LearnEntry(JsonWalker& w, std::string_view source, std::size_t from, std::string& scratch,
                   std::size_t& entry_end);
+  // Keeps `entry` unless one like it is kept; false when it is new and
+  // kMaxEntryLayouts are kept already.
+  bool KeepEntry(EntryLayout entry);
   // Reads the rest of an entry fitting `layout` at `p` (its id's closing
   // quote), writing its numbers to `values`; where it ends, or nullptr.
   static const char* FitsEntry(const EntryLayout& layout, const char* p, const char* begin,
