@@ -208,7 +208,8 @@ inline bool LongFractionValue(std::uint64_t m, std::size_t k, double& out) {
     const std::uint64_t m = whole * kPowersOfTen[decimals] + fraction;
     double value;
     if (m <= kExactLimit) {
-      out = TraceTime{static_cast<double>(m) / static_cast<double>(kPowersOfTen[decimals]), false, 0};
+      const auto scale = static_cast<double>(kPowersOfTen[decimals]);
+      out = TraceTime{static_cast<double>(m) / scale, false, 0};
       return last;
     }
     if (LongFractionValue(m, decimals, value)) {
