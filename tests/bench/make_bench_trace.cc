@@ -27,12 +27,13 @@ std::string Describe(const BenchTraceShape& shape) {
   const char* times = shape.times == TimeStyle::kIntegerMs           ? "integer ms"
                       : shape.times == TimeStyle::kFractionalSeconds ? "fractional s"
                                                                      : "Unix s";
-  return fmt::format("{}, {}, {}% {}{}hints{}{}{}{}", ids, times, shape.hint_percent,
+  return fmt::format("{}, {}, {}% {}{}hints{}{}{}{}{}", ids, times, shape.hint_percent,
                      shape.varying_hints ? "varying " : "",
                      shape.proxy_hints ? "Proxy-built " : "",
                      shape.float_loads ? ", float loads" : "",
                      shape.log_keys ? ", Proxy log keys" : "",
                      shape.script ? ", as a script writes it" : "",
+                     shape.long_requests ? ", 1-20 s requests" : "",
                      shape.document ? ", a JSON document" : "");
 }
 
@@ -145,9 +146,11 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
   double script_seconds = 0.0;  // a script's time: a float summed step by step
   auto below_one = [&]() { return static_cast<double>(rng() >> 11) * 0x1p-53; };
   for (std::uint64_t a = 1; a <= shape.arrivals; ++a) {
-    const std::uint64_t step = uniform(3000);
+    const std::uint64_t step = uniform(shape.max_gap_us);
     micros += step;
-    const std::uint64_t duration = (20 + uniform(400)) * 1000 + uniform(1000);
+    const std::uint64_t duration = shape.long_requests
+                                       ? (1000 + uniform(19000)) * 1000 + uniform(1000)
+                                       : (20 + uniform(400)) * 1000 + uniform(1000);
     std::string t = event_time(micros);
     std::string duration_member = fmt::format(R"(, "duration": {})", time_text(duration));
     if (shape.script) {

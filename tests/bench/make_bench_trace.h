@@ -19,6 +19,8 @@ struct BenchTraceShape {
   std::uint64_t arrivals = 1'000'000;
   std::uint32_t instances = 16;
   std::uint32_t arrivals_per_snapshot = 10;  // one load event per this many arrivals
+  // Arrivals come 0 to this many microseconds apart (uniform).
+  std::uint32_t max_gap_us = 3000;
   // One arrival in this many carries a queue-depth hint for two Instances;
   // 0: no hints. (The older, lighter hint; see hint_percent.)
   std::uint32_t arrivals_per_hint = 0;
@@ -54,6 +56,9 @@ struct BenchTraceShape {
   // 10, qps_1m on 7 in 10 load snapshots (inflight null on 1 in 20), and
   // in each hint, beside its queues, the request as a flat object.
   bool script = false;
+  // Requests last as long as an LLM's do, 1 to 20 s (thousands in flight
+  // at once), instead of 20 to 420 ms (about 150).
+  bool long_requests = false;
 };
 
 // The realistic shape the headline figures use: UUID request ids,

@@ -4,7 +4,8 @@
 // that change from hint to hint), float loads with nulls, a decision log,
 // several strategies, the realistic shape with a Proxy log's Unix times
 // and keys the replay passes over, as a Python script writes it (float
-// times, keys left out, the request in the hint), and as a JSON document.
+// times, keys left out, the request in the hint), as a JSON document, and
+// with requests that last as long as an LLM's (thousands in flight).
 // Every command runs in every round, interleaved, and each figure is a
 // median.
 // The headline shape is the realistic one (UUID ids, fractional seconds,
@@ -70,6 +71,10 @@ int main(int argc, char** argv) {
     s.document = true;
     return s;
   };
+  auto long_requests = [](BenchTraceShape s) {
+    s.long_requests = true;
+    return s;
+  };
   const std::vector<Shape> shapes = {
       {"old", with(IdStyle::kNone, TimeStyle::kIntegerMs, 0, false)},
       {"realistic-no-ids", with(IdStyle::kNone, TimeStyle::kFractionalSeconds, 10, true)},
@@ -84,6 +89,8 @@ int main(int argc, char** argv) {
       {"realistic-proxy-hints",
        proxy_hints(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
       {"realistic-script", script(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
+      {"realistic-long-requests",
+       long_requests(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
   };
   std::vector<std::string> paths;
   std::vector<std::uint64_t> events;
@@ -111,6 +118,9 @@ int main(int argc, char** argv) {
                   {args.lbsim(), "-s", "ll,ll,ll,ll", "--format", "json", realistic}, 1});
   rows.push_back({"rr,ll,p2c,kv realistic",
                   {args.lbsim(), "-s", "rr,ll,p2c,kv", "--format", "json", realistic}, 1});
+  const std::string& long_requests_path = paths.back();
+  rows.push_back({"ll,ll,ll,ll realistic-long-requests",
+                  {args.lbsim(), "-s", "ll,ll,ll,ll", "--format", "json", long_requests_path}, 1});
   const bool python = args.Text("no-python") != "1";
   if (python)
     rows.push_back({"python_replay.py -s ll realistic",
@@ -127,10 +137,10 @@ int main(int argc, char** argv) {
              "(one a JSON document);\n"
              "{} interleaved rounds, medians\n\n", arrivals, runs);
   std::vector<Sample> cost = RunSideBySide(commands, runs, repeats);
-  fmt::print("{:<92} {:>10} {:>10} {:>10} {:>9}\n", "command", "wall", "cpu", "of it sys",
+  fmt::print("{:<96} {:>10} {:>10} {:>10} {:>9}\n", "command", "wall", "cpu", "of it sys",
              "peak RSS");
   for (std::size_t i = 0; i < rows.size(); ++i)
-    fmt::print("{:<92} {:>10} {:>10} {:>10} {:>5.1f} MiB\n", rows[i].label,
+    fmt::print("{:<96} {:>10} {:>10} {:>10} {:>5.1f} MiB\n", rows[i].label,
                Seconds(cost[i].seconds), Seconds(cost[i].cpu_seconds),
                Seconds(cost[i].system_seconds), cost[i].max_rss_kib / 1024.0);
 
@@ -145,6 +155,7 @@ int main(int argc, char** argv) {
   const double logged = cost[1 + shapes.size()].seconds;
   const double four = cost[2 + shapes.size()].seconds;
   const double mixed = cost[3 + shapes.size()].seconds;
+  const double four_long = cost[4 + shapes.size()].seconds;
   auto verdict = [](bool ok) { return ok ? "met" : "NOT met"; };
   fmt::print("\nrealistic / realistic without ids = {:.2f}x; goal <= 1.25x: {}\n", real / no_ids,
              verdict(real / no_ids <= 1.25));
@@ -166,6 +177,10 @@ int main(int argc, char** argv) {
              shape_seconds("realistic-proxy-hints") / real);
   fmt::print("realistic as a script writes it / as the bench writes it = {:.2f}x\n",
              shape_seconds("realistic-script") / real);
+  const double long_real = shape_seconds("realistic-long-requests");
+  fmt::print("realistic with 1-20 s requests / with 20-420 ms ones = {:.2f}x\n", long_real / real);
+  fmt::print("each extra ll strategy, 1-20 s requests = {:.0f} ns per arrival\n",
+             (four_long - long_real) / 3 / static_cast<double>(arrivals) * 1e9);
   if (python) {
     const double py = cost.back().seconds;
     fmt::print("python_replay.py / realistic      = {:.0f}x; goal >= 300x: {}\n", py / real,
