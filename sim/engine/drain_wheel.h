@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -17,18 +18,22 @@ namespace lbsim {
 // (Push at or after the last bound; Drain(bound) takes every item whose
 // time is <= bound, in no particular order), cheaper when items are due a
 // similar distance after the bound they are pushed at. A near item sits in
-// the slot floor(time / width) and is never moved: a drain takes the slots
-// it passed wholesale and scans the bound's own slot. Farther items wait in
-// a DrainQueue and come into the ring as it advances. The width (a power
-// of two) is chosen from the distances pushed past the ring, and chosen
-// again, moving every item, when most pushes go past the ring (coarser) or
-// drains keep scanning a crowded slot (finer); a rebuild waits for as many
-// such pushes or scans as there are items, so it costs O(1) per push or
-// scanned item in the long run.
+// the slot floor(time / width), whose items are kept together in one
+// array: a drain takes the slots it passed wholesale, and sorts the bound's
+// own slot by time (merging in what was pushed to it since), so that the
+// drains after it in that slot take its items from the earliest on.
+// Farther items wait in a DrainQueue and come into the ring as it
+// advances. The width (a power of two) is chosen from the distances pushed
+// past the ring, and chosen again, moving every item, when most pushes go
+// past the ring (coarser) or drains keep merging new items into a crowded
+// slot (finer); a rebuild waits for as many such pushes or merged items as
+// there are items, so it costs O(1) per push or merged item in the long
+// run.
 //
 // slot(t) = floor(t * 2^-exp) is monotone in t. Invariants, with base_ the
 // slot of the last bound: ring items have times <= far_edge_ and slots in
-// [base_, base_ + kSlots); far items have times > far_edge_. So a bound in
+// [base_, base_ + kSlots); far items have times > far_edge_; the first
+// sorted_ items of slot base_ are in order, the latest first. So a bound in
 // slot s has every ring item of a slot below s due, and no far item due
 // unless it is after far_edge_. A refill to slot F moves the far items up
 // to F * 2^exp, whose slots are <= F.
@@ -46,7 +51,7 @@ class DrainWheel {
     if (active_) {
       if (time <= far_edge_) {
         // At or after the last bound: its slot is >= base_.
-        Link(Index(SlotOf(time * scale_)), Item{time, std::move(payload)});
+        Put(Index(SlotOf(time * scale_)), Item{time, std::move(payload)});
         return;
       }
     }
@@ -107,28 +112,23 @@ class DrainWheel {
   static constexpr std::size_t kWords = kSlots / 64;
   // Slot numbers stay within +-2^52, where every integer is a double.
   static constexpr double kSlotLimit = 4503599627370496.0;  // 2^52
-  // A bound's slot keeping more items than this is too wide.
+  // A bound's slot holding more items than this, when a drain merges new
+  // ones into them, is too wide.
   static constexpr std::size_t kCrowded = 32;
   // Pushes between two choices of the width, at least.
   static constexpr std::uint64_t kMinPushes = 1024;
+  // Room for this many items a slot keeps when emptied, at least.
+  static constexpr std::size_t kKeptRoom = 64;
 
   struct Item {
     double time;
     Payload payload;
   };
-  // A ring item in a slot's list: `next` is the following node's index in
-  // nodes_, or kNone.
-  struct Node {
-    Item item;
-    std::uint32_t next;
+  // The order of a sorted slot: later times first, so that the earliest
+  // are taken from the back.
+  struct Later {
+    bool operator()(const Item& a, const Item& b) const { return a.time > b.time; }
   };
-  static constexpr std::uint32_t kNone = 0xffffffff;
-
-  static constexpr std::array<std::uint32_t, kSlots> EmptyHeads() {
-    std::array<std::uint32_t, kSlots> heads{};
-    for (std::uint32_t& h : heads) h = kNone;
-    return heads;
-  }
 
   // floor(x) for |x| < kSlotLimit, which every slot number computed here
   // is: a conversion and a compare, where std::floor is a libm call on
@@ -140,38 +140,28 @@ class DrainWheel {
   static std::size_t Index(std::int64_t slot) {
     return static_cast<std::size_t>(static_cast<std::uint64_t>(slot) & (kSlots - 1));
   }
-  // Puts `item` first in ring slot `i`, in a node freed last if any: the
-  // ring's items and slot heads stay a few KiB however the slots are used.
-  // Throws std::length_error past 2^32 - 1 ring items.
-  void Link(std::size_t i, Item&& item) {
-    std::uint32_t n = free_;
-    if (n != kNone) {
-      free_ = nodes_[n].next;
-      nodes_[n].item = std::move(item);
-    } else {
-      if (nodes_.size() >= kNone) throw std::length_error("DrainWheel: too many items");
-      n = static_cast<std::uint32_t>(nodes_.size());
-      nodes_.push_back({std::move(item), kNone});
-    }
-    nodes_[n].next = head_[i];
-    head_[i] = n;
+  // Appends `item` to ring slot `i`.
+  void Put(std::size_t i, Item&& item) {
+    ring_[i].push_back(std::move(item));
     occupied_[i / 64] |= std::uint64_t{1} << (i % 64);
+  }
+  // Empties ring slot `i` (leaving its occupied bit to the caller). It
+  // keeps its room unless that is far more than a slot holds on average:
+  // the ring's memory follows the items it holds, not the most one slot
+  // ever held.
+  void Clear(std::size_t i) {
+    std::vector<Item>& items = ring_[i];
+    items.clear();
+    if (items.capacity() > std::max(kKeptRoom, size_ / (kSlots / 32)))
+      std::vector<Item>().swap(items);
   }
   // Calls `apply(payload)` for, and removes, every item of ring slot `i`
   // (leaving its occupied bit to the caller).
   template <typename Apply>
   void DrainSlot(std::size_t i, Apply& apply) {
-    std::uint32_t n = head_[i];
-    head_[i] = kNone;
-    while (n != kNone) {
-      Node& node = nodes_[n];
-      const std::uint32_t next = node.next;
-      apply(node.item.payload);
-      --size_;
-      node.next = free_;
-      free_ = n;
-      n = next;
-    }
+    for (Item& item : ring_[i]) apply(item.payload);
+    size_ -= ring_[i].size();
+    Clear(i);
   }
 
   void PushFar(double time, Payload&& payload) {
@@ -215,35 +205,46 @@ class DrainWheel {
       occupied_[i / 64] &= ~bit;
       DrainSlot(i, apply);
     }
+    if (slot != base_) sorted_ = 0;
     base_ = slot;
     const std::size_t i = Index(slot);
     const std::uint64_t bit = std::uint64_t{1} << (i % 64);
     double kept_min = INFINITY;  // the earliest time `slot` keeps
     if (occupied_[i / 64] & bit) {
-      std::size_t kept = 0;
-      std::uint32_t* link = &head_[i];  // apply does not Push: nodes_ stays put
-      for (std::uint32_t n = *link; n != kNone; n = *link) {
-        Node& node = nodes_[n];
-        if (node.item.time <= bound) {
-          *link = node.next;
-          apply(node.item.payload);
-          --size_;
-          node.next = free_;
-          free_ = n;
-        } else {
-          kept_min = node.item.time < kept_min ? node.item.time : kept_min;
-          ++kept;
-          link = &node.next;
+      std::vector<Item>& items = ring_[i];
+      // Sorts what was put since the last drain and merges it in.
+      bool merged = false;
+      if (items.size() > sorted_) {
+        const auto fresh = items.begin() + static_cast<std::ptrdiff_t>(sorted_);
+        std::sort(fresh, items.end(), Later{});
+        if (sorted_ > 0) {
+          merging_.clear();
+          std::merge(items.begin(), fresh, fresh, items.end(), std::back_inserter(merging_),
+                     Later{});
+          items.swap(merging_);
+          scanned_ += sorted_;
+          merged = true;
         }
       }
-      if (kept == 0) occupied_[i / 64] &= ~bit;
-      // Items scanned and kept again and again: the slots are too wide.
-      // Choosing again costs as much as the scans since the last choice.
-      scanned_ += kept;
-      if (kept > kCrowded && scanned_ >= kMinPushes && scanned_ >= size_) {
-        Rebuild(-4);
-        next_due_ = bound;  // the items left are after `bound`
-        return;
+      // The due items, from the earliest on (apply does not Push).
+      while (!items.empty() && items.back().time <= bound) {
+        apply(items.back().payload);
+        items.pop_back();
+        --size_;
+      }
+      sorted_ = items.size();
+      if (items.empty()) {
+        occupied_[i / 64] &= ~bit;
+        Clear(i);
+      } else {
+        kept_min = items.back().time;
+        // Items merged again and again: the slots are too wide. Choosing
+        // again costs as much as the merges since the last choice.
+        if (merged && items.size() > kCrowded && scanned_ >= kMinPushes && scanned_ >= size_) {
+          Rebuild(-4);
+          next_due_ = bound;  // the items left are after `bound`
+          return;
+        }
       }
     }
     if (far_floor_ - base_ < static_cast<std::int64_t>(kSlots / 2)) Refill();
@@ -291,7 +292,7 @@ class DrainWheel {
     far_edge_ = edge;
     far_.Drain(far_edge_, [&](Item& item) {
       const double time = item.time;
-      Link(Index(SlotOf(time * scale_)), std::move(item));
+      Put(Index(SlotOf(time * scale_)), std::move(item));
     });
     far_floor_ = floor;
   }
@@ -303,6 +304,7 @@ class DrainWheel {
         DrainSlot(64 * w + std::countr_zero(due), apply);
       occupied_[w] = 0;
     }
+    sorted_ = 0;
   }
 
   // Chooses the width again (from the mean distance pushed, then `shift`
@@ -313,14 +315,12 @@ class DrainWheel {
     for (std::size_t w = 0; w < kWords; ++w) {
       for (std::uint64_t due = occupied_[w]; due != 0; due &= due - 1) {
         const std::size_t i = 64 * w + std::countr_zero(due);
-        for (std::uint32_t n = head_[i]; n != kNone; n = nodes_[n].next)
-          items.push_back(std::move(nodes_[n].item));
-        head_[i] = kNone;
+        for (Item& item : ring_[i]) items.push_back(std::move(item));
+        ring_[i].clear();
       }
       occupied_[w] = 0;
     }
-    nodes_.clear();
-    free_ = kNone;
+    sorted_ = 0;
     far_.DrainAll([&](Item& item) { items.push_back(std::move(item)); });
     far_ = DrainQueue<Item>();
     int exp = exp_ + shift;
@@ -346,11 +346,11 @@ class DrainWheel {
     if (active_) Refill();
   }
 
-  // Ring slot i's items: a list from head_[i] (kNone: empty) through
-  // nodes_; unused nodes are a list from free_.
-  std::array<std::uint32_t, kSlots> head_ = EmptyHeads();
-  std::vector<Node> nodes_;
-  std::uint32_t free_ = kNone;
+  // Ring slot i's items, in the order put but for slot base_'s first
+  // sorted_ (see the invariants).
+  std::array<std::vector<Item>, kSlots> ring_;
+  std::size_t sorted_ = 0;
+  std::vector<Item> merging_;  // room for merging new items into slot base_'s
   std::array<std::uint64_t, kWords> occupied_{};  // bit i: slot i is not empty
   DrainQueue<Item> far_;
   bool active_ = false;  // the ring is in use (a width is chosen)
@@ -368,7 +368,7 @@ class DrainWheel {
   double next_due_ = INFINITY;
   std::size_t size_ = 0;
   // Since the last choice of the width: pushes, those that went to far_,
-  // the items a drain scanned and kept, and the positive distances pushed
+  // the sorted items a drain merged new ones into, and the positive distances pushed
   // to far_ (sum and count).
   std::uint64_t pushes_ = 0;
   std::uint64_t far_pushes_ = 0;
