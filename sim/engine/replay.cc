@@ -30,7 +30,8 @@ class Replayer final : public TraceVisitor {
            const std::vector<EngineLog*>& engine_logs, std::size_t first, std::size_t total)
       : speeds_(options.speeds), options_(options), requests_(requests),
         logs_(logs), engine_logs_(engine_logs), run_(options.proxy.Resolve(nullptr)),
-        plain_(!options.timed()), first_(first), total_(total), rank_(total) {
+        plain_(!options.timed()), completions_(requests.size()), first_(first), total_(total),
+        rank_(total) {
     for (std::size_t i = 0; i < requests.size(); ++i) {
       worlds_.push_back(MakeWorld(i));
       wants_raw_hint_ = wants_raw_hint_ || worlds_.back()->strategy().WantsRawHint();
@@ -83,8 +84,7 @@ class Replayer final : public TraceVisitor {
       // Completions run before the trace event iff their time is <= the
       // event's (kCompletion < kTrace); they cannot fail.
       const std::span<const std::uint32_t> due = completions_.DueBy(e.t.value);
-      if (!due.empty())
-        for (auto& w : worlds_) w->CompleteRouted(due, pool_);
+      if (!due.empty()) CompleteRouted(due);
     } else {
       ForEachWorld(0, [&](std::unique_ptr<World>& world, std::size_t) {
         world->RunEventsBefore(key, pool_);
@@ -105,9 +105,10 @@ class Replayer final : public TraceVisitor {
           return;
         }
         const std::uint32_t slot = completions_.Take();
+        const std::span<RoutedArrival> routes = completions_.Routes(slot);
         bool routed = false;
-        ForEachWorld(1, [&](std::unique_ptr<World>& world, std::size_t) {
-          routed |= world->Decide(e, arrivals_, id, pool_, *table_, slot);
+        ForEachWorld(1, [&](std::unique_ptr<World>& world, std::size_t i) {
+          routed |= world->Decide(e, arrivals_, id, pool_, *table_, &routes[i]);
         });
         if (!routed) {
           completions_.Release(slot);
@@ -200,9 +201,18 @@ class Replayer final : public TraceVisitor {
   }
 
   void Finish() {
-    const std::span<const std::uint32_t> pending = completions_.All();
-    for (auto& w : worlds_) w->CompleteRouted(pending, pool_);
+    CompleteRouted(completions_.All());
     for (auto& w : worlds_) w->Finish(pool_);
+  }
+
+  // Completes, for each world, the arrivals at `slots` it routed.
+  void CompleteRouted(std::span<const std::uint32_t> slots) {
+    for (const std::uint32_t slot : slots) {
+      const std::span<const RoutedArrival> routes = completions_.Routes(slot);
+      for (std::size_t i = 0; i < routes.size(); ++i)
+        if (routes[i].instance != SharedCompletions::kNotRouted)
+          worlds_[i]->CompleteRouted(routes[i], pool_);
+    }
   }
 
   // Calls step(world, i) for each of its worlds in order; a failure in

@@ -6,25 +6,53 @@
 #include <vector>
 
 #include "sim/engine/drain_wheel.h"
+#include "strategies/hint.h"
 
 namespace lbsim {
+
+// What one strategy run routed an arrival to: the Instance, and its
+// registration then (a completion lowers only that registration's
+// counter).
+struct RoutedArrival {
+  InstanceIndex instance;
+  std::uint64_t registration;
+};
 
 // The pending completions of a plain replay (every what-if part off), kept
 // once for all of its strategy runs rather than by each: an arrival with a
 // duration takes a slot before the runs decide, each run that routes it
-// keeps what its completion lowers under that slot (World::Decide), and
-// the slot is due at the arrival's end, for every run at once. A slot
-// comes back for reuse once it has been taken as due or released. Due
-// slots come in no particular order, which a plain replay allows (see
-// World::CompleteRouted).
+// records where under that slot (World::Decide), and the slot is due at
+// the arrival's end, for every run at once. The runs' records of a slot
+// lie together, so that completing an arrival for every run reads one
+// place. A slot comes back for reuse once it has been taken as due or
+// released. Due slots come in no particular order, which a plain replay
+// allows (see World::CompleteRouted).
 class SharedCompletions {
  public:
-  // A slot for an arrival, held until it is released or scheduled and due.
+  // The record of a run that did not route the slot's arrival.
+  static constexpr InstanceIndex kNotRouted = ~InstanceIndex{0};
+
+  // For `runs` strategy runs (at least one).
+  explicit SharedCompletions(std::size_t runs = 1) : runs_(runs < 1 ? 1 : runs) {}
+
+  // A slot for an arrival, its records all kNotRouted, held until it is
+  // released or scheduled and due.
   std::uint32_t Take() {
-    if (free_.empty()) return next_++;
-    const std::uint32_t slot = free_.back();
-    free_.pop_back();
+    std::uint32_t slot;
+    if (free_.empty()) {
+      slot = next_++;
+      routes_.resize(routes_.size() + runs_);
+    } else {
+      slot = free_.back();
+      free_.pop_back();
+    }
+    for (RoutedArrival& r : Routes(slot)) r.instance = kNotRouted;
     return slot;
+  }
+  // The records of `slot`, one per run in run order, valid until the next
+  // Take.
+  std::span<RoutedArrival> Routes(std::uint32_t slot) {
+    return {routes_.data() + std::size_t{slot} * runs_, runs_};
   }
   // Hands back a slot no run routed an arrival to.
   void Release(std::uint32_t slot) { free_.push_back(slot); }
@@ -53,6 +81,8 @@ class SharedCompletions {
     return taken_;
   }
 
+  std::size_t runs_;
+  std::vector<RoutedArrival> routes_;  // runs_ a slot, slot by slot
   DrainWheel<std::uint32_t> due_;
   std::vector<std::uint32_t> taken_;  // the last DueBy's or All's
   std::vector<std::uint32_t> free_;  // slots to reuse, the latest freed last

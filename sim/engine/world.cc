@@ -137,7 +137,7 @@ inline void World::CompletePlain(const Completion& c, const Pool& pool) {
   }
 }
 
-void World::CompleteRouted(std::span<const std::uint32_t> slots, const Pool& pool) {
+void World::CompleteRouted(const RoutedArrival& routed, const Pool& pool) {
   // The order does not matter: the pool (so whether a registration still
   // holds) changes only at trace events, each completion only decrements a
   // counter clamped at 0, and the order of the candidates it refreshes
@@ -145,13 +145,7 @@ void World::CompleteRouted(std::span<const std::uint32_t> slots, const Pool& poo
   // (the candidates, the metrics' per-Instance signal state and count, the
   // strategy index's score groups) does not depend on it. last_time_ only
   // serves the what-if parts.
-  for (const std::uint32_t slot : slots) {
-    if (slot >= routed_.size()) continue;
-    Completion& c = routed_[slot];
-    if (c.instance == kNotRouted) continue;
-    CompletePlain(c, pool);
-    c.instance = kNotRouted;
-  }
+  CompletePlain(routed, pool);
 }
 
 void World::RunDueEventsBefore(const EventKey& key, const Pool& pool) {
@@ -216,7 +210,7 @@ void World::ServePrefix(const Hint& hint, InstanceIndex chosen, const Pool& pool
 
 bool World::Decide(const TraceEvent& arrival, std::uint64_t seq,
                    std::string_view request_id, const Pool& pool,
-                   const InstanceTable& table, std::uint32_t completion_slot) {
+                   const InstanceTable& table, RoutedArrival* routed) {
   candidates_.Sync(pool, table);
   std::span<const Candidate> candidates = candidates_.candidates();
   if (candidates.empty()) {
@@ -261,9 +255,7 @@ bool World::Decide(const TraceEvent& arrival, std::uint64_t seq,
     const std::uint64_t registration = candidates[choice.index].registration;
     if (timeline_) timeline_->Routed(chosen, arrival.t.value);
     if (plain_) {
-      if (routed_.size() <= completion_slot)
-        routed_.resize(std::size_t{completion_slot} + 1, Completion{kNotRouted, 0});
-      routed_[completion_slot] = Completion{chosen, registration};
+      *routed = Completion{chosen, registration};
       return true;
     }
     if (service_) AdmitToService(arrival, chosen, registration, pool);

@@ -16,6 +16,7 @@
 #include "sim/engine/pool.h"
 #include "sim/engine/run_metrics.h"
 #include "sim/engine/service_model.h"
+#include "sim/engine/shared_completions.h"
 #include "sim/engine/sim_options.h"
 #include "strategies/block_cache.h"
 #include "strategies/registry.h"
@@ -93,24 +94,20 @@ class World {
 
   // Makes the decision for arrival number `seq`. A plain world (its
   // options not timed(): no what-if part, no charts) keeps no events: an
-  // arrival with a duration comes with `completion_slot`, its slot in the
-  // replay's SharedCompletions, and Decide returns true when it routed the
-  // arrival, for CompleteRouted to complete once the slot is due. Throws
-  // InputError when it would put more than kMaxInFlight requests in flight.
+  // arrival with a duration comes with `routed`, this run's record of it
+  // in the replay's SharedCompletions, and Decide fills it and returns true
+  // when it routed the arrival, for CompleteRouted to complete once due.
+  // Throws InputError when it would put more than kMaxInFlight requests in
+  // flight.
   bool Decide(const TraceEvent& arrival, std::uint64_t seq,
               std::string_view request_id, const Pool& pool,
-              const InstanceTable& table, std::uint32_t completion_slot = 0);
-  // A plain world: completes those of the arrivals at `slots` (slots now
-  // due, in any order) that Decide routed.
-  void CompleteRouted(std::span<const std::uint32_t> slots, const Pool& pool);
+              const InstanceTable& table, RoutedArrival* routed = nullptr);
+  // A plain world: completes an arrival Decide routed, now due. Plain
+  // completions between two trace events may come in any order.
+  void CompleteRouted(const RoutedArrival& routed, const Pool& pool);
 
  private:
-  struct Completion {
-    InstanceIndex instance;
-    std::uint64_t registration;
-  };
-  // A routed_ slot the world did not route an arrival to.
-  static constexpr InstanceIndex kNotRouted = ~InstanceIndex{0};
+  using Completion = RoutedArrival;
   // RunEventsBefore past its inline check.
   void RunDueEventsBefore(const EventKey& key, const Pool& pool);
   // What completion `c` does to an inflight counter.
@@ -169,11 +166,9 @@ class World {
   InstanceBlockCaches caches_;
   // Pending completions (and engine events) in exact key order when a
   // what-if part is on (they act on each other and on metric events
-  // there). A plain world keeps what each arrival it routed will complete
-  // by SharedCompletions slot instead (kNotRouted: none).
+  // there). A plain world's are in the replay's SharedCompletions.
   bool plain_;  // no what-if part and no charts: no load timeline
   InternalEvents events_;
-  std::vector<Completion> routed_;
   std::size_t in_flight_ = 0;  // routed with a duration, not yet completed
   CandidateSet candidates_;
 

@@ -49,6 +49,33 @@ TEST_CASE("shared completions: slots come back once due or released") {
   CHECK(c.Take() == a);
 }
 
+TEST_CASE("shared completions: a slot's records, one per run, start as not routed") {
+  SharedCompletions c(3);
+  const std::uint32_t a = c.Take(), b = c.Take();
+  for (const std::uint32_t slot : {a, b}) {
+    REQUIRE(c.Routes(slot).size() == 3);
+    for (const RoutedArrival& r : c.Routes(slot)) CHECK(r.instance == SharedCompletions::kNotRouted);
+  }
+  c.Routes(a)[0] = RoutedArrival{4, 1};
+  c.Routes(a)[2] = RoutedArrival{7, 2};
+  c.Routes(b)[1] = RoutedArrival{5, 3};
+  // The records of one slot leave those of the others alone.
+  CHECK(c.Routes(a)[0].instance == 4);
+  CHECK(c.Routes(a)[1].instance == SharedCompletions::kNotRouted);
+  CHECK(c.Routes(a)[2].registration == 2);
+  CHECK(c.Routes(b)[0].instance == SharedCompletions::kNotRouted);
+  CHECK(c.Routes(b)[1].instance == 5);
+  c.Schedule(1.0, a);
+  CHECK(Sorted(c.DueBy(1.0)) == Slots{a});
+  // Taken again, the slot's records are cleared; more slots keep them apart.
+  CHECK(c.Take() == a);
+  for (const RoutedArrival& r : c.Routes(a)) CHECK(r.instance == SharedCompletions::kNotRouted);
+  const std::uint32_t d = c.Take();
+  CHECK(d == 2);
+  CHECK(c.Routes(b)[1].instance == 5);
+  CHECK(c.Routes(d)[1].instance == SharedCompletions::kNotRouted);
+}
+
 TEST_CASE("shared completions: random schedules drain as a scan of them does") {
   std::uint64_t state = 99;
   auto next = [&](std::uint64_t n) {
