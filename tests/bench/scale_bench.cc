@@ -43,7 +43,9 @@ int main(int argc, char** argv) {
         shape.long_requests = true;
         shape.max_gap_us = 100;
       }
-      const char* name = style == Style::kNoIds ? "none" : style == Style::kIds ? "UUID" : "UUID, busy";
+      const char* name = style == Style::kNoIds ? "none"
+                         : style == Style::kIds   ? "UUID"
+                                                  : "UUID, busy";
       std::string trace = fmt::format("{}/lbsim-scale-bench-{}-{}.ndjson", args.Text("dir"),
                                       instances, static_cast<int>(style));
       WriteBenchTrace(trace, shape);

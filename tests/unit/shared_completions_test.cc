@@ -54,7 +54,8 @@ TEST_CASE("shared completions: a slot's records, one per run, start as not route
   const std::uint32_t a = c.Take(), b = c.Take();
   for (const std::uint32_t slot : {a, b}) {
     REQUIRE(c.Routes(slot).size() == 3);
-    for (const RoutedArrival& r : c.Routes(slot)) CHECK(r.instance == SharedCompletions::kNotRouted);
+    for (const RoutedArrival& r : c.Routes(slot))
+      CHECK(r.instance == SharedCompletions::kNotRouted);
   }
   c.Routes(a)[0] = RoutedArrival{4, 1};
   c.Routes(a)[2] = RoutedArrival{7, 2};
