@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -40,6 +41,12 @@ namespace lbsim {
 template <typename Payload>
 class DrainWheel {
  public:
+  // A pushed payload and its time.
+  struct Item {
+    double time;
+    Payload payload;
+  };
+
   // Throws std::logic_error when `time` is below the last drain's bound.
   // `time` is not NaN.
   void Push(double time, Payload payload) {
@@ -56,6 +63,14 @@ class DrainWheel {
       }
     }
     PushFar(time, std::move(payload));
+  }
+
+  // The items that fall due next, as far as the bound's slot has them in
+  // order: the latest first, the earliest last (a look ahead, for
+  // prefetching what their payloads name).
+  std::span<const Item> NextDue() const {
+    if (!active_) return {};
+    return {ring_[Index(base_)].data(), sorted_};
   }
 
   bool empty() const { return size_ == 0; }
@@ -120,10 +135,6 @@ class DrainWheel {
   // Room for this many items a slot keeps when emptied, at least.
   static constexpr std::size_t kKeptRoom = 64;
 
-  struct Item {
-    double time;
-    Payload payload;
-  };
   // The order of a sorted slot: later times first, so that the earliest
   // are taken from the back.
   struct Later {

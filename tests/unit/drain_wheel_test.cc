@@ -8,7 +8,11 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
+#include <set>
+#include <span>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -108,6 +112,42 @@ TEST_CASE("drain wheel: pushes into the bound's own slot, between its drains") {
   }
   RunPhase(check, n, bound, 1.0, 200.0, 2000);
   check.Finish();
+}
+
+TEST_CASE("drain wheel: the items due next are pending ones, the earliest last") {
+  SeededNumbers n(21);
+  Wheel q;
+  std::map<std::uint32_t, double> pending;         // id -> time
+  std::set<std::pair<double, std::uint32_t>> by_time;
+  std::uint32_t next_id = 0;
+  double bound = 0.0;
+  std::size_t looked_ahead = 0;
+  for (int step = 0; step < 20000; ++step) {
+    bound += 0.0015 * static_cast<double>(n.Below(3));
+    q.Drain(bound, [&](std::uint32_t id) {
+      REQUIRE(pending.contains(id));
+      by_time.erase({pending.at(id), id});
+      pending.erase(id);
+    });
+    const std::span<const Wheel::Item> next = q.NextDue();
+    for (std::size_t k = 0; k < next.size(); ++k) {
+      REQUIRE(pending.contains(next[k].payload));
+      CHECK(pending.at(next[k].payload) == next[k].time);
+      CHECK(next[k].time > bound);
+      if (k > 0) CHECK(next[k - 1].time >= next[k].time);
+    }
+    if (!next.empty()) {
+      ++looked_ahead;
+      CHECK(next.back().time == by_time.begin()->first);
+    }
+    for (std::uint64_t k = n.Below(4); k > 0; --k) {
+      const double time = bound + 20.0 * static_cast<double>(n.Below(1000)) / 1000.0;
+      q.Push(time, next_id);
+      pending[next_id] = time;
+      by_time.insert({time, next_id++});
+    }
+  }
+  CHECK(looked_ahead > 10000);
 }
 
 TEST_CASE("drain wheel: times whose slots leave the kept range") {
