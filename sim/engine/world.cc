@@ -127,16 +127,6 @@ inline void World::Complete(const Completion& c, double time, const Pool& pool) 
   if (LowerCounter(c, pool, counter) != Lowered::kNothing) candidates_.MarkChanged(c.instance);
 }
 
-inline void World::CompletePlain(const Completion& c, const Pool& pool) {
-  --in_flight_;
-  std::int64_t* counter = nullptr;
-  switch (LowerCounter(c, pool, counter)) {
-    case Lowered::kNothing: return;
-    case Lowered::kDecremented: candidates_.CompletionDropped(c.instance, *counter, pool); return;
-    case Lowered::kZeroed: candidates_.MarkChanged(c.instance); return;
-  }
-}
-
 void World::CompleteRouted(const RoutedArrival& routed, const Pool& pool) {
   // The order does not matter: the pool (so whether a registration still
   // holds) changes only at trace events, each completion only decrements a
@@ -144,8 +134,16 @@ void World::CompleteRouted(const RoutedArrival& routed, const Pool& pool) {
   // (CandidateSet::CompletionDropped) only orders refreshes whose end state
   // (the candidates, the metrics' per-Instance signal state and count, the
   // strategy index's score groups) does not depend on it. last_time_ only
-  // serves the what-if parts.
-  CompletePlain(routed, pool);
+  // serves the what-if parts, so a plain completion lowers the counter alone.
+  --in_flight_;
+  std::int64_t* counter = nullptr;
+  switch (LowerCounter(routed, pool, counter)) {
+    case Lowered::kNothing: return;
+    case Lowered::kDecremented:
+      candidates_.CompletionDropped(routed.instance, *counter, pool);
+      return;
+    case Lowered::kZeroed: candidates_.MarkChanged(routed.instance); return;
+  }
 }
 
 void World::RunDueEventsBefore(const EventKey& key, const Pool& pool) {

@@ -130,8 +130,6 @@ class World {
   void Refuse(const TraceEvent& arrival, std::uint64_t seq, std::string_view request_id,
               std::size_t candidates);
   void Complete(const Completion& c, double time, const Pool& pool);
-  // Complete with every what-if part off: the inflight counters only.
-  void CompletePlain(const Completion& c, const Pool& pool);
   // Complete's what-if part (load timeline, service model), out of line so
   // the common part inlines where completions run.
   void CompleteWhatIf(const Completion& c, double time, const Pool& pool);
