@@ -233,7 +233,7 @@ class DrainWheel {
           std::merge(items.begin(), fresh, fresh, items.end(), std::back_inserter(merging_),
                      Later{});
           items.swap(merging_);
-          scanned_ += sorted_;
+          remerged_ += sorted_;
           merged = true;
         }
       }
@@ -251,7 +251,7 @@ class DrainWheel {
         kept_min = items.back().time;
         // Items merged again and again: the slots are too wide. Choosing
         // again costs as much as the merges since the last choice.
-        if (merged && items.size() > kCrowded && scanned_ >= kMinPushes && scanned_ >= size_) {
+        if (merged && items.size() > kCrowded && remerged_ >= kMinPushes && remerged_ >= size_) {
           Rebuild(-4);
           next_due_ = bound;  // the items left are after `bound`
           return;
@@ -343,7 +343,7 @@ class DrainWheel {
     exp_ = exp < -1000 ? -1000 : exp > 1000 ? 1000 : exp;
     scale_ = std::ldexp(1.0, -exp_);
     width_ = std::ldexp(1.0, exp_);
-    pushes_ = far_pushes_ = distances_ = scanned_ = 0;
+    pushes_ = far_pushes_ = distances_ = remerged_ = 0;
     distance_sum_ = 0.0;
     const double x = bound_ * scale_;
     active_ = x < kSlotLimit && x > -kSlotLimit;
@@ -379,11 +379,11 @@ class DrainWheel {
   double next_due_ = INFINITY;
   std::size_t size_ = 0;
   // Since the last choice of the width: pushes, those that went to far_,
-  // the sorted items a drain merged new ones into, and the positive distances pushed
-  // to far_ (sum and count).
+  // the sorted items of the bound's slot merged again (with new ones),
+  // and the positive distances pushed to far_ (sum and count).
   std::uint64_t pushes_ = 0;
   std::uint64_t far_pushes_ = 0;
-  std::uint64_t scanned_ = 0;
+  std::uint64_t remerged_ = 0;
   double distance_sum_ = 0.0;
   std::uint64_t distances_ = 0;
 };
