@@ -1,6 +1,7 @@
 #include "traces/input_file.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,6 +10,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -17,13 +20,17 @@
 #include <zstd.h>
 
 #include "base/errors.h"
+#include "traces/prefetched_bytes.h"
+#include "traces/read_ahead.h"
 
 namespace lbsim {
 
 // Reads the content of a file descriptor: raw bytes, or bytes decompressed
 // from gzip or zstd, with bytes already produced (peeked) served first.
 // Seekable when the descriptor is: a seek backwards decompresses again from
-// the start, a seek forwards reads and drops the bytes in between.
+// the start, a seek forwards reads and drops the bytes in between. With two
+// CPUs or more, reads past the peeked bytes are prefetched: the descriptor's
+// reads and the decompression run on a thread of their own.
 struct InputFile::Source {
   int fd = -1;
   bool own_fd = true;
@@ -48,19 +55,46 @@ struct InputFile::Source {
   ZSTD_DStream* zstd = nullptr;
   bool zstd_frame_done = true;
 
+  // Whether Read may produce on a thread of its own, and that thread's
+  // prefetched bytes while it runs; it alone then touches what Produce
+  // does. stop_fd is its PrefetchedBytes' (-1 without one): a pipe's read
+  // waits for it too.
+  bool may_prefetch = false;
+  std::unique_ptr<PrefetchedBytes> prefetch;
+  int stop_fd = -1;
+
   ~Source() {
+    StopPrefetch();
     if (gzip_ready) inflateEnd(&gzip);
     if (zstd) ZSTD_freeDStream(zstd);
     if (own_fd && fd >= 0) ::close(fd);
   }
 
+  // Stops the producing thread, if one runs; Produce is this thread's again.
+  void StopPrefetch() {
+    prefetch.reset();
+    stop_fd = -1;
+  }
+
   // Fills raw from fd when it is empty; false at the end of the input.
-  // Sets errno and returns false on a read error (error stays empty).
+  // Sets errno and returns false on a read error (error stays empty), and
+  // with ECANCELED when stop_fd became readable first.
   bool FillRaw() {
     if (raw_begin < raw_end) return true;
     if (raw_eof) return false;
     raw_begin = raw_end = 0;
     for (;;) {
+      if (stop_fd >= 0 && !fd_seekable) {  // a pipe or a device may wait for ever
+        pollfd fds[2] = {{fd, POLLIN, 0}, {stop_fd, POLLIN, 0}};
+        if (::poll(fds, 2, -1) < 0) {
+          if (errno == EINTR) continue;
+          return false;
+        }
+        if (fds[1].revents != 0) {
+          errno = ECANCELED;
+          return false;
+        }
+      }
       const ssize_t n = ::read(fd, raw.data(), raw.size());
       if (n > 0) {
         raw_end = static_cast<std::size_t>(n);
@@ -179,14 +213,26 @@ struct InputFile::Source {
       position += k;
       return static_cast<ssize_t>(k);
     }
-    const ssize_t k = Produce(out, n);
+    if (may_prefetch && !prefetch) {
+      try {
+        prefetch = std::make_unique<PrefetchedBytes>([this](char* to, std::size_t size, int stop) {
+          stop_fd = stop;
+          return Produce(to, size);
+        });
+      } catch (const std::system_error&) {  // no thread to be had: produce here
+        may_prefetch = false;
+      }
+    }
+    const ssize_t k = prefetch ? prefetch->Read(out, n) : Produce(out, n);
     if (k > 0) position += static_cast<std::uint64_t>(k);
     return k;
   }
 
   // Goes back to the first content byte; false when the fd cannot seek.
   bool Restart() {
-    if (!fd_seekable || ::lseek(fd, 0, SEEK_SET) != 0) return false;
+    if (!fd_seekable) return false;
+    StopPrefetch();
+    if (::lseek(fd, 0, SEEK_SET) != 0) return false;
     raw_begin = raw_end = 0;
     raw_eof = false;
     pending.clear();
@@ -311,6 +357,7 @@ InputFile InputFile::Open(const std::string& path, std::string_view what) {
     return in;
   }
   if (!source->StartDecoder()) throw InputError(fmt::format("{}: {}", path, source->error));
+  source->may_prefetch = UsableCpus() >= 2;
   in.file_ = ::fopencookie(source.get(), "rb",
                            cookie_io_functions_t{&Source::CookieRead, nullptr,
                                                  &Source::CookieSeek, &Source::CookieClose});
