@@ -5,7 +5,8 @@
 // several strategies, the realistic shape with a Proxy log's Unix times
 // and keys the replay passes over, as a Python script writes it (float
 // times, keys left out, the request in the hint), as a JSON document, and
-// with requests that last as long as an LLM's (thousands in flight).
+// with requests that last as long as an LLM's (thousands in flight); and
+// the realistic trace compressed (gzip, zstd) and through a pipe.
 // Every command runs in every round, interleaved, and each figure is a
 // median.
 // The headline shape is the realistic one (UUID ids, fractional seconds,
@@ -24,6 +25,7 @@
 
 #include "bench_args.h"
 #include "bench_process.h"
+#include "compressed_copy.h"
 #include "make_bench_trace.h"
 
 using namespace lbsim::bench;
@@ -101,6 +103,18 @@ int main(int argc, char** argv) {
   }
   const std::string& realistic = paths[3];
   const std::string decisions = dir + "/lbsim-shapes.decisions.jsonl";
+  // The realistic trace as users keep a large one: compressed as gzip and
+  // zstd write by default, and streamed through a pipe.
+  const std::string gzip = realistic + ".gz", zstd = realistic + ".zst";
+  WriteGzipCopy(realistic, gzip);
+  WriteZstdCopy(realistic, zstd);
+  const auto quoted = [](const std::string& word) {
+    std::string q = "'";
+    for (char c : word) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+  };
+  const std::string piped = "cat " + quoted(realistic) + " | " + quoted(args.lbsim()) +
+                            " -s ll --format json -";
 
   struct Row {
     std::string label;
@@ -112,6 +126,12 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < shapes.size(); ++i)
     rows.push_back({"ll " + shapes[i].name + " (" + Describe(shapes[i].shape) + ")",
                     {args.lbsim(), "-s", "ll", "--format", "json", paths[i]}, 3});
+  rows.push_back({"ll realistic.gz (gzip -6)",
+                  {args.lbsim(), "-s", "ll", "--format", "json", gzip}, 3});
+  rows.push_back({"ll realistic.zst (zstd -3)",
+                  {args.lbsim(), "-s", "ll", "--format", "json", zstd}, 3});
+  rows.push_back({"ll realistic through a pipe (cat realistic | lbsim -s ll -)",
+                  {"/bin/sh", "-c", piped}, 3});
   rows.push_back({"ll realistic --decisions",
                   {args.lbsim(), "-s", "ll", "--format", "json", "--decisions", decisions, realistic}, 1});
   rows.push_back({"ll,ll,ll,ll realistic",
@@ -152,10 +172,13 @@ int main(int argc, char** argv) {
   };
   const double wc = cost[0].seconds;
   const double no_ids = shape_seconds("realistic-no-ids"), real = shape_seconds("realistic");
-  const double logged = cost[1 + shapes.size()].seconds;
-  const double four = cost[2 + shapes.size()].seconds;
-  const double mixed = cost[3 + shapes.size()].seconds;
-  const double four_long = cost[4 + shapes.size()].seconds;
+  const std::size_t after_shapes = 1 + shapes.size();
+  const double gzipped = cost[after_shapes].seconds, zstded = cost[after_shapes + 1].seconds;
+  const double through_pipe = cost[after_shapes + 2].seconds;
+  const double logged = cost[after_shapes + 3].seconds;
+  const double four = cost[after_shapes + 4].seconds;
+  const double mixed = cost[after_shapes + 5].seconds;
+  const double four_long = cost[after_shapes + 6].seconds;
   auto verdict = [](bool ok) { return ok ? "met" : "NOT met"; };
   fmt::print("\nrealistic / realistic without ids = {:.2f}x; goal <= 1.25x: {}\n", real / no_ids,
              verdict(real / no_ids <= 1.25));
@@ -181,12 +204,17 @@ int main(int argc, char** argv) {
   fmt::print("realistic with 1-20 s requests / with 20-420 ms ones = {:.2f}x\n", long_real / real);
   fmt::print("each extra ll strategy, 1-20 s requests = {:.0f} ns per arrival\n",
              (four_long - long_real) / 3 / static_cast<double>(arrivals) * 1e9);
+  fmt::print("realistic.gz / realistic = {:.2f}x; realistic.zst / realistic = {:.2f}x\n",
+             gzipped / real, zstded / real);
+  fmt::print("realistic through a pipe / from the file = {:.2f}x\n", through_pipe / real);
   if (python) {
     const double py = cost.back().seconds;
     fmt::print("python_replay.py / realistic      = {:.0f}x; goal >= 300x: {}\n", py / real,
                verdict(py / real >= 300));
   }
   for (const std::string& p : paths) std::remove(p.c_str());
+  std::remove(gzip.c_str());
+  std::remove(zstd.c_str());
   std::remove(decisions.c_str());
   return 0;
 }
