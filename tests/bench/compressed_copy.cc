@@ -1,5 +1,6 @@
 #include "compressed_copy.h"
 
+#include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -28,13 +29,16 @@ constexpr std::size_t kPiece = std::size_t{1} << 20;
 
 void WriteGzipCopy(const std::string& from, const std::string& to) {
   File in = OpenOrThrow(from, "rb");
-  gzFile out = gzopen(to.c_str(), "wb6");
-  if (!out) throw std::runtime_error("cannot open " + to);
+  File out = OpenOrThrow(to, "wb");
+  // zlib writes through a descriptor of its own; this one syncs the file.
+  const int fd = ::dup(::fileno(out.get()));
+  gzFile gz = fd < 0 ? nullptr : gzdopen(fd, "wb6");
+  if (!gz) throw std::runtime_error("cannot open " + to);
   std::vector<char> piece(kPiece);
   bool ok = true;
   for (std::size_t n; ok && (n = std::fread(piece.data(), 1, piece.size(), in.get())) > 0;)
-    ok = gzwrite(out, piece.data(), static_cast<unsigned>(n)) == static_cast<int>(n);
-  if (gzclose(out) != Z_OK || !ok || std::ferror(in.get()))
+    ok = gzwrite(gz, piece.data(), static_cast<unsigned>(n)) == static_cast<int>(n);
+  if (gzclose(gz) != Z_OK || !ok || std::ferror(in.get()) || ::fsync(::fileno(out.get())) != 0)
     throw std::runtime_error("cannot write " + to);
 }
 
@@ -59,7 +63,7 @@ void WriteZstdCopy(const std::string& from, const std::string& to) {
     }
     if (mode == ZSTD_e_end) break;
   }
-  if (std::ferror(in.get()) || std::fflush(out.get()) != 0)
+  if (std::ferror(in.get()) || std::fflush(out.get()) != 0 || ::fsync(::fileno(out.get())) != 0)
     throw std::runtime_error("cannot write " + to);
 }
 
