@@ -125,6 +125,17 @@ TEST_CASE("PrefetchedBytes hands a producer's bytes out at once, not when a chun
     writer.join();
     REQUIRE(n == 5);
     CHECK(std::string(buffer, 5) == "hello");
+    // Take the rest: the producer has then made it all, and is in the
+    // middle of its second chunk, waiting for input, when the scope ends.
+    std::size_t rest = 0, wrong = 0;
+    while (rest < 300'000) {
+      const ssize_t k = r.Read(buffer, sizeof buffer);
+      REQUIRE(k > 0);
+      for (ssize_t i = 0; i < k; ++i) wrong += buffer[i] != 'x';
+      rest += static_cast<std::size_t>(k);
+    }
+    CHECK(rest == 300'000);
+    CHECK(wrong == 0);
   // the producer takes the 300,000 bytes: the ring has room
   }
   CHECK(cancelled == 1);
