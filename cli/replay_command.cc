@@ -12,6 +12,7 @@
 
 #include "base/background_writer.h"
 #include "base/errors.h"
+#include "base/usable_cpus.h"
 #include "cli/output_format.h"
 #include "sim/engine/replay.h"
 #include "sim/io/output_file.h"

@@ -20,8 +20,8 @@
 #include <zstd.h>
 
 #include "base/errors.h"
+#include "base/usable_cpus.h"
 #include "traces/prefetched_bytes.h"
-#include "traces/read_ahead.h"
 
 namespace lbsim {
 

@@ -1,6 +1,5 @@
 #include "traces/read_ahead.h"
 
-#include <sched.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -20,6 +19,7 @@
 
 #include "base/errors.h"
 #include "base/signal_cleanup.h"
+#include "base/usable_cpus.h"
 #include "traces/input_file.h"
 #include "traces/trace_stream.h"
 
@@ -617,13 +617,6 @@ TraceCounts ReadFannedOut(const std::string& path, TraceEncoding encoding,
 }
 
 }  // namespace
-
-unsigned UsableCpus() {
-  cpu_set_t cpus;
-  if (::sched_getaffinity(0, sizeof cpus, &cpus) == 0)
-    return static_cast<unsigned>(CPU_COUNT(&cpus));
-  return std::thread::hardware_concurrency();
-}
 
 TraceCounts ReadTraceAhead(const std::string& path, TraceEncoding encoding,
                            InstanceTable& table, TraceVisitor& visitor,

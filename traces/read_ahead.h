@@ -65,9 +65,4 @@ TraceCounts ReadTraceAhead(const std::string& path, TraceEncoding encoding,
                            std::span<const TraceConsumer> consumers,
                            TraceProgress* progress = nullptr);
 
-// How many CPUs this process may run on: its affinity mask (taskset, a
-// container's cpuset), else what the machine has. Reading ahead pays only
-// with two or more.
-unsigned UsableCpus();
-
 }  // namespace lbsim
