@@ -10,8 +10,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <memory>
-#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -219,7 +219,7 @@ struct InputFile::Source {
           stop_fd = stop;
           return Produce(to, size);
         });
-      } catch (const std::system_error&) {  // no thread to be had: produce here
+      } catch (const std::exception&) {  // no thread or memory to be had: produce here
         may_prefetch = false;
       }
     }
