@@ -33,7 +33,10 @@ void WriteGzipCopy(const std::string& from, const std::string& to) {
   // zlib writes through a descriptor of its own; this one syncs the file.
   const int fd = ::dup(::fileno(out.get()));
   gzFile gz = fd < 0 ? nullptr : gzdopen(fd, "wb6");
-  if (!gz) throw std::runtime_error("cannot open " + to);
+  if (!gz) {
+    if (fd >= 0) ::close(fd);
+    throw std::runtime_error("cannot open " + to);
+  }
   std::vector<char> piece(kPiece);
   bool ok = true;
   for (std::size_t n; ok && (n = std::fread(piece.data(), 1, piece.size(), in.get())) > 0;)
