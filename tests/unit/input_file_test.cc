@@ -2,7 +2,6 @@
 #include <zlib.h>
 
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -11,9 +10,9 @@
 
 #include <doctest/doctest.h>
 
-#include "base/errors.h"
 #include "traces/input_file.h"
 #include "traces/prefetched_bytes.h"
+#include "replay_fixture.h"
 
 namespace lbsim {
 namespace {
@@ -41,20 +40,6 @@ std::string Gzip(const std::string& text) {
   return out;
 }
 
-// A file in TMPDIR holding `bytes`, removed with the object.
-struct TempFile {
-  explicit TempFile(const std::string& bytes) {
-    const char* dir = std::getenv("TMPDIR");
-    path = std::string(dir && *dir ? dir : "/tmp") + "/lbsim-input-test.XXXXXX";
-    const int fd = ::mkstemp(path.data());
-    REQUIRE(fd >= 0);
-    REQUIRE(::write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()));
-    ::close(fd);
-  }
-  ~TempFile() { ::unlink(path.c_str()); }
-  std::string path;
-};
-
 // Reads `f` from where it is to its end.
 std::string ReadRest(std::FILE* f) {
   std::string text;
@@ -70,8 +55,8 @@ TEST_CASE("InputFile: gzip content of many prefetched chunks, read again from th
   // ahead when the first read stops and the seek back restarts it.
   const std::string text = Lines(7'000'000);
   REQUIRE(text.size() > kPrefetchChunks * kPrefetchChunkBytes);
-  TempFile file(Gzip(text));
-  InputFile input = InputFile::Open(file.path, "trace");
+  testing::TempFile file(Gzip(text), "trace.ndjson.gz");
+  InputFile input = InputFile::Open(file.path(), "trace");
   CHECK(input.compression() == Compression::kGzip);
   CHECK(input.PeekLine() == text.substr(0, text.find('\n')));
   std::string head(1'000'003, '\0');
@@ -85,8 +70,8 @@ TEST_CASE("InputFile: gzip content of many prefetched chunks, read again from th
 TEST_CASE("InputFile: truncated gzip content hands out its bytes, then what went wrong") {
   const std::string text = Lines(3'000'000);
   const std::string gzip = Gzip(text);
-  TempFile file(gzip.substr(0, gzip.size() / 2));
-  InputFile input = InputFile::Open(file.path, "trace");
+  testing::TempFile file(gzip.substr(0, gzip.size() / 2), "trace.ndjson.gz");
+  InputFile input = InputFile::Open(file.path(), "trace");
   const std::string got = ReadRest(input.get());
   REQUIRE(std::ferror(input.get()));
   const int error = errno;
