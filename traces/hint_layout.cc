@@ -48,6 +48,30 @@ FrameMember TakeFrameMember(JsonWalker& w, const JsonView& key, std::string_view
   return FrameMember::kPassed;
 }
 
+// Reads the number or null of a slot at `p`, in the text [begin, end), into
+// `value` (kNull for null); where it ends, or nullptr.
+inline const char* ReadSlotValue(const char* p, const char* begin, const char* end,
+                                 double& value) {
+  // A Proxy's queue depths are mostly one digit: read as ReadDecimal reads
+  // it (a digit, then neither a digit nor a '.') without its word
+  // arithmetic. What follows is the caller's to check.
+  if (end - p >= 2) {
+    const auto digit = static_cast<unsigned char>(p[0] - '0');
+    if (digit <= 9 && !layout_text::IsDigit(p[1]) && p[1] != '.') {
+      value = digit;
+      return p + 1;
+    }
+  }
+  if (p < end && *p == 'n') {
+    value = kNull;
+    return ReadNull(p, end);
+  }
+  TraceTime number;
+  if (!(p = ReadDecimal(p, begin, end, number))) return nullptr;
+  value = number.value;
+  return p;
+}
+
 // Whether `known` is `id`: inline word compares rather than a call, as a
 // hint's ids are short and most are the ones the entry named last time.
 bool SameId(const std::string& known, std::string_view id) {
@@ -56,12 +80,34 @@ bool SameId(const std::string& known, std::string_view id) {
 
 }  // namespace
 
+void HintLayout::Punctuation::Absorb(const Punctuation& other) {
+  alike = alike && other.alike;
+  if (!other.known) return;
+  if (!known) {
+    open = other.open;
+    colon = other.colon;
+    close = other.close;
+    known = true;
+  } else if (open != other.open || colon != other.colon || close != other.close) {
+    alike = false;
+  }
+  if (!other.comma_known) return;
+  if (!comma_known) {
+    comma = other.comma;
+    comma_known = true;
+  } else if (comma != other.comma) {
+    alike = false;
+  }
+}
+
 bool HintLayout::Learn(const JsonView& hint) {
   head_ = {};
   separator_.clear();
   separator_known_ = false;
   tail_ = {};
   entries_.clear();
+  punctuation_ = {};
+  relies_on_punctuation_ = false;
   most_slots_ = 0;
 
   const std::string_view source = hint.text;
@@ -93,12 +139,14 @@ bool HintLayout::Learn(const JsonView& hint) {
           separator_.assign(separator);
           separator_known_ = true;
         }
-        if (!LearnEntry(w, source, id_begin + id.text.size() - 1, scratch, entry_end))
+        if (!LearnEntry(w, source, id_begin + id.text.size() - 1, scratch, entry_end,
+                        relies_on_punctuation_))
           return false;
       }
     }
   }
   if (entries == 0) return false;  // no map, or an empty one
+  if (relies_on_punctuation_ && !punctuation_.Usable()) return false;
   // A frame for the text [from, to), with the values cut out that lie in it.
   const auto frame = [&](std::size_t from, std::size_t to) {
     Frame f;
@@ -118,9 +166,10 @@ bool HintLayout::Learn(const JsonView& hint) {
 }
 
 bool HintLayout::LearnEntry(JsonWalker& w, std::string_view source, std::size_t from,
-                            std::string& scratch, std::size_t& entry_end) {
+                            std::string& scratch, std::size_t& entry_end, bool& dropped) {
   const char* const base = source.data();
   EntryLayout entry;
+  Punctuation punctuation;  // this entry's
   if (!w.EnterObject()) return false;
   for (JsonView key; w.NextKey(key);) {
     if (key.escaped || (w.Kind() != JsonKind::kNumber && w.Kind() != JsonKind::kNull))
@@ -132,6 +181,22 @@ bool HintLayout::LearnEntry(JsonWalker& w, std::string_view source, std::size_t 
     if (value.is_number() && ReadDecimal(value.text.data(), base, value_end, number) != value_end)
       return false;
     const auto value_begin = static_cast<std::size_t>(value.text.data() - base);
+    // Up to the key's opening quote (from the id's closing quote, or the
+    // last value), and from its closing quote to the value.
+    const auto key_begin = static_cast<std::size_t>(key.text.data() - base);
+    const std::size_t key_end = key_begin + key.text.size();
+    const std::string_view before = source.substr(from, key_begin + 1 - from);
+    const std::string_view colon = source.substr(key_end - 1, value_begin - (key_end - 1));
+    if (!punctuation.known) {
+      punctuation.open = before;
+      punctuation.colon = colon;
+      punctuation.known = true;
+    } else {
+      if (colon != punctuation.colon || (punctuation.comma_known && before != punctuation.comma))
+        punctuation.alike = false;
+      punctuation.comma = before;
+      punctuation.comma_known = true;
+    }
     entry.text.append(source.substr(from, value_begin - from));
     entry.literal_end.push_back(static_cast<std::uint32_t>(entry.text.size()));
     entry.field.push_back(field == kQueueFields.size() ? kPassedOver
@@ -142,6 +207,8 @@ bool HintLayout::LearnEntry(JsonWalker& w, std::string_view source, std::size_t 
   // when it has none): only whitespace, or ": {", comes between.
   entry_end = source.find('}', from) + 1;
   entry.text.append(source.substr(from, entry_end - from));
+  if (punctuation.known) punctuation.close = source.substr(from, entry_end - from);
+  punctuation_.Absorb(punctuation);
   entry.literal_end.push_back(static_cast<std::uint32_t>(entry.text.size()));
   const std::size_t slots = entry.field.size();
   if (entry.text.size() + slots >= 16) {
@@ -153,7 +220,8 @@ bool HintLayout::LearnEntry(JsonWalker& w, std::string_view source, std::size_t 
       entry.one_digit_slack += '\x09';
     }
   }
-  return KeepEntry(std::move(entry));
+  if (!KeepEntry(std::move(entry))) dropped = true;
+  return true;
 }
 
 bool HintLayout::KeepEntry(EntryLayout entry) {
@@ -168,14 +236,21 @@ bool HintLayout::MergeEntries(const HintLayout& other) {
   if (head_ != other.head_ || tail_ != other.tail_ ||
       (separator_known_ && other.separator_known_ && separator_ != other.separator_))
     return false;
-  // All of them or none: count the new ones first.
+  Punctuation punctuation = punctuation_;
+  punctuation.Absorb(other.punctuation_);
+  // All of them, or those that fit and the punctuation for the rest, or
+  // none: count the new ones first.
   const auto added = std::count_if(other.entries_.begin(), other.entries_.end(),
                                    [&](const EntryLayout& entry) {
                                      return std::find(entries_.begin(), entries_.end(), entry) ==
                                             entries_.end();
                                    });
-  if (entries_.size() + static_cast<std::size_t>(added) > kMaxEntryLayouts) return false;
+  const bool drops = entries_.size() + static_cast<std::size_t>(added) > kMaxEntryLayouts;
+  if ((drops || relies_on_punctuation_ || other.relies_on_punctuation_) && !punctuation.Usable())
+    return false;
   for (const EntryLayout& entry : other.entries_) KeepEntry(entry);
+  punctuation_ = std::move(punctuation);
+  relies_on_punctuation_ = relies_on_punctuation_ || other.relies_on_punctuation_ || drops;
   if (!separator_known_ && other.separator_known_) {
     separator_ = other.separator_;
     separator_known_ = true;
@@ -217,26 +292,47 @@ inline const char* HintLayout::FitsEntry(const EntryLayout& layout, const char* 
     p += n;
     from = layout.literal_end[i];
     if (i == slots) return p;
-    // A Proxy's queue depths are mostly one digit: read as ReadDecimal
-    // reads it (a digit, then neither a digit nor a '.') without its word
-    // arithmetic.
-    if (end - p >= 2) {
-      const auto digit = static_cast<unsigned char>(p[0] - '0');
-      if (digit <= 9 && !layout_text::IsDigit(p[1]) && p[1] != '.') {
-        values[i] = digit;
-        ++p;
-        continue;
-      }
+    if (!(p = ReadSlotValue(p, begin, end, values[i]))) return nullptr;
+  }
+}
+
+const char* HintLayout::FitsByPunctuation(const char* p, const char* begin, const char* end,
+                                          double* values) const {
+  const Punctuation& q = punctuation_;
+  if (!At(p, end, q.open)) return nullptr;
+  p += q.open.size();
+  std::fill_n(values, kQueueFields.size(), kNull);
+  unsigned fields_seen = 0;
+  // The keys passed over so far: their first bytes and sizes (left
+  // uninitialised past passed_count, as most entries have none).
+  const char* passed_key[kMaxPassedKeys];
+  std::size_t passed_size[kMaxPassedKeys];
+  std::size_t passed_count = 0;
+  for (;;) {
+    // The key (its closing quote begins the colon's text), then its value.
+    std::string_view key;
+    if (!(p = ReadId(p, end, kMaxKeyBytes, key)) || !At(p, end, q.colon)) return nullptr;
+    p += q.colon.size();
+    double value;
+    if (!(p = ReadSlotValue(p, begin, end, value))) return nullptr;
+    // A repeated key is the general path's to report.
+    const std::size_t field = QueueFieldIndex(key);
+    if (field < kQueueFields.size()) {
+      if (fields_seen >> field & 1u) return nullptr;
+      fields_seen |= 1u << field;
+      values[field] = value;
+    } else {
+      if (passed_count == kMaxPassedKeys) return nullptr;
+      for (std::size_t i = 0; i < passed_count; ++i)
+        if (std::string_view(passed_key[i], passed_size[i]) == key) return nullptr;
+      passed_key[passed_count] = key.data();
+      passed_size[passed_count++] = key.size();
     }
-    if (p < end && *p == 'n') {
-      if (!(p = ReadNull(p, end))) return nullptr;
-      values[i] = kNull;
+    if (q.comma_known && At(p, end, q.comma)) {
+      p += q.comma.size();
       continue;
     }
-    TraceTime number;
-    p = ReadDecimal(p, begin, end, number);
-    if (!p) return nullptr;
-    values[i] = number.value;
+    return At(p, end, q.close) ? p + q.close.size() : nullptr;
   }
 }
 
@@ -246,24 +342,40 @@ const char* HintLayout::Fits(const char* p, const char* begin, const char* end,
   read.value_count = 0;
   if (!(p = head_.Fits(p, begin, end))) return nullptr;
   if (p < end && *p != '"') return tail_.Fits(p, begin, end);  // no entry
-  std::size_t layout = 0;  // the one the last entry fitted: tried first
+  // Room for the numbers of an entry of either kind.
+  const std::size_t room = std::max(most_slots_, kQueueFields.size());
+  const bool by_punctuation = punctuation_.Usable();
+  // How the last entry was read, tried first: by the punctuation, or by
+  // the entry layout `layout`.
+  bool punctuation_first = false;
+  std::size_t layout = 0;
   for (;;) {
     std::string_view id;
     if (p == end || *p != '"' || !(p = ReadId(p + 1, end, kMaxIdBytes, id))) return nullptr;
-    // Room for the numbers of any entry layout.
     const std::size_t at = read.value_count;
-    if (read.values.size() < at + most_slots_) read.values.resize(2 * (at + most_slots_));
+    if (read.values.size() < at + room) read.values.resize(2 * (at + room));
     double* const values = read.values.data() + at;
-    // The entry layouts from the last one fitted on, each once: at most
-    // one fits an entry (their literals fix where each number goes).
-    const char* entry_end;
-    for (std::size_t tried = 1; !(entry_end = FitsEntry(entries_[layout], p, begin, end, values));
-         ++tried) {
-      if (tried == entries_.size()) return nullptr;
-      layout = layout + 1 == entries_.size() ? 0 : layout + 1;
+    const char* entry_end = nullptr;
+    std::uint8_t fitted = kByPunctuation;
+    if (punctuation_first) entry_end = FitsByPunctuation(p, begin, end, values);
+    if (!entry_end) {
+      // The entry layouts from the last one fitted on, each once: at most
+      // one fits an entry (their literals fix where each number goes).
+      for (std::size_t tried = 0; tried < entries_.size(); ++tried) {
+        if ((entry_end = FitsEntry(entries_[layout], p, begin, end, values))) {
+          fitted = static_cast<std::uint8_t>(layout);
+          break;
+        }
+        layout = layout + 1 == entries_.size() ? 0 : layout + 1;
+      }
+      if (!entry_end && by_punctuation && !punctuation_first)
+        entry_end = FitsByPunctuation(p, begin, end, values);
+      if (!entry_end) return nullptr;
     }
-    read.entries.push_back({id, static_cast<std::uint8_t>(layout)});
-    read.value_count = at + entries_[layout].field.size();
+    punctuation_first = fitted == kByPunctuation;
+    read.entries.push_back({id, fitted});
+    read.value_count =
+        at + (punctuation_first ? kQueueFields.size() : entries_[fitted].field.size());
     p = entry_end;
     if (!separator_known_ || !At(p, end, separator_)) break;
     p += separator_.size();
@@ -305,6 +417,19 @@ void HintLayout::Fill(const HintText& read, Hint& hint) const {
   hint.any_overflow = false;
   const double* values = read.values.data();
   for (std::size_t k = 0; k < read.entries.size(); ++k) {
+    if (read.entries[k].layout == kByPunctuation) {
+      if (resolved_[k] != kUnregistered) {
+        Hint::Entry& entry = hint.queues.emplace_back();
+        entry.instance = resolved_[k];
+        for (std::size_t field = 0; field < kQueueFields.size(); ++field) {
+          if (std::isnan(values[field])) continue;  // left out, or null
+          entry.load.known[field] = true;
+          entry.load.value[field] = values[field];
+        }
+      }
+      values += kQueueFields.size();
+      continue;
+    }
     const EntryLayout& layout = entries_[read.entries[k].layout];
     const std::size_t slots = layout.field.size();
     if (resolved_[k] != kUnregistered) {

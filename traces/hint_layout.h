@@ -44,27 +44,34 @@ struct HintText {
 // without escapes; a KEY not in kQueueFields is read and passed over, as
 // the decoder passes it over; each N is null or a number a LineLayouts
 // number slot takes (no sign, no exponent, no leading zero, at most 15
-// digits). A hint that fits decodes, entry for entry, as
+// digits). An entry laid out like none of them is still read when every
+// entry learned was punctuated alike (see Punctuation) and it is too: a
+// flat object of such numbers and nulls under keys of printable ASCII
+// without escapes, each once, in any order and any number, as a writer
+// that leaves out an Instance's zero counts or keeps its keys in a hash
+// map lays entries out. A hint that fits decodes, entry for entry, as
 // EventDecoder::DecodeHint decodes it, under every HintReading: a JSON
 // number is known to both, null to neither.
 class HintLayout {
  public:
   // The most distinct entry layouts one hint layout keeps: enough for
-  // entries that each leave out some of four keys (a script that writes
-  // only an Instance's non-zero counts).
+  // entries that each leave out some of four keys. Entries of more
+  // layouts are read by their punctuation.
   static constexpr std::size_t kMaxEntryLayouts = 16;
 
   // Learns the layout of `hint`, a value JsonScanner accepted (nested keys
   // unique); false, leaving this unusable, when it is not of the shape
-  // above or holds more distinct entry layouts than are kept.
+  // above, or holds more distinct entry layouts than are kept and its
+  // entries are not all punctuated alike.
   bool Learn(const JsonView& hint);
 
   // Takes in the entry layouts of `other` that this lacks, when the two
   // differ in nothing else (the text around the map and between its
   // entries, where both know it, the same), so that hints whose entries
   // vary in their keys come to fit one layout; false, changing nothing,
-  // when they differ otherwise or that would be more than
-  // kMaxEntryLayouts.
+  // when they differ otherwise, or that would be more than
+  // kMaxEntryLayouts and the entries of both are not all punctuated alike
+  // (then the layouts past kMaxEntryLayouts are left to the punctuation).
   bool MergeEntries(const HintLayout& other);
 
   // Reads a hint at `p` in the text [begin, end) that fits this layout into
@@ -82,12 +89,41 @@ class HintLayout {
 
   friend bool operator==(const HintLayout& a, const HintLayout& b) {
     return a.head_ == b.head_ && a.separator_known_ == b.separator_known_ &&
-           a.separator_ == b.separator_ && a.tail_ == b.tail_ && a.entries_ == b.entries_;
+           a.separator_ == b.separator_ && a.tail_ == b.tail_ && a.entries_ == b.entries_ &&
+           a.punctuation_ == b.punctuation_;
   }
 
  private:
   // A slot holding a number under a key that is not a queue field.
   static constexpr std::uint8_t kPassedOver = 0xFF;
+  // HintText::Entry::layout of an entry read by its punctuation (past
+  // every entry layout's index): its values are kQueueFields.size()
+  // numbers, in kQueueFields' order, NaN for a field it leaves out or
+  // holds null.
+  static constexpr std::uint8_t kByPunctuation = kMaxEntryLayouts;
+  // The most keys not queue fields that an entry read by its punctuation
+  // may hold (each is compared with the others: a repeated key is the
+  // general path's to report).
+  static constexpr std::size_t kMaxPassedKeys = 8;
+  // The longest key an entry read by its punctuation may hold.
+  static constexpr std::size_t kMaxKeyBytes = 64;
+
+  // The text of an entry around its keys and values, as a JSON writer puts
+  // it: from the id's closing quote to the first key's opening quote
+  // (`": {"`), from a key's closing quote to its value (`": `), from a
+  // value to the next key's opening quote (`, "`) and after the last value
+  // (`}`). Usable when learned from entries with a key, all punctuated
+  // alike; `comma` is known once one of them had two keys.
+  struct Punctuation {
+    std::string open, colon, comma, close;
+    bool known = false, comma_known = false, alike = true;
+
+    bool Usable() const { return known && alike; }
+    // Takes in what `other` knows; entries punctuated otherwise make this
+    // unusable for good.
+    void Absorb(const Punctuation& other);
+    friend bool operator==(const Punctuation&, const Punctuation&) = default;
+  };
 
   // One entry's layout after its id: the literal before slot i is
   // text[literal_end[i-1], literal_end[i]), from the id's closing quote for
@@ -106,10 +142,11 @@ class HintLayout {
 
   // Learns the layout of the entry at the walker's cursor, whose id's
   // closing quote is at `from` in `source`, keeping it when it is new;
-  // sets `entry_end` to where the entry ends. False when it is not of the
-  // shape above, or one layout more than are kept.
+  // sets `entry_end` to where the entry ends, and `dropped` when it is new
+  // and kMaxEntryLayouts are kept already (it is left to the punctuation).
+  // False when it is not of the shape above.
   bool LearnEntry(JsonWalker& w, std::string_view source, std::size_t from, std::string& scratch,
-                  std::size_t& entry_end);
+                  std::size_t& entry_end, bool& dropped);
   // Keeps `entry` unless one like it is kept; false when it is new and
   // kMaxEntryLayouts are kept already.
   bool KeepEntry(EntryLayout entry);
@@ -117,6 +154,11 @@ class HintLayout {
   // quote), writing its numbers to `values`; where it ends, or nullptr.
   static const char* FitsEntry(const EntryLayout& layout, const char* p, const char* begin,
                                const char* end, double* values);
+  // Reads the rest of an entry at `p` (its id's closing quote) punctuated
+  // as punctuation_, writing its queue fields' numbers to `values` (see
+  // kByPunctuation); where it ends, or nullptr.
+  const char* FitsByPunctuation(const char* p, const char* begin, const char* end,
+                                double* values) const;
 
   // Text of the hint around its map's entries: literals, with a value
   // passed over between each two (text[literal_end[i-1], literal_end[i])
@@ -136,6 +178,9 @@ class HintLayout {
   bool separator_known_ = false;
   Frame tail_;  // after the last entry
   std::vector<EntryLayout> entries_;
+  Punctuation punctuation_;  // of every entry learned
+  // Some entry learned was left to the punctuation: it must stay usable.
+  bool relies_on_punctuation_ = false;
   std::size_t most_slots_ = 0;  // the most numbers one entry layout holds
 
   // Resolve's: entry k's Instance (kUnregistered: none); the Instance entry

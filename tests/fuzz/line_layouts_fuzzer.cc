@@ -5,8 +5,9 @@
 // compact, three Proxy-style hinted arrivals (one with the Proxy's queue
 // totals beside its map and around it, one with a request object and a
 // string beside its queues; the first also holds the entry layouts of a
-// fourth laid out like it), and lines with keys the decoder
-// passes over. Whenever a layout reads a line, it must end at the buffer's
+// fourth laid out like it; the entries of each punctuated alike, so that
+// entries of other keys, in any order, are read by their punctuation), and
+// lines with keys the decoder passes over. Whenever a layout reads a line, it must end at the buffer's
 // first '\n', and the general path must accept that line too and decode
 // the same event. The same input is also read as a document's element
 // (layouts of the usual and hinted lines, ending where the element does):

@@ -865,6 +865,32 @@ TEST_CASE("LineLayouts reads Proxy queue hints laid out like a learned one, as t
       R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {}}}})");
   CHECK(got.hint.queues.empty());
 
+  // An entry laid out as none of the learned ones but punctuated as they
+  // are: its keys in another order, other keys (passed over), queue fields
+  // no learned entry held, up to eight keys not queue fields of at most 64
+  // bytes.
+  got = check_read(
+      R"({"t": 4, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"active_ready": 2, "active_prepare": 1}}}}})");
+  REQUIRE(got.hint.queues.size() == 1);
+  CHECK(got.hint.queues[0].load.known == std::array<bool, 8>{false, true, true});
+  CHECK(got.hint.queues[0].load.value[1] == 1.0);
+  CHECK(got.hint.queues[0].load.value[2] == 2.0);
+  got = check_read(
+      R"({"t": 4, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"inst-1": {"active_prepare": 1, "active_ready": 2}, "c": {"next_slot_ready_in_ms": 12.5, "pending_prefill_count": 3, "active_decode_count": null, "predicted_total_backlog_ms": 0.001}, "b": {"active_ready": 2}}}}})");
+  REQUIRE(got.hint.queues.size() == 3);
+  CHECK(got.hint.queues[1].instance == 2);
+  CHECK(got.hint.queues[1].load.known ==
+        std::array<bool, 8>{false, false, false, false, false, true, false, true});
+  CHECK(got.hint.queues[1].load.value[7] == 0.001);
+  const std::string many_keys =
+      R"("k1": 1, "k2": 2, "k3": 3, "k4": 4, "k5": 5, "k6": 6, "k7": 7, )"
+      R"("key-of-sixty-four-bytes-------------------------------------ends": 8, "queue_depth": 9)";
+  got = check_read(
+      R"({"t": 4, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {)" +
+      many_keys + "}}}}}");
+  REQUIRE(got.hint.queues.size() == 1);
+  CHECK(got.hint.queues[0].load.value[0] == 9.0);
+
   // Anything else is the general path's to decide, valid or not.
   auto with = [&](std::size_t slot, const std::string& number) {
     std::vector<std::string> numbers = plain;
@@ -880,8 +906,24 @@ TEST_CASE("LineLayouts reads Proxy queue hints laid out like a learned one, as t
            HintedArrival("3", plain, {"d", "b", "d"}),  // repeated, and not registered
            HintedArrival("3", plain, {"inst-1", "b\\u0062", "c"}),  // an escape in an id
            HintedArrival("3", plain, {"inst-1", "", "c"}),
-           // An entry laid out as none of the learned ones.
-           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"active_ready": 2, "active_prepare": 1}}}}})",
+           // An entry laid out as none of the learned ones, and not
+           // punctuated as they are, or with a key or value the
+           // punctuation does not read.
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"active_ready": 2,"active_prepare": 1}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"active_ready":2, "active_prepare": 1}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": { "active_ready": 2, "active_prepare": 1}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"active_ready": 2, "active_prepare": 1 }}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"active_ready": 2, "active_ready": 1}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "active_ready": 1, "x": 3}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "active_r\u0065ady": 1}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "": 1}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "ready": "1"}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "ready": {}}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "ready": -1}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "ready": 1e2}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "cafÃ©": 1}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "key-of-sixty-five-bytes-------------------------------------ends-": 1}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {)" + many_keys + R"(, "k8": 1}}}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"ready_queue_depth": 6} }}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"ready_queue_depth": 6},"c": {"ready_queue_depth": 6}}}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": { }}}})",
@@ -943,18 +985,29 @@ TEST_CASE("LineLayouts learns a hint only of the Proxy's shape, and not when raw
     LearnFrom(layouts, text, table);
     CHECK(layouts.size() == 0);
   }
-  // One entry layout more than a hint layout keeps, in one hint.
+  // One entry layout more than a hint layout keeps, in one hint: learned
+  // when the entries are punctuated alike (the one left over is read by
+  // its punctuation), not when the last is punctuated otherwise than the
+  // others, or than itself.
   {
     static_assert(HintLayout::kMaxEntryLayouts == 16);
-    std::string map;
-    for (std::size_t e = 0; e <= HintLayout::kMaxEntryLayouts; ++e)
-      map += (e > 0 ? ", \"i" : "\"i") + std::to_string(e) + "\": {\"k" + std::to_string(e) + "\": 1}";
-    const std::string text =
-        R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {)" + map + "}}}}";
-    INFO(text);
-    LineLayouts layouts;
-    LearnFrom(layouts, text, table);
-    CHECK(layouts.size() == 0);
+    const std::pair<std::string, bool> lasts[] = {{R"("k16": 1)", true},
+                                                  {R"("k16":1)", false},
+                                                  {R"("k16": 1,"x": 2, "y": 3)", false},
+                                                  {R"("k16": 1, "x": 2, "y":3)", false}};
+    for (const auto& [last, alike] : lasts) {
+      std::string map;
+      for (std::size_t e = 0; e < HintLayout::kMaxEntryLayouts; ++e)
+        map += (e > 0 ? ", \"i" : "\"i") + std::to_string(e) + "\": {\"k" + std::to_string(e) + "\": 1}";
+      map += ", \"i16\": {" + last + "}";
+      const std::string text =
+          R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {)" + map + "}}}}";
+      INFO(text);
+      LineLayouts layouts;
+      LearnFrom(layouts, text, table);
+      CHECK(layouts.size() == (alike ? 1 : 0));
+      if (alike) CheckReadAsDecoder(layouts, text, table);
+    }
   }
   const std::string hinted = HintedArrival("0", {"1", "2", "3", "4", "5"});
   LineLayouts raw(/*learn_hints=*/false);
@@ -1343,23 +1396,34 @@ TEST_CASE("LineLayouts agrees with the decoder on a Proxy hint with any byte of 
   REQUIRE(ReadsAsDecoder(layouts, line, table, true));
   const std::string replacements = std::string("0159.e-+ ,}\"n:/\\\x7f\x80\t") + '\0';
   const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  // The bytes of the map's strings, within their quotes: ids and keys.
+  std::vector<bool> id_byte(line.size()), key_byte(line.size());
+  for (std::size_t at = head.size(), quote = 0; at < line.size(); ++at) {
+    if (line[at] != '"') continue;
+    if (quote == 0) {
+      quote = at;
+      continue;
+    }
+    const bool id = line.compare(quote + 1, 5, "inst-") == 0;
+    for (std::size_t k = quote + 1; k < at; ++k) (id ? id_byte : key_byte)[k] = true;
+    quote = 0;
+  }
   int numbers_read = 0;
-  bool in_id = false;
   for (std::size_t at = head.size(); at + 4 < line.size(); ++at) {
-    if (line[at] == '"' && line[at + 1] == 'i') in_id = true;
-    if (line[at] == '"' && line[at + 1] == ':') in_id = false;
-    const bool id_byte = in_id && line[at] != '"';
     for (const char c : replacements) {
       if (c == line[at]) continue;
       std::string changed = line;
       changed[at] = c;
       // A digit in place of a number's digit keeps the layout, as does a
       // printable byte in place of an id's: the layouts must read those
-      // (unless an id is then named twice, which the decoder refuses).
+      // (unless an id is then named twice, which the decoder refuses). One
+      // in place of a key's makes the entry's layout another, which its
+      // punctuation reads (the key passed over).
       const bool printable = c >= 0x20 && c <= 0x7E && c != '"' && c != '\\';
-      const bool plain = id_byte ? printable : digit(line[at]) && digit(c);
+      const bool plain =
+          id_byte[at] || key_byte[at] ? printable : digit(line[at]) && digit(c);
       const bool read = ReadsAsDecoder(layouts, changed, table, plain);
-      numbers_read += read && !id_byte;
+      numbers_read += read && !id_byte[at] && !key_byte[at];
     }
   }
   // Each of the 12 digits to each digit of `replacements` but its own.
@@ -1371,11 +1435,13 @@ TEST_CASE("LineLayouts agrees with the decoder on random maps of learned entry l
   table.Intern("c");
   LineLayouts layouts;
   LearnFrom(layouts, HintedArrival("0", {"1", "2", "3", "4", "5"}), table);
-  // The keys of the three entry layouts HintedArrival's map has, and of one
-  // it has not.
+  // The keys of the three entry layouts HintedArrival's map has, and of
+  // two it has not: the first punctuated as they are (read by its
+  // punctuation), the second (its colon without a space) not.
   const std::vector<std::vector<std::string>> keys = {{"active_prepare", "active_ready"},
                                                       {"queue_depth", "predicted_total_backlog_ms"},
                                                       {"ready_queue_depth"},
+                                                      {"x", "active_ready"},
                                                       {"active_ready"}};
   const std::vector<std::string> ids = {"inst-1", "b", "c", "unseen", "other"};  // 2 unregistered
   std::mt19937_64 random(31);
@@ -1388,14 +1454,14 @@ TEST_CASE("LineLayouts agrees with the decoder on random maps of learned entry l
     for (std::size_t e = 0; e < entries; ++e) {
       const std::string& id = ids[random() % ids.size()];
       named.push_back(id);
-      const std::size_t layout = random() % 8 == 0 ? 3 : random() % 3;
-      plain = plain && layout != 3;
+      const std::size_t layout = random() % 8 == 0 ? 3 + random() % 2 : random() % 3;
+      plain = plain && layout != 4;
       map += (e > 0 ? ", \"" : "\"") + id + "\": {";
       for (std::size_t k = 0; k < keys[layout].size(); ++k) {
         const Number n =
             random() % 4 ? Number{std::to_string(random() % 50)} : RandomNumber(random);
         plain = plain && (n.plain || n.text == "null");
-        map += (k > 0 ? ", \"" : "\"") + keys[layout][k] + "\": " + n.text;
+        map += (k > 0 ? ", \"" : "\"") + keys[layout][k] + (layout == 4 ? "\":" : "\": ") + n.text;
       }
       map += "}";
     }
@@ -1409,6 +1475,54 @@ TEST_CASE("LineLayouts agrees with the decoder on random maps of learned entry l
   }
   CHECK(read > 5000);
   CHECK(long_maps_read > 200);  // four or five entries, none repeated
+}
+
+TEST_CASE("LineLayouts agrees with the decoder on random entries read by their punctuation") {
+  // Learned from the Proxy's entries of nine keys; read: entries of any of
+  // those keys and others, in any order, a key maybe repeated (which the
+  // decoder refuses), now and then with a colon punctuated otherwise.
+  InstanceTable table = TwoInstances();
+  table.Intern("c");
+  LineLayouts layouts;
+  LearnFrom(layouts, ProxyHintArrival("0", ProxyHintNumbers("7", "1", "0.0")), table);
+  const std::vector<std::string> keys = {
+      "prepare_queue_depth", "ready_queue_depth",  "active_prepare",        "active_ready",
+      "pending_prefill_count", "active_decode_count", "next_slot_ready_in_ms",
+      "prefill_free_in_ms", "predicted_total_backlog_ms", "queue_depth", "x", "num_running"};
+  const std::vector<std::string> ids = {"inst-1", "b", "c", "unseen"};
+  std::mt19937_64 random(47);
+  int read = 0, shuffled_read = 0;
+  for (int i = 0; i < 20000; ++i) {
+    bool plain = true;  // whether the layout must read it, if valid
+    bool shuffled = false;  // an entry's keys out of the learned order
+    std::string map;
+    const std::size_t entries = random() % 4;
+    for (std::size_t e = 0; e < entries; ++e) {
+      map += (e > 0 ? ", \"" : "\"") + ids[random() % ids.size()] + "\": {";
+      const std::size_t count = random() % 7;
+      plain = plain && count > 0;  // {}: no learned entry is empty
+      for (std::size_t k = 0, last = 0; k < count; ++k) {
+        const std::size_t key = random() % keys.size();
+        shuffled = shuffled || key < last;
+        last = key;
+        const bool compact = random() % 32 == 0;
+        plain = plain && !compact;
+        const Number n =
+            random() % 4 ? Number{std::to_string(random() % 50)} : RandomNumber(random);
+        plain = plain && (n.plain || n.text == "null");
+        map += (k > 0 ? ", \"" : "\"") + keys[key] + (compact ? "\":" : "\": ") + n.text;
+      }
+      map += "}";
+    }
+    const std::string text =
+        R"({"t": 1, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"prepare_queue_depth": 3, "ready_queue_depth": 4, "per_instance": {)" +
+        map + "}}}}";
+    const bool fast = ReadsAsDecoder(layouts, text, table, plain);
+    read += fast;
+    shuffled_read += fast && shuffled;
+  }
+  CHECK(read > 6000);
+  CHECK(shuffled_read > 1500);
 }
 
 // An arrival whose hint's map names `ids` in turn, each entry with the
@@ -1447,10 +1561,10 @@ TEST_CASE("LineLayouts gathers the entry layouts of hints that differ only in th
   REQUIRE(got.hint.queues.size() == 3);
   CHECK(got.hint.queues[0].instance == 2);
   CheckReadAsDecoder(layouts, SubsetHint("1", {"b", "c"}, {0b1111, 0b1111}), table);
-  // A mask not learned yet: the general path's, then learned too.
-  TraceEvent event;
+  // A mask not learned yet: read by the entries' punctuation, and learned
+  // into the same layout.
   const std::string unseen = SubsetHint("2", {"inst-1"}, {0b0101});
-  CHECK_FALSE(Read(layouts, unseen, table, event));
+  CheckReadAsDecoder(layouts, unseen, table);
   LearnFrom(layouts, unseen, table);
   CHECK(layouts.size() == 1);
   CheckReadAsDecoder(layouts, SubsetHint("3", {"inst-1", "c"}, {0b0101, 0b0011}), table);
@@ -1470,7 +1584,8 @@ TEST_CASE("LineLayouts gathers the entry layouts of hints that differ only in th
   CheckReadAsDecoder(layouts, SubsetHint("6", {"b", "c"}, {3, 4}), table);
 
   // Up to kMaxEntryLayouts: every mask of four keys but none (15), then
-  // one more layout (passed-over keys), then the next is a layout apart.
+  // one more layout (passed-over keys). The next is left to the entries'
+  // punctuation, and one punctuated otherwise is a layout apart.
   LineLayouts full;
   // (The first of two entries, so that the layout knows how they are set
   // apart.)
@@ -1478,8 +1593,16 @@ TEST_CASE("LineLayouts gathers the entry layouts of hints that differ only in th
   for (unsigned mask = 2; mask < 16; ++mask) LearnFrom(full, SubsetHint("0", {"b"}, {mask}), table);
   LearnFrom(full, R"({"t": 0, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"x": 1}}}}})", table);
   CHECK(full.size() == 1);
-  LearnFrom(full, R"({"t": 0, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"y": 1}}}}})", table);
+  const std::string y = R"({"t": 0, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"y": 1}}}}})";
+  CheckReadAsDecoder(full, y, table);
+  LearnFrom(full, y, table);
+  CHECK(full.size() == 1);
+  const std::string compact = R"({"t": 0, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"y":1}}}}})";
+  TraceEvent event;
+  CHECK_FALSE(Read(full, compact, table, event));
+  LearnFrom(full, compact, table);
   CHECK(full.size() == 2);
+  CheckReadAsDecoder(full, compact, table);
   for (unsigned mask = 1; mask < 16; ++mask)
     CheckReadAsDecoder(full, SubsetHint("1", {"b", "c"}, {mask, 16 - mask}), table);
 }
