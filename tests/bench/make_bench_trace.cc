@@ -8,10 +8,22 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace lbsim::bench {
+namespace {
+
+// The keys of a Proxy-built hint's entry, in the Proxy's order: six counts,
+// then three times.
+constexpr const char* kProxyKeys[] = {
+    "prepare_queue_depth",   "ready_queue_depth",    "active_prepare",
+    "active_ready",          "pending_prefill_count", "active_decode_count",
+    "next_slot_ready_in_ms", "prefill_free_in_ms",   "predicted_total_backlog_ms"};
+
+}  // namespace
 
 BenchTraceShape RealisticShape() {
   BenchTraceShape shape;
@@ -29,7 +41,9 @@ std::string Describe(const BenchTraceShape& shape) {
                                                                      : "Unix s";
   return fmt::format("{}, {}, {}% {}{}hints{}{}{}{}{}", ids, times, shape.hint_percent,
                      shape.varying_hints ? "varying " : "",
-                     shape.proxy_hints ? "Proxy-built " : "",
+                     shape.exported_hints ? "exported Proxy-built "
+                     : shape.proxy_hints  ? "Proxy-built "
+                                          : "",
                      shape.float_loads ? ", float loads" : "",
                      shape.log_keys ? ", Proxy log keys" : "",
                      shape.script ? ", as a script writes it" : "",
@@ -121,6 +135,20 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
       const double next_slot = proxy_ms(), prefill_free = proxy_ms();
       prepare_total += prepare;
       ready_total += ready;
+      if (shape.exported_hints) {
+        const std::uint64_t counts[] = {prepare,         ready,        active_prepare,
+                                        active_ready,    pending_prefill, active_decode};
+        const double times[] = {next_slot, prefill_free, std::max(next_slot, prefill_free)};
+        std::vector<std::string> members;
+        for (std::size_t i = 0; i < std::size(counts); ++i)
+          if (counts[i] != 0) members.push_back(fmt::format(R"("{}": {})", kProxyKeys[i], counts[i]));
+        for (std::size_t i = 0; i < std::size(times); ++i)
+          if (times[i] != 0.0)
+            members.push_back(fmt::format(R"("{}": {})", kProxyKeys[6 + i], python_float(times[i])));
+        for (std::size_t i = members.size(); i > 1; --i) std::swap(members[i - 1], members[uniform(i)]);
+        map += fmt::format(R"({}"inst-{:05}": {{{}}})", apart, instance, fmt::join(members, ", "));
+        continue;
+      }
       map += fmt::format(
           R"({}"inst-{:05}": {{"prepare_queue_depth": {}, "ready_queue_depth": {}, "active_prepare": {}, "active_ready": {}, )"
           R"("pending_prefill_count": {}, "active_decode_count": {}, "next_slot_ready_in_ms": {}, "prefill_free_in_ms": {}, "predicted_total_backlog_ms": {}}})",

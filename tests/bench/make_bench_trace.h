@@ -46,6 +46,10 @@ struct BenchTraceShape {
   // time, up to 400 ms with Python's shortest digits); otherwise the four
   // L2 keys alone.
   bool proxy_hints = false;
+  // Proxy-built hints as an exporter re-encodes them: each entry without
+  // its zero values (Go's omitempty, a script's `if v`) and its keys in a
+  // hash map's order, so that entries come in hundreds of key layouts.
+  bool exported_hints = false;
   // Arrivals also carry what a Proxy's log holds beside the trace's keys:
   // the model, whether the request streams, and the Instance the Proxy
   // picked (all passed over by the replay).

@@ -3,7 +3,8 @@
 // seconds), Proxy-style hints on 0/10/100% of arrivals (and on 10%, maps
 // that change from hint to hint), float loads with nulls, a decision log,
 // several strategies, the realistic shape with a Proxy log's Unix times
-// and keys the replay passes over, as a Python script writes it (float
+// and keys the replay passes over, with the Proxy's own hints (and as an
+// exporter re-encodes them), as a Python script writes it (float
 // times, keys left out, the request in the hint), as a JSON document, and
 // with requests that last as long as an LLM's (thousands in flight); and
 // the realistic trace compressed (gzip, zstd) and through a pipe.
@@ -65,6 +66,11 @@ int main(int argc, char** argv) {
     s.proxy_hints = true;
     return s;
   };
+  auto exported_hints = [](BenchTraceShape s) {
+    s.proxy_hints = true;
+    s.exported_hints = true;
+    return s;
+  };
   auto script = [](BenchTraceShape s) {
     s.script = true;
     return s;
@@ -90,6 +96,8 @@ int main(int argc, char** argv) {
        document(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
       {"realistic-proxy-hints",
        proxy_hints(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
+      {"realistic-exported-hints",
+       exported_hints(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
       {"realistic-script", script(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
       {"realistic-long-requests",
        long_requests(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
@@ -198,6 +206,8 @@ int main(int argc, char** argv) {
              shape_seconds("realistic-document") / real);
   fmt::print("realistic with Proxy-built hints / with the four-key ones = {:.2f}x\n",
              shape_seconds("realistic-proxy-hints") / real);
+  fmt::print("realistic with exported Proxy hints / with the Proxy's = {:.2f}x\n",
+             shape_seconds("realistic-exported-hints") / shape_seconds("realistic-proxy-hints"));
   fmt::print("realistic as a script writes it / as the bench writes it = {:.2f}x\n",
              shape_seconds("realistic-script") / real);
   const double long_real = shape_seconds("realistic-long-requests");
