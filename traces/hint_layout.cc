@@ -172,13 +172,16 @@ bool HintLayout::LearnEntry(JsonWalker& w, std::string_view source, std::size_t 
   Punctuation punctuation;  // this entry's
   if (!w.EnterObject()) return false;
   for (JsonView key; w.NextKey(key);) {
-    if (key.escaped || (w.Kind() != JsonKind::kNumber && w.Kind() != JsonKind::kNull))
-      return false;
+    if (key.escaped) return false;
     const std::size_t field = QueueFieldIndex(ReadString(key, scratch));
+    const bool passed = field == kQueueFields.size();
+    if (!passed && w.Kind() != JsonKind::kNumber && w.Kind() != JsonKind::kNull) return false;
     const JsonView value = w.TakeValue();
     const char* const value_end = value.text.data() + value.text.size();
     TraceTime number;
-    if (value.is_number() && ReadDecimal(value.text.data(), base, value_end, number) != value_end)
+    if (passed ? layout_text::SkipPassedValue(value.text.data(), base, value_end) != value_end
+               : value.is_number() &&
+                     ReadDecimal(value.text.data(), base, value_end, number) != value_end)
       return false;
     const auto value_begin = static_cast<std::size_t>(value.text.data() - base);
     // Up to the key's opening quote (from the id's closing quote, or the
@@ -199,8 +202,7 @@ bool HintLayout::LearnEntry(JsonWalker& w, std::string_view source, std::size_t 
     }
     entry.text.append(source.substr(from, value_begin - from));
     entry.literal_end.push_back(static_cast<std::uint32_t>(entry.text.size()));
-    entry.field.push_back(field == kQueueFields.size() ? kPassedOver
-                                                       : static_cast<std::uint8_t>(field));
+    entry.field.push_back(passed ? kPassedOver : static_cast<std::uint8_t>(field));
     from = value_begin + value.text.size();
   }
   // The entry's '}' is the first after its last value (or after its id,
@@ -292,7 +294,9 @@ inline const char* HintLayout::FitsEntry(const EntryLayout& layout, const char* 
     p += n;
     from = layout.literal_end[i];
     if (i == slots) return p;
-    if (!(p = ReadSlotValue(p, begin, end, values[i]))) return nullptr;
+    p = layout.field[i] == kPassedOver ? layout_text::SkipPassedValue(p, begin, end)
+                                       : ReadSlotValue(p, begin, end, values[i]);
+    if (!p) return nullptr;
   }
 }
 
@@ -309,24 +313,24 @@ const char* HintLayout::FitsByPunctuation(const char* p, const char* begin, cons
   std::size_t passed_size[kMaxPassedKeys];
   std::size_t passed_count = 0;
   for (;;) {
-    // The key (its closing quote begins the colon's text), then its value.
+    // The key (its closing quote begins the colon's text), then its value:
+    // a queue field's number or null, or a value passed over. A repeated
+    // key is the general path's to report.
     std::string_view key;
     if (!(p = ReadId(p, end, kMaxKeyBytes, key)) || !At(p, end, q.colon)) return nullptr;
     p += q.colon.size();
-    double value;
-    if (!(p = ReadSlotValue(p, begin, end, value))) return nullptr;
-    // A repeated key is the general path's to report.
     const std::size_t field = QueueFieldIndex(key);
     if (field < kQueueFields.size()) {
       if (fields_seen >> field & 1u) return nullptr;
       fields_seen |= 1u << field;
-      values[field] = value;
+      if (!(p = ReadSlotValue(p, begin, end, values[field]))) return nullptr;
     } else {
       if (passed_count == kMaxPassedKeys) return nullptr;
       for (std::size_t i = 0; i < passed_count; ++i)
         if (std::string_view(passed_key[i], passed_size[i]) == key) return nullptr;
       passed_key[passed_count] = key.data();
       passed_size[passed_count++] = key.size();
+      if (!(p = layout_text::SkipPassedValue(p, begin, end))) return nullptr;
     }
     if (q.comma_known && At(p, end, q.comma)) {
       p += q.comma.size();

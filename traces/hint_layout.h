@@ -41,15 +41,16 @@ struct HintText {
 // their order and whitespace), but the entries may come in any number and
 // order and name any Instances, so that a Proxy's map with an Instance
 // more or less, or in another order, still fits. An ID is printable ASCII
-// without escapes; a KEY not in kQueueFields is read and passed over, as
-// the decoder passes it over; each N is null or a number a LineLayouts
-// number slot takes (no sign, no exponent, no leading zero, at most 15
-// digits). An entry laid out like none of them is still read when every
-// entry learned was punctuated alike (see Punctuation) and it is too: a
-// flat object of such numbers and nulls under keys of printable ASCII
-// without escapes, each once, in any order and any number, as a writer
-// that leaves out an Instance's zero counts or keeps its keys in a hash
-// map lays entries out. A hint that fits decodes, entry for entry, as
+// without escapes; each N of a KEY in kQueueFields is null or a number a
+// LineLayouts number slot takes (no sign, no exponent, no leading zero, at
+// most 15 digits); a KEY not in kQueueFields is passed over, as the
+// decoder passes it over, its value read past as LineLayouts reads a
+// passed-over value. An entry laid out like none of them is still read
+// when every entry learned was punctuated alike (see Punctuation) and it
+// is too: such keys and values under keys of printable ASCII without
+// escapes, each once, in any order and any number, as a writer that
+// leaves out an Instance's zero counts or keeps its keys in a hash map
+// lays entries out. A hint that fits decodes, entry for entry, as
 // EventDecoder::DecodeHint decodes it, under every HintReading: a JSON
 // number is known to both, null to neither.
 class HintLayout {
@@ -94,7 +95,7 @@ class HintLayout {
   }
 
  private:
-  // A slot holding a number under a key that is not a queue field.
+  // A slot holding the value of a key that is not a queue field (passed over).
   static constexpr std::uint8_t kPassedOver = 0xFF;
   // HintText::Entry::layout of an entry read by its punctuation (past
   // every entry layout's index): its values are kQueueFields.size()

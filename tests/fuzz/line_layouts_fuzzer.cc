@@ -7,13 +7,15 @@
 // string beside its queues; the first also holds the entry layouts of a
 // fourth laid out like it; the entries of each punctuated alike, so that
 // entries of other keys, in any order, are read by their punctuation), and
-// lines with keys the decoder passes over. Whenever a layout reads a line, it must end at the buffer's
-// first '\n', and the general path must accept that line too and decode
-// the same event. The same input is also read as a document's element
-// (layouts of the usual and hinted lines, ending where the element does):
-// whatever Validate vouches for, JsonScanner must accept, and an element
-// read must be the one vouched for and decode as the general path decodes
-// it. Anything else is a finding (abort).
+// lines with keys the decoder passes over. Whenever a layout reads a line,
+// it must end at the buffer's first '\n', and the general path must accept
+// that line too and decode the same event, with hints read as the spec
+// reads them and as a pinned Proxy does (Python's float()). The same input
+// is also read as a document's element (layouts of the usual and hinted
+// lines, ending where the element does): whatever Validate vouches for,
+// JsonScanner must accept, and an element read must be the one vouched for
+// and decode as the general path decodes it. Anything else is a finding
+// (abort).
 
 #include <bit>
 #include <cstdint>
@@ -101,6 +103,8 @@ struct Fixture {
   }
 };
 
+constexpr HintReading kPythonFloat{true, PythonVersion::k312};
+
 bool SameBits(double a, double b) {
   return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
 }
@@ -152,6 +156,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                            not_before, general))
         Differ(line, "accepted");
       if (!Same(fast, general)) Differ(line, "event");
+      // Hints read with Python's float(), as a pinned Proxy reads them,
+      // decode the same (see HintLayout).
+      if (!DecodeEventLine(std::string_view(line.c_str(), line.size()), fixture.table,
+                           not_before, general, kPythonFloat) ||
+          !Same(fast, general))
+        Differ(line, "event under Python's float()");
     }
   }
   // As the element at the start of a document's events array.
@@ -177,6 +187,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                          general))
       Differ(element, "element accepted");
     if (!Same(fast, general)) Differ(element, "element event");
+    if (!DecodeEventLine(std::string_view(element.c_str(), element.size()), fixture.table, 0.0,
+                         general, kPythonFloat) ||
+        !Same(fast, general))
+      Differ(element, "element event under Python's float()");
   }
   return 0;
 }

@@ -7,11 +7,12 @@
 namespace lbsim {
 
 bool DecodeEventLine(std::string_view line, InstanceTable& table, double not_before,
-                     TraceEvent& event) {
+                     TraceEvent& event, HintReading reading) {
   JsonScanner scanner;
   JsonView value;
   if (scanner.ScanText(line, value) != JsonScanner::Status::kOk) return false;
   EventDecoder decoder;
+  decoder.set_hint_reading(reading);
   try {
     decoder.Decode(value, scanner.members(), table, event, false, not_before);
   } catch (const FieldError&) {

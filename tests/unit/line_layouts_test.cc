@@ -24,11 +24,17 @@
 namespace lbsim {
 namespace {
 
-// Decodes `text` the general way into `event`; false when it is rejected.
+// Decodes `text` the general way into `event`, reading hints by `reading`;
+// false when it is rejected.
 bool DecodeGenerally(const std::string& text, InstanceTable& table, double not_before,
-                     TraceEvent& event) {
-  return DecodeEventLine(std::string_view(text.c_str(), text.size()), table, not_before, event);
+                     TraceEvent& event, HintReading reading = {}) {
+  return DecodeEventLine(std::string_view(text.c_str(), text.size()), table, not_before, event,
+                         reading);
 }
+
+// Hints read as a pinned Proxy reads them, with Python's float(): a layout
+// reads a line only where that makes no difference (see HintLayout).
+constexpr HintReading kPythonFloat{true, PythonVersion::k312};
 
 // Learns the layout of `text`, a valid event line. Lines ScanFlatObject
 // declines (escapes) are shown as JsonScanner shows them.
@@ -113,7 +119,11 @@ bool ReadsAsDecoder(LineLayouts& layouts, const std::string& text, InstanceTable
   const bool accepted = DecodeGenerally(text, table, 0.0, expected);
   const bool fast = Read(layouts, text, table, got);
   CHECK(fast == (accepted && plain));
-  if (fast && accepted) CheckSameEvent(got, expected);
+  if (fast && accepted) {
+    CheckSameEvent(got, expected);
+    REQUIRE(DecodeGenerally(text, table, 0.0, expected, kPythonFloat));
+    CheckSameEvent(got, expected);
+  }
   return fast;
 }
 
@@ -125,6 +135,8 @@ TraceEvent CheckReadAsDecoder(LineLayouts& layouts, const std::string& text,
   TraceEvent expected, got;
   REQUIRE(DecodeGenerally(text, table, 0.0, expected));
   REQUIRE(Read(layouts, text, table, got));
+  CheckSameEvent(got, expected);
+  REQUIRE(DecodeGenerally(text, table, 0.0, expected, kPythonFloat));
   CheckSameEvent(got, expected);
   return got;
 }
@@ -890,6 +902,11 @@ TEST_CASE("LineLayouts reads Proxy queue hints laid out like a learned one, as t
       many_keys + "}}}}}");
   REQUIRE(got.hint.queues.size() == 1);
   CHECK(got.hint.queues[0].load.value[0] == 9.0);
+  // A key not a queue field takes any value a line's passed-over key does.
+  got = check_read(
+      R"({"t": 4, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"state": "ready", "x": -1, "ok": true, "n": null, "tags": ["a", 2], "kv": {"hit": 0.5}, "active_ready": 2}}}}})");
+  REQUIRE(got.hint.queues.size() == 1);
+  CHECK(got.hint.queues[0].load.known == std::array<bool, 8>{false, false, true});
 
   // Anything else is the general path's to decide, valid or not.
   auto with = [&](std::size_t slot, const std::string& number) {
@@ -917,9 +934,10 @@ TEST_CASE("LineLayouts reads Proxy queue hints laid out like a learned one, as t
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "active_ready": 1, "x": 3}}}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "active_r\u0065ady": 1}}}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "": 1}}}}})",
-           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "ready": "1"}}}}})",
-           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "ready": {}}}}}})",
-           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "ready": -1}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "ready": {"a": [1]}}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "active_ready": "1"}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "active_ready": -1}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "active_ready": true}}}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "ready": 1e2}}}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "cafÃ©": 1}}}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "key-of-sixty-five-bytes-------------------------------------ends-": 1}}}}})",
@@ -960,7 +978,8 @@ TEST_CASE("LineLayouts learns a hint only of the Proxy's shape, and not when raw
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": -1}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": 1e2}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": "1"}}}}})",
-           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"unknown_key": "1"}}}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"unknown_key": [[1]]}}}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"unknown_key": 1e2}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {}}}})",
            // Entries set apart two ways.
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"a": {}, "b": {},"c": {}}}}})",
@@ -1016,8 +1035,7 @@ TEST_CASE("LineLayouts learns a hint only of the Proxy's shape, and not when raw
   LineLayouts layouts;
   LearnFrom(layouts, hinted, table);
   CHECK(layouts.size() == 1);
-  // A key not a queue field is passed over, as the decoder passes it over;
-  // its value is still one a slot takes.
+  // A key not a queue field is passed over, as the decoder passes it over.
   LineLayouts unknown_key;
   const std::string passed_over = R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"num_running": 7, "active_ready": 2}}}}})";
   LearnFrom(unknown_key, passed_over, table);
@@ -1028,9 +1046,14 @@ TEST_CASE("LineLayouts learns a hint only of the Proxy's shape, and not when raw
   CheckSameEvent(got, expected);
   REQUIRE(got.hint.queues.size() == 1);
   CHECK(got.hint.queues[0].load.known == std::array<bool, 8>{false, false, true});
-  CHECK_FALSE(Read(unknown_key,
-                   R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"num_running": -7, "active_ready": 2}}}}})",
-                   table, got));
+  // Its value is read past as a line's passed-over key's is: here with a
+  // sign, or a string.
+  CheckReadAsDecoder(unknown_key,
+                     R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"num_running": -7, "active_ready": 2}}}}})",
+                     table);
+  CheckReadAsDecoder(unknown_key,
+                     R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"num_running": "7", "active_ready": 2}}}}})",
+                     table);
   // A hint learned with an escaped id: ids are not part of the layout, but
   // an id with an escape is the general path's to read.
   LineLayouts escaped;
@@ -1279,6 +1302,14 @@ Number RandomNumber(std::mt19937_64& random) {
   }
 }
 
+// Whether `n` is read past as the value of a key the decoder passes over:
+// a number a slot takes, or one with a sign, true, null or a string; a
+// queue field takes null, but no sign.
+bool PassedOver(const Number& n) {
+  return n.plain || n.text == "-0" || n.text == "-1" || n.text == "null" || n.text == "true" ||
+         n.text == "\"1\"";
+}
+
 // An Instance id, and whether the instance slot takes it.
 std::pair<std::string, bool> RandomId(std::mt19937_64& random) {
   static const std::vector<std::pair<std::string, bool>> ids = {
@@ -1460,7 +1491,7 @@ TEST_CASE("LineLayouts agrees with the decoder on random maps of learned entry l
       for (std::size_t k = 0; k < keys[layout].size(); ++k) {
         const Number n =
             random() % 4 ? Number{std::to_string(random() % 50)} : RandomNumber(random);
-        plain = plain && (n.plain || n.text == "null");
+        plain = plain && (keys[layout][k] == "x" ? PassedOver(n) : n.plain || n.text == "null");
         map += (k > 0 ? ", \"" : "\"") + keys[layout][k] + (layout == 4 ? "\":" : "\": ") + n.text;
       }
       map += "}";
@@ -1475,54 +1506,6 @@ TEST_CASE("LineLayouts agrees with the decoder on random maps of learned entry l
   }
   CHECK(read > 5000);
   CHECK(long_maps_read > 200);  // four or five entries, none repeated
-}
-
-TEST_CASE("LineLayouts agrees with the decoder on random entries read by their punctuation") {
-  // Learned from the Proxy's entries of nine keys; read: entries of any of
-  // those keys and others, in any order, a key maybe repeated (which the
-  // decoder refuses), now and then with a colon punctuated otherwise.
-  InstanceTable table = TwoInstances();
-  table.Intern("c");
-  LineLayouts layouts;
-  LearnFrom(layouts, ProxyHintArrival("0", ProxyHintNumbers("7", "1", "0.0")), table);
-  const std::vector<std::string> keys = {
-      "prepare_queue_depth", "ready_queue_depth",  "active_prepare",        "active_ready",
-      "pending_prefill_count", "active_decode_count", "next_slot_ready_in_ms",
-      "prefill_free_in_ms", "predicted_total_backlog_ms", "queue_depth", "x", "num_running"};
-  const std::vector<std::string> ids = {"inst-1", "b", "c", "unseen"};
-  std::mt19937_64 random(47);
-  int read = 0, shuffled_read = 0;
-  for (int i = 0; i < 20000; ++i) {
-    bool plain = true;  // whether the layout must read it, if valid
-    bool shuffled = false;  // an entry's keys out of the learned order
-    std::string map;
-    const std::size_t entries = random() % 4;
-    for (std::size_t e = 0; e < entries; ++e) {
-      map += (e > 0 ? ", \"" : "\"") + ids[random() % ids.size()] + "\": {";
-      const std::size_t count = random() % 7;
-      plain = plain && count > 0;  // {}: no learned entry is empty
-      for (std::size_t k = 0, last = 0; k < count; ++k) {
-        const std::size_t key = random() % keys.size();
-        shuffled = shuffled || key < last;
-        last = key;
-        const bool compact = random() % 32 == 0;
-        plain = plain && !compact;
-        const Number n =
-            random() % 4 ? Number{std::to_string(random() % 50)} : RandomNumber(random);
-        plain = plain && (n.plain || n.text == "null");
-        map += (k > 0 ? ", \"" : "\"") + keys[key] + (compact ? "\":" : "\": ") + n.text;
-      }
-      map += "}";
-    }
-    const std::string text =
-        R"({"t": 1, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"prepare_queue_depth": 3, "ready_queue_depth": 4, "per_instance": {)" +
-        map + "}}}}";
-    const bool fast = ReadsAsDecoder(layouts, text, table, plain);
-    read += fast;
-    shuffled_read += fast && shuffled;
-  }
-  CHECK(read > 6000);
-  CHECK(shuffled_read > 1500);
 }
 
 // An arrival whose hint's map names `ids` in turn, each entry with the
@@ -1665,24 +1648,81 @@ TEST_CASE("LineLayouts agrees with the decoder on random Proxy hints, their tota
     bool plain = true;
     std::vector<std::string> numbers;
     for (std::size_t k = 0; k < 2 + 2 * 9; ++k) {
-      if (k < 2 && random() % 4 == 0) {
-        // A total of another kind: read past when it is flat.
+      // The totals, and in each entry the two times no queue field names.
+      const bool passed = k < 2 || (k - 2) % 9 == 6 || (k - 2) % 9 == 7;
+      if (passed && random() % 4 == 0) {
+        // A value of another kind: read past when it is flat.
         const auto& [text, flat] = kPassedValues[random() % std::size(kPassedValues)];
         plain = plain && flat;
         numbers.push_back(text);
         continue;
       }
       const Number n = random() % 3 ? Number{std::to_string(random() % 30)} : RandomNumber(random);
-      // A total is read past as a number with a sign, or as any other value
-      // a passed-over key takes; a queue field takes null, but no sign.
-      const bool passed_word = n.text == "null" || n.text == "true" || n.text == "\"1\"";
-      plain = plain && (k < 2 ? n.plain || n.text == "-0" || n.text == "-1" || passed_word
-                              : n.plain || n.text == "null");
+      plain = plain && (passed ? PassedOver(n) : n.plain || n.text == "null");
       numbers.push_back(n.text);
     }
     read += ReadsAsDecoder(layouts, ProxyHintArrival("1", numbers), table, plain);
   }
   CHECK(read > 1000);
+}
+
+TEST_CASE("LineLayouts agrees with the decoder on random entries read by their punctuation") {
+  // Learned from the Proxy's entries of nine keys; read: entries of any of
+  // those keys and others (whose values may be of any kind a passed-over
+  // key takes), in any order, a key maybe repeated (which the decoder
+  // refuses), now and then with a colon punctuated otherwise.
+  InstanceTable table = TwoInstances();
+  table.Intern("c");
+  LineLayouts layouts;
+  LearnFrom(layouts, ProxyHintArrival("0", ProxyHintNumbers("7", "1", "0.0")), table);
+  const std::vector<std::string> keys = {
+      "prepare_queue_depth", "ready_queue_depth",  "active_prepare",        "active_ready",
+      "pending_prefill_count", "active_decode_count", "next_slot_ready_in_ms",
+      "prefill_free_in_ms", "predicted_total_backlog_ms", "queue_depth", "x", "num_running"};
+  const std::vector<std::string> ids = {"inst-1", "b", "c", "unseen"};
+  std::mt19937_64 random(47);
+  int read = 0, shuffled_read = 0;
+  for (int i = 0; i < 20000; ++i) {
+    bool plain = true;  // whether the layout must read it, if valid
+    bool shuffled = false;  // an entry's keys out of the learned order
+    std::string map;
+    const std::size_t entries = random() % 4;
+    for (std::size_t e = 0; e < entries; ++e) {
+      map += (e > 0 ? ", \"" : "\"") + ids[random() % ids.size()] + "\": {";
+      const std::size_t count = random() % 7;
+      plain = plain && count > 0;  // {}: no learned entry is empty
+      for (std::size_t k = 0, last = 0; k < count; ++k) {
+        const std::size_t key = random() % keys.size();
+        shuffled = shuffled || key < last;
+        last = key;
+        const bool compact = random() % 32 == 0;
+        plain = plain && !compact;
+        // A queue field's number, or the value of a key passed over.
+        const bool passed = QueueFieldIndex(keys[key]) == kQueueFields.size();
+        std::string value;
+        if (passed && random() % 4 == 0) {
+          const auto& [text, flat] = kPassedValues[random() % std::size(kPassedValues)];
+          plain = plain && flat;
+          value = text;
+        } else {
+          const Number n =
+              random() % 4 ? Number{std::to_string(random() % 50)} : RandomNumber(random);
+          plain = plain && (passed ? PassedOver(n) : n.plain || n.text == "null");
+          value = n.text;
+        }
+        map += (k > 0 ? ", \"" : "\"") + keys[key] + (compact ? "\":" : "\": ") + value;
+      }
+      map += "}";
+    }
+    const std::string text =
+        R"({"t": 1, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"prepare_queue_depth": 3, "ready_queue_depth": 4, "per_instance": {)" +
+        map + "}}}}";
+    const bool fast = ReadsAsDecoder(layouts, text, table, plain);
+    read += fast;
+    shuffled_read += fast && shuffled;
+  }
+  CHECK(read > 6000);
+  CHECK(shuffled_read > 1500);
 }
 
 TEST_CASE("LineLayouts agrees with the decoder on random lines with keys it passes over") {
