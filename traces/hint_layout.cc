@@ -349,8 +349,8 @@ const char* HintLayout::Fits(const char* p, const char* begin, const char* end,
   // Room for the numbers of an entry of either kind.
   const std::size_t room = std::max(most_slots_, kQueueFields.size());
   const bool by_punctuation = punctuation_.Usable();
-  // How the last entry was read, tried first: by the punctuation, or by
-  // the entry layout `layout`.
+  // How the last entry was read: by the punctuation, or by the entry
+  // layout `layout`.
   bool punctuation_first = false;
   std::size_t layout = 0;
   for (;;) {
@@ -359,21 +359,28 @@ const char* HintLayout::Fits(const char* p, const char* begin, const char* end,
     const std::size_t at = read.value_count;
     if (read.values.size() < at + room) read.values.resize(2 * (at + room));
     double* const values = read.values.data() + at;
-    const char* entry_end = nullptr;
-    std::uint8_t fitted = kByPunctuation;
-    if (punctuation_first) entry_end = FitsByPunctuation(p, begin, end, values);
+    // The entry layout the last entry fitted, then the others in turn,
+    // each once (at most one fits: their literals fix where each number
+    // goes), then the punctuation; the punctuation first after an entry
+    // read by it.
+    const char* entry_end =
+        punctuation_first ? nullptr : FitsEntry(entries_[layout], p, begin, end, values);
+    auto fitted = static_cast<std::uint8_t>(layout);
     if (!entry_end) {
-      // The entry layouts from the last one fitted on, each once: at most
-      // one fits an entry (their literals fix where each number goes).
-      for (std::size_t tried = 0; tried < entries_.size(); ++tried) {
-        if ((entry_end = FitsEntry(entries_[layout], p, begin, end, values))) {
-          fitted = static_cast<std::uint8_t>(layout);
-          break;
-        }
-        layout = layout + 1 == entries_.size() ? 0 : layout + 1;
-      }
-      if (!entry_end && by_punctuation && !punctuation_first)
+      if (punctuation_first) {
         entry_end = FitsByPunctuation(p, begin, end, values);
+        fitted = kByPunctuation;
+      }
+      for (std::size_t tried = punctuation_first ? 0 : 1; !entry_end && tried < entries_.size();
+           ++tried) {
+        layout = layout + 1 == entries_.size() ? 0 : layout + 1;
+        if ((entry_end = FitsEntry(entries_[layout], p, begin, end, values)))
+          fitted = static_cast<std::uint8_t>(layout);
+      }
+      if (!entry_end && by_punctuation && !punctuation_first) {
+        entry_end = FitsByPunctuation(p, begin, end, values);
+        fitted = kByPunctuation;
+      }
       if (!entry_end) return nullptr;
     }
     punctuation_first = fitted == kByPunctuation;
