@@ -1,8 +1,10 @@
 #include "traces/hint_layout.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <span>
 
 #include "traces/layout_text.h"
 #include "traces/trace_reader.h"
@@ -424,39 +426,35 @@ bool HintLayout::Resolve(const HintText& read, const InstanceTable& table) {
 }
 
 void HintLayout::Fill(const HintText& read, Hint& hint) const {
+  // An entry read by its punctuation holds every queue field, in order.
+  static constexpr auto kEveryField = [] {
+    std::array<std::uint8_t, kQueueFields.size()> fields{};
+    for (std::size_t i = 0; i < fields.size(); ++i) fields[i] = static_cast<std::uint8_t>(i);
+    return fields;
+  }();
   hint.queues.clear();
   hint.any_overflow = false;
   const double* values = read.values.data();
   for (std::size_t k = 0; k < read.entries.size(); ++k) {
-    if (read.entries[k].layout == kByPunctuation) {
-      if (resolved_[k] != kUnregistered) {
-        Hint::Entry& entry = hint.queues.emplace_back();
-        entry.instance = resolved_[k];
-        for (std::size_t field = 0; field < kQueueFields.size(); ++field) {
-          if (std::isnan(values[field])) continue;  // left out, or null
-          entry.load.known[field] = true;
-          entry.load.value[field] = values[field];
-        }
-      }
-      values += kQueueFields.size();
-      continue;
-    }
-    const EntryLayout& layout = entries_[read.entries[k].layout];
-    const std::size_t slots = layout.field.size();
+    const std::uint8_t layout = read.entries[k].layout;
+    const std::span<const std::uint8_t> fields =
+        layout == kByPunctuation ? std::span<const std::uint8_t>(kEveryField)
+                                 : std::span<const std::uint8_t>(entries_[layout].field);
     if (resolved_[k] != kUnregistered) {
       // Made in place: a temporary entry would be zeroed and then copied,
       // twice the bytes of the entry per entry of the hint.
       Hint::Entry& entry = hint.queues.emplace_back();
       entry.instance = resolved_[k];
-      for (std::size_t s = 0; s < slots; ++s) {
-        const std::uint8_t field = layout.field[s];
-        // null: not a number, to any reading; a key not a queue field: passed over.
+      for (std::size_t s = 0; s < fields.size(); ++s) {
+        const std::uint8_t field = fields[s];
+        // null or left out: not a number, to any reading; a key not a
+        // queue field: passed over.
         if (field == kPassedOver || std::isnan(values[s])) continue;
         entry.load.known[field] = true;
         entry.load.value[field] = values[s];
       }
     }
-    values += slots;
+    values += fields.size();
   }
 }
 
