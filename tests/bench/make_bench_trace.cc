@@ -135,26 +135,21 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
       const double next_slot = proxy_ms(), prefill_free = proxy_ms();
       prepare_total += prepare;
       ready_total += ready;
-      if (shape.exported_hints) {
-        const std::uint64_t counts[] = {prepare,         ready,        active_prepare,
-                                        active_ready,    pending_prefill, active_decode};
-        const double times[] = {next_slot, prefill_free, std::max(next_slot, prefill_free)};
-        std::vector<std::string> members;
-        for (std::size_t i = 0; i < std::size(counts); ++i)
-          if (counts[i] != 0) members.push_back(fmt::format(R"("{}": {})", kProxyKeys[i], counts[i]));
-        for (std::size_t i = 0; i < std::size(times); ++i)
-          if (times[i] != 0.0)
-            members.push_back(fmt::format(R"("{}": {})", kProxyKeys[6 + i], python_float(times[i])));
+      // The Proxy's members in its order; an exporter drops the zero ones
+      // and shuffles the rest.
+      const std::uint64_t counts[] = {prepare,      ready,           active_prepare,
+                                      active_ready, pending_prefill, active_decode};
+      const double times[] = {next_slot, prefill_free, std::max(next_slot, prefill_free)};
+      std::vector<std::string> members;
+      for (std::size_t i = 0; i < std::size(counts); ++i)
+        if (!shape.exported_hints || counts[i] != 0)
+          members.push_back(fmt::format(R"("{}": {})", kProxyKeys[i], counts[i]));
+      for (std::size_t i = 0; i < std::size(times); ++i)
+        if (!shape.exported_hints || times[i] != 0.0)
+          members.push_back(fmt::format(R"("{}": {})", kProxyKeys[6 + i], python_float(times[i])));
+      if (shape.exported_hints)
         for (std::size_t i = members.size(); i > 1; --i) std::swap(members[i - 1], members[uniform(i)]);
-        map += fmt::format(R"({}"inst-{:05}": {{{}}})", apart, instance, fmt::join(members, ", "));
-        continue;
-      }
-      map += fmt::format(
-          R"({}"inst-{:05}": {{"prepare_queue_depth": {}, "ready_queue_depth": {}, "active_prepare": {}, "active_ready": {}, )"
-          R"("pending_prefill_count": {}, "active_decode_count": {}, "next_slot_ready_in_ms": {}, "prefill_free_in_ms": {}, "predicted_total_backlog_ms": {}}})",
-          apart, instance, prepare, ready, active_prepare, active_ready, pending_prefill,
-          active_decode, python_float(next_slot), python_float(prefill_free),
-          python_float(std::max(next_slot, prefill_free)));
+      map += fmt::format(R"({}"inst-{:05}": {{{}}})", apart, instance, fmt::join(members, ", "));
     }
     // A script's hint carries the request beside its queues.
     const std::string request =
