@@ -103,8 +103,6 @@ struct Fixture {
   }
 };
 
-constexpr HintReading kPythonFloat{true, PythonVersion::k312};
-
 bool SameBits(double a, double b) {
   return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
 }
@@ -159,7 +157,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       // Hints read with Python's float(), as a pinned Proxy reads them,
       // decode the same (see HintLayout).
       if (!DecodeEventLine(std::string_view(line.c_str(), line.size()), fixture.table,
-                           not_before, general, kPythonFloat) ||
+                           not_before, general, kPythonFloatReading) ||
           !Same(fast, general))
         Differ(line, "event under Python's float()");
     }
@@ -188,7 +186,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       Differ(element, "element accepted");
     if (!Same(fast, general)) Differ(element, "element event");
     if (!DecodeEventLine(std::string_view(element.c_str(), element.size()), fixture.table, 0.0,
-                         general, kPythonFloat) ||
+                         general, kPythonFloatReading) ||
         !Same(fast, general))
       Differ(element, "element event under Python's float()");
   }

@@ -8,6 +8,10 @@
 
 namespace lbsim {
 
+// Hints read as a pinned Proxy reads them, with Python's float(): the
+// reading a line fast path must agree with as well as the spec's.
+inline constexpr HintReading kPythonFloatReading{true, PythonVersion::k312};
+
 // Decodes the event line `line` (followed in memory by a NUL byte) the
 // general way, JsonScanner then EventDecoder reading hints by `reading`,
 // into `event`: the reference the line fast paths are checked against.

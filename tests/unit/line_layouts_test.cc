@@ -32,9 +32,6 @@ bool DecodeGenerally(const std::string& text, InstanceTable& table, double not_b
                          reading);
 }
 
-// Hints read as a pinned Proxy reads them, with Python's float(): a layout
-// reads a line only where that makes no difference (see HintLayout).
-constexpr HintReading kPythonFloat{true, PythonVersion::k312};
 
 // Learns the layout of `text`, a valid event line. Lines ScanFlatObject
 // declines (escapes) are shown as JsonScanner shows them.
@@ -121,7 +118,7 @@ bool ReadsAsDecoder(LineLayouts& layouts, const std::string& text, InstanceTable
   CHECK(fast == (accepted && plain));
   if (fast && accepted) {
     CheckSameEvent(got, expected);
-    REQUIRE(DecodeGenerally(text, table, 0.0, expected, kPythonFloat));
+    REQUIRE(DecodeGenerally(text, table, 0.0, expected, kPythonFloatReading));
     CheckSameEvent(got, expected);
   }
   return fast;
@@ -136,7 +133,7 @@ TraceEvent CheckReadAsDecoder(LineLayouts& layouts, const std::string& text,
   REQUIRE(DecodeGenerally(text, table, 0.0, expected));
   REQUIRE(Read(layouts, text, table, got));
   CheckSameEvent(got, expected);
-  REQUIRE(DecodeGenerally(text, table, 0.0, expected, kPythonFloat));
+  REQUIRE(DecodeGenerally(text, table, 0.0, expected, kPythonFloatReading));
   CheckSameEvent(got, expected);
   return got;
 }
