@@ -84,19 +84,17 @@ bool SameId(const std::string& known, std::string_view id) {
 
 void HintLayout::Punctuation::Absorb(const Punctuation& other) {
   alike = alike && other.alike;
-  if (!other.known) return;
-  if (!known) {
+  if (other.open.empty()) return;
+  if (open.empty()) {
     open = other.open;
     colon = other.colon;
     close = other.close;
-    known = true;
   } else if (open != other.open || colon != other.colon || close != other.close) {
     alike = false;
   }
-  if (!other.comma_known) return;
-  if (!comma_known) {
+  if (other.comma.empty()) return;
+  if (comma.empty()) {
     comma = other.comma;
-    comma_known = true;
   } else if (comma != other.comma) {
     alike = false;
   }
@@ -192,15 +190,13 @@ bool HintLayout::LearnEntry(JsonWalker& w, std::string_view source, std::size_t 
     const std::size_t key_end = key_begin + key.text.size();
     const std::string_view before = source.substr(from, key_begin + 1 - from);
     const std::string_view colon = source.substr(key_end - 1, value_begin - (key_end - 1));
-    if (!punctuation.known) {
+    if (punctuation.open.empty()) {
       punctuation.open = before;
       punctuation.colon = colon;
-      punctuation.known = true;
     } else {
-      if (colon != punctuation.colon || (punctuation.comma_known && before != punctuation.comma))
+      if (colon != punctuation.colon || (!punctuation.comma.empty() && before != punctuation.comma))
         punctuation.alike = false;
       punctuation.comma = before;
-      punctuation.comma_known = true;
     }
     entry.text.append(source.substr(from, value_begin - from));
     entry.literal_end.push_back(static_cast<std::uint32_t>(entry.text.size()));
@@ -211,7 +207,7 @@ bool HintLayout::LearnEntry(JsonWalker& w, std::string_view source, std::size_t 
   // when it has none): only whitespace, or ": {", comes between.
   entry_end = source.find('}', from) + 1;
   entry.text.append(source.substr(from, entry_end - from));
-  if (punctuation.known) punctuation.close = source.substr(from, entry_end - from);
+  if (!punctuation.open.empty()) punctuation.close = source.substr(from, entry_end - from);
   punctuation_.Absorb(punctuation);
   entry.literal_end.push_back(static_cast<std::uint32_t>(entry.text.size()));
   const std::size_t slots = entry.field.size();
@@ -334,7 +330,7 @@ const char* HintLayout::FitsByPunctuation(const char* p, const char* begin, cons
       passed_size[passed_count++] = key.size();
       if (!(p = layout_text::SkipPassedValue(p, begin, end))) return nullptr;
     }
-    if (q.comma_known && At(p, end, q.comma)) {
+    if (!q.comma.empty() && At(p, end, q.comma)) {
       p += q.comma.size();
       continue;
     }

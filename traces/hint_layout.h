@@ -113,13 +113,14 @@ class HintLayout {
   // it: from the id's closing quote to the first key's opening quote
   // (`": {"`), from a key's closing quote to its value (`": `), from a
   // value to the next key's opening quote (`, "`) and after the last value
-  // (`}`). Usable when learned from entries with a key, all punctuated
-  // alike; `comma` is known once one of them had two keys.
+  // (`}`). Each piece is empty until learned (none is empty once it is):
+  // usable when learned from entries with a key, all punctuated alike;
+  // `comma` is learned once one of them had two keys.
   struct Punctuation {
     std::string open, colon, comma, close;
-    bool known = false, comma_known = false, alike = true;
+    bool alike = true;
 
-    bool Usable() const { return known && alike; }
+    bool Usable() const { return !open.empty() && alike; }
     // Takes in what `other` knows; entries punctuated otherwise make this
     // unusable for good.
     void Absorb(const Punctuation& other);
