@@ -36,7 +36,8 @@ struct HintText {
 // a log writes beside them, anywhere in the hint or in queue_depths),
 // which the decoder passes over and which are read past as LineLayouts
 // reads a passed-over value (a string, a number with or without a sign,
-// true, false, null, or a flat object or array of these). Each entry must
+// true, false, null, or an object or array of these, nested: see
+// SkipPassedContainer). Each entry must
 // be laid out like one of the entries the hint was learned from (its keys,
 // their order and whitespace), but the entries may come in any number and
 // order and name any Instances, so that a Proxy's map with an Instance

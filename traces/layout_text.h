@@ -422,33 +422,48 @@ inline const char* SkipPassedScalar(const char* p, const char* begin, const char
   return SkipSignedDecimal(p, begin, end);
 }
 
-// The most members a passed-over object or array may have here.
-inline constexpr std::size_t kMaxFlatMembers = 16;
+// The deepest a passed-over object or array may nest here (1: flat).
+inline constexpr std::size_t kMaxPassedDepth = 16;
+// The most keys one object in a passed-over value may have here (each is
+// compared with the ones before it).
+inline constexpr std::size_t kMaxObjectKeys = 32;
 
 // Past the object or array at `p`, of a key the decoder passes over, when
-// it is flat and plain: at most kMaxFlatMembers members, each a scalar
-// SkipPassedScalar reads past; an object's keys plain strings (as
-// SkipPlainString reads them), all different; only spaces and tabs
-// between. `begin` is where the text starts. Otherwise nullptr: the
-// general path decides.
-inline const char* SkipFlatContainer(const char* p, const char* begin, const char* end) {
-  if (p == end || (*p != '{' && *p != '[')) return nullptr;
+// it is plain: its members scalars SkipPassedScalar reads past, or objects
+// and arrays of this kind, nested at most `depth` levels (this one
+// included); an object's keys plain strings (as SkipPlainString reads
+// them), at most kMaxObjectKeys, all different (a key repeated in a nested
+// object is the scanner's to report); an array's members any number; only
+// spaces and tabs between. A request's chat body (`"messages": [{"role":
+// ..., "content": ...}]`) is one. `begin` is where the text starts.
+// Otherwise nullptr: the general path decides.
+inline const char* SkipPassedContainer(const char* p, const char* begin, const char* end,
+                                       std::size_t depth = kMaxPassedDepth) {
+  if (p == end || (*p != '{' && *p != '[') || depth == 0) return nullptr;
   const bool object = *p == '{';
   const char close = object ? '}' : ']';
-  std::string_view keys[kMaxFlatMembers];
+  // The keys so far, left uninitialized: zeroing them costs more than
+  // reading a small object.
+  const char* key_data[kMaxObjectKeys];
+  std::size_t key_size[kMaxObjectKeys];
   p = SkipBlanks(p + 1, end);
   if (p < end && *p == close) return p + 1;
   for (std::size_t n = 0;; ++n) {
-    if (n == kMaxFlatMembers) return nullptr;
     if (object) {
-      if (!(p = SkipPlainString(p, end, keys[n]))) return nullptr;
+      std::string_view key;
+      if (n == kMaxObjectKeys || !(p = SkipPlainString(p, end, key))) return nullptr;
       for (std::size_t k = 0; k < n; ++k)
-        if (keys[k] == keys[n]) return nullptr;  // the general path's to report
+        if (key == std::string_view(key_data[k], key_size[k]))
+          return nullptr;  // the general path's to report
+      key_data[n] = key.data();
+      key_size[n] = key.size();
       p = SkipBlanks(p, end);
       if (p == end || *p != ':') return nullptr;
       p = SkipBlanks(p + 1, end);
     }
-    if (!(p = SkipPassedScalar(p, begin, end))) return nullptr;
+    p = p != end && (*p == '{' || *p == '[') ? SkipPassedContainer(p, begin, end, depth - 1)
+                                             : SkipPassedScalar(p, begin, end);
+    if (!p) return nullptr;
     p = SkipBlanks(p, end);
     if (p == end) return nullptr;
     if (*p == close) return p + 1;
@@ -458,10 +473,10 @@ inline const char* SkipFlatContainer(const char* p, const char* begin, const cha
 }
 
 // Past the value at `p`, of a key the decoder passes over: a scalar
-// SkipPassedScalar reads past, or a flat object or array SkipFlatContainer
+// SkipPassedScalar reads past, or an object or array SkipPassedContainer
 // does. `begin` is where the text starts. nullptr when it is neither.
 inline const char* SkipPassedValue(const char* p, const char* begin, const char* end) {
-  if (p != end && (*p == '{' || *p == '[')) return SkipFlatContainer(p, begin, end);
+  if (p != end && (*p == '{' || *p == '[')) return SkipPassedContainer(p, begin, end);
   return SkipPassedScalar(p, begin, end);
 }
 

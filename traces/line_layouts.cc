@@ -24,12 +24,15 @@ bool HoldsNothing(const JsonView& v) {
          (v.is_object() && v.text.find_first_not_of(" \t\r\n", 1) == v.text.size() - 1);
 }
 
-// Whether `v`, an object or array in `line`, is one SkipFlatContainer
+// Whether `v`, an object or array in `line`, is one SkipPassedContainer
 // reads past: lines laid out like it are not read otherwise.
-bool FlatContainer(const JsonView& v, std::string_view line) {
+bool PassedContainer(const JsonView& v, std::string_view line) {
   const char* const end = v.text.data() + v.text.size();
-  return SkipFlatContainer(v.text.data(), line.data(), end) == end;
+  return SkipPassedContainer(v.text.data(), line.data(), end) == end;
 }
+
+static_assert(LineLayouts::kMaxBytes <= kMaxLineBytes &&
+              LineLayouts::kMaxBytes <= kMaxValueBytes);
 
 }  // namespace
 
@@ -114,7 +117,7 @@ const char* LineLayouts::Fits(const Layout& layout, std::string_view text, bool 
         p = ReadWord(p, end);
         break;
       case Slot::kPassedContainer:
-        p = SkipFlatContainer(p, text.data(), end);
+        p = SkipPassedContainer(p, text.data(), end);
         break;
     }
     if (!p) return nullptr;
@@ -139,7 +142,7 @@ std::size_t LineLayouts::Validate(std::string_view text) {
   const char* const value_end = FitsAny(text, v);
   if (!value_end) return 0;
   const auto size = static_cast<std::size_t>(value_end - text.data());
-  if (size > kMaxValueBytes) return 0;
+  if (size > kMaxBytes) return 0;
   if (v.has_hint) {
     // Its ids are the keys of one object: a repeated one is the scanner's
     // to report.
@@ -157,9 +160,10 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
   Values v;
   const char* const line_end = FitsAny(text, v);
   if (!line_end) return false;
-  // The general path reports a line too long or out of time order.
+  // The general path reports a line out of time order, or too long, or of
+  // too many values.
   const auto line_size = static_cast<std::size_t>(line_end - text.data());
-  if (line_size > kMaxLineBytes || !(v.t >= not_before)) return false;
+  if (line_size > kMaxBytes || !(v.t >= not_before)) return false;
   // A hint naming an Instance twice is the general path's to report.
   if (v.has_hint && !layouts_[last_fit_].hint.Resolve(hint_text_, table)) return false;
   size = line_size;
@@ -254,7 +258,7 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
         if (value.is_string()) slot = Slot::kPassedString, bit = 0;
         else if (value.is_number()) slot = Slot::kPassedNumber, bit = 0;
         else if (value.is_bool() || value.is_null()) slot = Slot::kPassedWord, bit = 0;
-        else if (FlatContainer(value, line)) slot = Slot::kPassedContainer, bit = 0;
+        else if (PassedContainer(value, line)) slot = Slot::kPassedContainer, bit = 0;
         else return;
       }
       const bool id = slot == Slot::kInstance || slot == Slot::kRequest ||

@@ -11,6 +11,7 @@
 #include "traces/hint_layout.h"
 #include "traces/instance_table.h"
 #include "traces/json_view.h"
+#include "traces/trace_reader.h"
 #include "traces/trace_event.h"
 
 namespace lbsim {
@@ -34,9 +35,10 @@ namespace lbsim {
 //   or prefix_blocks either)
 //                        any string (escapes and UTF-8 as the scanner
 //                        takes them), a number like t but for a sign it
-//                        may have, true, false, null, or a flat object
-//                        or array of such values (see SkipFlatContainer);
-//                        read past, as the decoder passes it over.
+//                        may have, true, false, null, or an object or
+//                        array of such values, nested (see
+//                        SkipPassedContainer); read past, as the decoder
+//                        passes it over.
 // Any other line, including every line in error, is left to the general
 // path, which decides about it as ever. Layouts are learned from arrivals
 // (t, type and maybe request, duration, input_tokens, output_tokens and
@@ -56,6 +58,11 @@ class LineLayouts {
   // none is read the general way and learned, pushing out the oldest.
   static constexpr std::size_t kMaxLayouts = 8;      // without a hint
   static constexpr std::size_t kMaxHintLayouts = 4;  // with one
+  // The longest line or element read by layout. Every JSON value but the
+  // last takes two bytes at least (itself and a ',' or ']'), so no text
+  // this long holds more than kMaxEventValues values, the limit the
+  // scanner counts and layouts do not; a longer one is the general path's.
+  static constexpr std::size_t kMaxBytes = 2 * kMaxEventValues;
 
   // `learn_hints`: whether layouts may hold a hint; a run whose strategies
   // want each hint's text (Hint::raw_json) reads hinted lines the general
@@ -67,7 +74,7 @@ class LineLayouts {
       : learn_hints_(learn_hints), lines_(lines) {}
 
   // Reads the line at the start of `text`, which ends at the first '\n':
-  // when that '\n' is in `text`, the line (at most kMaxLineBytes) fits a
+  // when that '\n' is in `text`, the line (at most kMaxBytes) fits a
   // remembered layout and its time is at least `not_before`, sets `event`
   // to what EventDecoder::Decode makes of the line (its Instance looked up
   // in `table`; its position left alone) and `size` to the line's length
@@ -80,7 +87,7 @@ class LineLayouts {
   bool Read(std::string_view text, const InstanceTable& table, double not_before,
             TraceEvent& event, std::size_t& size);
   // The size of the event at the start of `text` when it fits a remembered
-  // layout, is at most kMaxValueBytes and (for a hint) names no Instance
+  // layout, is at most kMaxBytes and (for a hint) names no Instance
   // twice; otherwise 0. Such an event is JSON that JsonScanner accepts as
   // it stands, so that a reader that only validates (a document's first
   // pass) need not scan it. Nothing else is checked or decoded.

@@ -3,11 +3,11 @@
 // the input has one) its '\n' and whatever follows. It is read through
 // layouts learned from the usual arrival and load lines, spaced and
 // compact, three Proxy-style hinted arrivals (one with the Proxy's queue
-// totals beside its map and around it, one with a request object and a
-// string beside its queues; the first also holds the entry layouts of a
+// totals beside its map and around it, one with a request object, a
+// chat body in it, and a string beside its queues; the first also holds the entry layouts of a
 // fourth laid out like it; the entries of each punctuated alike, so that
 // entries of other keys, in any order, are read by their punctuation), and
-// lines with keys the decoder passes over. Whenever a layout reads a line,
+// lines with keys the decoder passes over (a nested chat body among them). Whenever a layout reads a line,
 // it must end at the buffer's first '\n', and the general path must accept
 // that line too and decode the same event, with hints read as the spec
 // reads them and as a pinned Proxy does (Python's float()). The same input
@@ -65,9 +65,10 @@ struct Fixture {
              R"({"t":1,"type":"load","instance":"b","inflight":2,"source":"hb"})",
              R"({"t":1764750000.0222933,"type":"arrival","user":"Jos\u00e9","stream":true,"priority":-1,"meta":{"user":"u","n":1},"tags":["a",2],"duration":0.5})",
              R"({"t":2,"type":"arrival","instance":"b","inflight":1,"qps_1m":null,"hint":{}})",
+             R"({"t": 3, "type": "arrival", "request": "r", "body": {"model": "m", "messages": [{"role": "user", "content": "Hi"}], "stop": [[1]]}})",
          })
       LearnScanned(line, {&passing_layouts});
-    if (passing_layouts.size() != 4) std::abort();
+    if (passing_layouts.size() != 5) std::abort();
     // Names "c", never registered, between two that are.
     const std::string hinted =
         R"({"t": 0, "type": "arrival", "request": "r", "hint": {"queue_depths": {"per_instance": )"
@@ -79,7 +80,8 @@ struct Fixture {
         R"("inst-00001": {"active_prepare": 2, "next_slot_ready_in_ms": 12.5}}, "ready_queue_depth": 0}}})";
     const std::string request =
         R"({"t": 0, "type": "arrival", "hint": {"request": {"request_id": "r-1", "model": "m", )"
-        R"("stream": true, "prompt_tokens": 12}, "queue_depths": {"per_instance": {"b": )"
+        R"("stream": true, "prompt_tokens": 12, "messages": [{"role": "user", "content": "Hi"}]}, )"
+        R"("queue_depths": {"per_instance": {"b": )"
         R"({"active_ready": 1}}}, "note": "x"}})";
     // Laid out as `hinted` but for its entries: their layouts join its own.
     const std::string more_entries =

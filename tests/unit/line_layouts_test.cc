@@ -18,6 +18,7 @@
 #include "traces/event_decoder.h"
 #include "traces/flat_object_scanner.h"
 #include "traces/json_scanner.h"
+#include "traces/layout_text.h"
 #include "traces/line_layouts.h"
 #include "traces/trace_reader.h"
 
@@ -151,6 +152,22 @@ InstanceTable TwoInstances() {
   table.Intern("inst-1");
   table.Intern("b");
   return table;
+}
+
+// An object of `n` keys "k0", "k1", ..., each holding its number.
+std::string Keys(std::size_t n) {
+  std::string text = "{";
+  for (std::size_t i = 0; i < n; ++i)
+    text += (i ? ", \"k" : "\"k") + std::to_string(i) + "\": " + std::to_string(i);
+  return text + "}";
+}
+
+// `depth` levels of `open` ... `close` (objects each under a key "a").
+std::string Nested(std::size_t depth, const std::string& open, const std::string& close) {
+  std::string text;
+  for (std::size_t i = 0; i < depth; ++i) text += open == "{" && i + 1 < depth ? "{\"a\": " : open;
+  for (std::size_t i = 0; i < depth; ++i) text += close;
+  return text;
 }
 
 TEST_CASE("LineLayouts reads lines laid out like a learned one, as the decoder does") {
@@ -364,24 +381,57 @@ TEST_CASE("LineLayouts reads line after line into one event as into fresh ones")
   CheckSameEvent(reused, expected);
 }
 
-TEST_CASE("LineLayouts leaves a line longer than the line limit to the general path") {
-  // Learned from a line of exactly kMaxLineBytes (mostly spaces); the same
-  // layout with a longer id is one byte over.
+TEST_CASE("LineLayouts leaves a line longer than kMaxBytes to the general path") {
+  // Learned from a line of exactly kMaxBytes (mostly spaces); the same
+  // layout with a longer id is one byte over, and the general path's.
+  // So is a document's element.
   InstanceTable table = TwoInstances();
-  LineLayouts layouts;
+  LineLayouts layouts, elements(true, false);
   const std::string head = R"({"t": 7, "type": "load", "instance": ")";
   const std::string tail = R"(", "inflight": 2})";
   std::string line = head + "b" + tail;
-  line.insert(1, kMaxLineBytes - line.size(), ' ');
-  REQUIRE(line.size() == kMaxLineBytes);
+  line.insert(1, LineLayouts::kMaxBytes - line.size(), ' ');
+  REQUIRE(line.size() == LineLayouts::kMaxBytes);
   LearnFrom(layouts, line, table);
+  LearnFrom(elements, line, table);
   REQUIRE(layouts.size() == 1);
   TraceEvent event;
   std::size_t size = 0;
   CHECK(layouts.Read(line + "\n", table, 0.0, event, size));
-  CHECK(size == kMaxLineBytes);
+  CHECK(size == LineLayouts::kMaxBytes);
+  CHECK(elements.Validate(line + ",") == LineLayouts::kMaxBytes);
   line.replace(line.size() - tail.size() - 1, 1, "bb");
   CHECK_FALSE(layouts.Read(line + "\n", table, 0.0, event, size));
+  CHECK(elements.Validate(line + ",") == 0);
+  CHECK(DecodeGenerally(line, table, 0.0, event));
+}
+
+TEST_CASE("LineLayouts leaves a line of more values than the scanner takes to the general path") {
+  // An arrival of 4 values and an array of n more: one past the scanner's
+  // limit is refused by the general path, and so never read by layout.
+  // So is such an element of a document.
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts, elements(true, false);
+  const auto arrival = [](std::size_t n) {
+    std::string ones;
+    for (std::size_t i = 0; i < n; ++i) ones += i == 0 ? "1" : ",1";
+    return R"({"t": 1, "type": "arrival", "x": [)" + ones + "]}";
+  };
+  LearnFrom(layouts, arrival(2), table);
+  LearnFrom(elements, arrival(2), table);
+  REQUIRE(layouts.size() == 1);
+  TraceEvent event;
+  std::size_t size = 0;
+  const std::string most = arrival(kMaxEventValues - 4), over = arrival(kMaxEventValues - 3);
+  CHECK(DecodeGenerally(most, table, 0.0, event));
+  CHECK_FALSE(DecodeGenerally(over, table, 0.0, event));
+  CHECK_FALSE(layouts.Read(over + "\n", table, 0.0, event, size));
+  CHECK(elements.Validate(over + ",") == 0);
+  // Below kMaxBytes, as many values as fit are read by layout.
+  const std::string fits = arrival((LineLayouts::kMaxBytes - arrival(0).size() + 1) / 2);
+  REQUIRE(fits.size() <= LineLayouts::kMaxBytes);
+  CHECK(ReadsAsDecoder(layouts, fits, table, true));
+  CHECK(elements.Validate(fits + ",") == fits.size());
 }
 
 TEST_CASE("LineLayouts reads arrivals with request ids, as the decoder does") {
@@ -472,8 +522,9 @@ TEST_CASE("LineLayouts learns only arrival and load layouts, and keeps the newes
            R"({"t": 1, "type": "load", "instance": "b", "request": "r"})",
            R"({"t": 1, "type": "load", "instance": "b", "weight": 2})",
            R"({"t": 1, "type": "arrival", "speed": 2})",
-           R"({"t": 1, "type": "arrival", "extra": {"a": {"b": 1}}})",
-           R"({"t": 1, "type": "arrival", "extra": [[1]]})",
+           R"({"t": 1, "type": "arrival", "extra": )" + Nested(layout_text::kMaxPassedDepth + 1, "[", "]") + "}",
+           R"({"t": 1, "type": "arrival", "extra": {"a": {"\u0041": 1}}})",
+           R"({"t": 1, "type": "arrival", "extra": [[1e2]]})",
            R"({"t": 1, "type": "arrival", "extra": {"\u0041": 1}})",
            R"({"t": 1, "type": "arrival", "a": 1, "b": 1, "c": 1, "d": 1, "e": 1, "f": 1, "g": 1, "h": 1, "i": 1, "j": 1})",
            R"({"t": 1, "type": "load", "instance": "b", "input_tokens": 2})",
@@ -638,7 +689,7 @@ TEST_CASE("LineLayouts reads past true, false and null of keys the decoder passe
         table);
 }
 
-TEST_CASE("LineLayouts reads past flat objects and arrays of keys the decoder passes over") {
+TEST_CASE("LineLayouts reads past objects and arrays of keys the decoder passes over, nested or not") {
   InstanceTable table = TwoInstances();
   LineLayouts layouts;
   LearnFrom(layouts,
@@ -649,7 +700,8 @@ TEST_CASE("LineLayouts reads past flat objects and arrays of keys the decoder pa
     return R"({"t": 2.5, "type": "arrival", "request": "r-2", "meta": )" + meta +
            R"(, "tags": )" + tags + R"(, "duration": 0.5})";
   };
-  // Any flat, plain members, in any number up to 16, spaced with blanks.
+  // Any plain members, an object's keys up to 32 and an array's in any
+  // number, nested up to 16 levels, spaced with blanks.
   for (const auto& [meta, tags] : std::vector<std::pair<std::string, std::string>>{
            {R"({"user": "u-2", "tier": "paid"})", R"(["b", 2])"},
            {R"({})", R"([])"},
@@ -659,6 +711,13 @@ TEST_CASE("LineLayouts reads past flat objects and arrays of keys the decoder pa
            {R"({"1":1,"2":2,"3":3,"4":4,"5":5,"6":6,"7":7,"8":8,"9":9,"10":10,"11":11,"12":12,"13":13,"14":14,"15":15,"16":16})",
             R"([1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16])"},
            {R"({"": 1})", R"([])"},
+           {Keys(layout_text::kMaxObjectKeys), R"([1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17])"},
+           // Nested, as a request's chat body or a client's address is.
+           {R"({"user": {"id": 1}, "client": {"ip": "10.0.0.1", "port": 443}})", R"([[]])"},
+           {R"({"messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi\n\"there\""}]})",
+            R"([{"a": [1, {"b": null}]}, [], {}])"},
+           {R"({"a": {"a": {"a": 1}}})", R"([{"x": 1}, {"x": 2}])"},  // a key again, elsewhere
+           {Nested(layout_text::kMaxPassedDepth, "{", "}"), Nested(layout_text::kMaxPassedDepth, "[", "]")},
            {R"([])", R"({})"},  // either kind, whichever was learned
            // String values as any string the scanner accepts.
            {R"({"user": "\u0041", "n": "Jos\u00e9"})", R"(["\"", "\\"])"},
@@ -666,15 +725,18 @@ TEST_CASE("LineLayouts reads past flat objects and arrays of keys the decoder pa
        }) {
     CHECK(ReadsAsDecoder(layouts, line(meta, tags), table, true));
   }
-  // Valid, but not flat or plain, or too long: the general path's.
+  // Valid, but not plain, or too deep or wide: the general path's.
   for (const auto& [meta, tags] : std::vector<std::pair<std::string, std::string>>{
-           {R"({"user": {"id": 1}})", R"([])"},
-           {R"({})", R"([[]])"},
            {R"({"\u0041": 1})", R"([])"},
+           {R"({"user": {"\u0041": 1}})", R"([])"},
+           {R"({})", R"([{"n": 1e-05}])"},
            {R"({"u\"": 1})", R"([])"},
            {"{\"caf\xC3\xA9\": 1}", R"([])"},
            {R"({"a": 1e3})", R"([])"},
-           {R"({})", R"([1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17])"},
+           {Keys(layout_text::kMaxObjectKeys + 1), R"([])"},
+           {R"({"a": )" + Keys(layout_text::kMaxObjectKeys + 1) + "}", R"([])"},
+           {R"({})", Nested(layout_text::kMaxPassedDepth + 1, "[", "]")},
+           {Nested(layout_text::kMaxPassedDepth + 1, "{", "}"), R"([])"},
            {R"({"user": "u"})", R"("a")"},
        }) {
     CHECK_FALSE(ReadsAsDecoder(layouts, line(meta, tags), table, false));
@@ -691,6 +753,12 @@ TEST_CASE("LineLayouts reads past flat objects and arrays of keys the decoder pa
            {R"({})", R"([tru])"},
            {R"({})", R"([)"},
            {R"({"a": 1])", R"([])"},
+           {R"({"user": {"a": 1, "a": 2}})", R"([])"},
+           {R"({})", R"([{"role": "user", "role": "system"}])"},
+           {R"({})", R"([[1,]])"},
+           {R"({"a": {"b" 1}})", R"([])"},
+           {R"({})", R"([{])"},
+           {R"({})", R"([{"a": [}])"},
        }) {
     CheckRefusedBothWays(layouts, line(meta, tags), table);
   }
@@ -901,7 +969,7 @@ TEST_CASE("LineLayouts reads Proxy queue hints laid out like a learned one, as t
   CHECK(got.hint.queues[0].load.value[0] == 9.0);
   // A key not a queue field takes any value a line's passed-over key does.
   got = check_read(
-      R"({"t": 4, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"state": "ready", "x": -1, "ok": true, "n": null, "tags": ["a", 2], "kv": {"hit": 0.5}, "active_ready": 2}}}}})");
+      R"({"t": 4, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"state": "ready", "x": -1, "ok": true, "n": null, "tags": ["a", 2], "kv": {"hit": 0.5, "blocks": [[1, 2], {"id": 3}]}, "active_ready": 2}}}}})");
   REQUIRE(got.hint.queues.size() == 1);
   CHECK(got.hint.queues[0].load.known == std::array<bool, 8>{false, false, true});
 
@@ -931,7 +999,8 @@ TEST_CASE("LineLayouts reads Proxy queue hints laid out like a learned one, as t
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "active_ready": 1, "x": 3}}}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "active_r\u0065ady": 1}}}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "": 1}}}}})",
-           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "ready": {"a": [1]}}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "ready": {"a": [1e2]}}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "ready": {"a": {"b": 1, "b": 2}}}}}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "active_ready": "1"}}}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "active_ready": -1}}}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "active_ready": true}}}}})",
@@ -975,7 +1044,7 @@ TEST_CASE("LineLayouts learns a hint only of the Proxy's shape, and not when raw
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": -1}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": 1e2}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": "1"}}}}})",
-           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"unknown_key": [[1]]}}}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"unknown_key": [[1e2]]}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"unknown_key": 1e2}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {}}}})",
            // Entries set apart two ways.
@@ -983,11 +1052,11 @@ TEST_CASE("LineLayouts learns a hint only of the Proxy's shape, and not when raw
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": 1}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"x": 1, "queue_depths": {"per_instance": {}}}})",
            // Beside the map, a member the decoder passes over that a Frame
-           // does not read past (not flat, or a number in exponent form).
-           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {}}, "x": ["1", [2]]}}})",
+           // does not read past (not plain, or a number in exponent form).
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {}}, "x": ["1", [2e0]]}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"x": 1e2, "per_instance": {"b": {}}}}})",
-           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {}}}, "x": {"y": {}}}})",
-           R"({"t": 1, "type": "arrival", "hint": {"request": {"messages": [{"role": "user"}]}, "queue_depths": {"per_instance": {"b": {}}}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {}}}, "x": {"y": {"\u0041": 1}}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"request": {"messages": )" + Nested(layout_text::kMaxPassedDepth, "[", "]") + R"(}, "queue_depths": {"per_instance": {"b": {}}}}})",
            // No map, or one named with an escape.
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"prepare_queue_depth": 1}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instanc\u0065": {"b": {}}}}})",
@@ -1098,10 +1167,11 @@ TEST_CASE("LineLayouts reads the Proxy's own hint, its queue totals passed over,
   check_read(ProxyHintArrival("2", ProxyHintNumbers("40", "0", "0.0", 3), {"b", "inst-1", "c"}));
 
   // Any value the decoder passes over, as a line's passed-over keys take
-  // it: strings, words, flat objects and arrays.
+  // it: strings, words, objects and arrays, nested or not.
   for (const std::string total :
        {R"("4")", R"("caf\u00e9 \"x\"")", "null", "true", "false", "{}", "[]",
-        R"({"id": "r-1", "stream": true, "n": -2.5})", R"([1, "a", null])"}) {
+        R"({"id": "r-1", "stream": true, "n": -2.5})", R"([1, "a", null])", R"({"a": {"b": 1}})",
+        "[[1]]"}) {
     const TraceEvent got = check_read(ProxyHintArrival("1", ProxyHintNumbers(total, "2", "0.5")));
     REQUIRE(got.hint.queues.size() == 2);
     CHECK(got.hint.queues[0].load.value[1] == 2.0);
@@ -1111,8 +1181,8 @@ TEST_CASE("LineLayouts reads the Proxy's own hint, its queue totals passed over,
   // decoder refuses: the general path's, either way.
   TraceEvent event;
   for (const std::string total :
-       {"1e3", "01", "1.", "--1", "1234567890123456", "1 ", R"({"a": {"b": 1}})", "[[1]]",
-        R"({"a": 1, "a": 2})", "\"\x01\"", R"({"a\u0062": 1})", "nul", R"("open)"}) {
+       {"1e3", "01", "1.", "--1", "1234567890123456", "1 ", R"({"a": {"b": 1e3}})", "[[01]]",
+        R"({"a": 1, "a": 2})", R"([{"a": 1, "a": 2}])", "\"\x01\"", R"({"a\u0062": 1})", "nul", R"("open)"}) {
     const std::string text = ProxyHintArrival("3", ProxyHintNumbers(total, "1", "0.0"));
     INFO(text);
     CHECK_FALSE(Read(layouts, text, table, event));
@@ -1170,10 +1240,15 @@ TEST_CASE("LineLayouts reads past a request the hint carries beside its queues, 
     CHECK(got.hint.queues[0].instance == 1);
     CHECK(got.hint.queues[0].load.value[0] == 4.0);
   }
-  // A request of nested objects is the general path's.
-  TraceEvent event;
-  CHECK_FALSE(Read(layouts, hinted(2, R"({"messages": [{"role": "user"}]})", "4"), table, event));
-  CHECK(DecodeGenerally(hinted(2, R"({"messages": [{"role": "user"}]})", "4"), table, 0.0, event));
+  // A request of nested objects too (its chat body), but for a repeated key
+  // in one, the general path's to report.
+  const TraceEvent got = CheckReadAsDecoder(
+      layouts,
+      hinted(2, R"({"request_id": "r-4", "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]})", "4"),
+      table);
+  REQUIRE(got.hint.queues.size() == 1);
+  CHECK(got.hint.queues[0].load.value[0] == 4.0);
+  CheckRefusedBothWays(layouts, hinted(2, R"({"messages": [{"role": "user", "role": "system"}]})", "4"), table);
 }
 
 // A ',' and `spaces` spaces: as many ways to set a map's entries apart as
@@ -1618,8 +1693,7 @@ TEST_CASE("LineLayouts agrees with the decoder on random hints whose entries lea
 }
 
 // Values of a key the decoder passes over, and whether the layouts read
-// past them (flat and plain) rather than leave their line to the general
-// path.
+// past them (plain) rather than leave their line to the general path.
 const std::pair<std::string, bool> kPassedValues[] = {
     {R"("")", true},
     {R"("r-\u0031\n")", true},
@@ -1628,8 +1702,11 @@ const std::pair<std::string, bool> kPassedValues[] = {
     {R"({"request_id": "r-1", "model": "m", "prompt_tokens": 12, "stream": true})", true},
     {R"([0.5, -1, "x", null])", true},
     {R"({"a": 1, "b": 2, "a": 3})", false},
-    {R"({"a": [1]})", false},
-    {R"([{}])", false},
+    {R"({"a": [1]})", true},
+    {R"([{}])", true},
+    {R"([{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello"}])", true},
+    {R"([{"a": 1, "a": 2}])", false},
+    {R"([{"n": 1e5}])", false},
     {R"({"k\u0065y": 1})", false},
     {"[1,]", false},
     {R"({"a" 1})", false},
