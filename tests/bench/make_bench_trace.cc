@@ -39,13 +39,14 @@ std::string Describe(const BenchTraceShape& shape) {
   const char* times = shape.times == TimeStyle::kIntegerMs           ? "integer ms"
                       : shape.times == TimeStyle::kFractionalSeconds ? "fractional s"
                                                                      : "Unix s";
-  return fmt::format("{}, {}, {}% {}{}hints{}{}{}{}{}", ids, times, shape.hint_percent,
+  return fmt::format("{}, {}, {}% {}{}hints{}{}{}{}{}{}", ids, times, shape.hint_percent,
                      shape.varying_hints ? "varying " : "",
                      shape.exported_hints ? "exported Proxy-built "
                      : shape.proxy_hints  ? "Proxy-built "
                                           : "",
                      shape.float_loads ? ", float loads" : "",
                      shape.log_keys ? ", Proxy log keys" : "",
+                     shape.chat_bodies ? ", chat bodies" : "",
                      shape.script ? ", as a script writes it" : "",
                      shape.long_requests ? ", 1-20 s requests" : "",
                      shape.document ? ", a JSON document" : "");
@@ -90,6 +91,20 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
     if (!shape.log_keys) return "";
     return fmt::format(R"(, "model": "llama-3.1-8b-instruct", "stream": {}, "instance": "inst-{:05}")",
                        uniform(4) == 0 ? "false" : "true", uniform(shape.instances));
+  };
+  auto chat_body = [&]() -> std::string {
+    if (!shape.chat_bodies) return "";
+    static constexpr std::string_view kWords[] = {
+        "route", "the", "request", "to", "an", "instance", "with", "least", "load", "and",
+        "explain", "why", "cache", "prefix", "tokens", "in", "a", "short", "answer", "please",
+        "summarize", "this", "document", "\\\"quoted\\\"", "line\\nbreak", "for", "me", "today"};
+    std::string text;
+    for (std::uint64_t n = 8 + uniform(73); n > 0; --n) {
+      if (!text.empty()) text += ' ';
+      text += kWords[uniform(std::size(kWords))];
+    }
+    return R"(, "messages": [{"role": "system", "content": "You are a helpful assistant."}, )"
+           R"({"role": "user", "content": ")" + text + R"("}])";
   };
   auto request = [&](std::uint64_t a) -> std::string {
     switch (shape.ids) {
@@ -185,7 +200,8 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
                             python_float((static_cast<double>(duration) + below_one()) * 1e-6))
               : "";
     }
-    const std::string id = (shape.script && uniform(10) >= 7 ? "" : request(a)) + log_keys();
+    const std::string id =
+        (shape.script && uniform(10) >= 7 ? "" : request(a)) + log_keys() + chat_body();
     if (shape.hint_percent && uniform(100) < shape.hint_percent) {
       event(fmt::format(R"({{"t": {}, "type": "arrival"{}{}{}}})", t, id, duration_member,
                         hint()));

@@ -54,6 +54,11 @@ struct BenchTraceShape {
   // the model, whether the request streams, and the Instance the Proxy
   // picked (all passed over by the replay).
   bool log_keys = false;
+  // Arrivals also carry the request's chat body, as a log that keeps the
+  // request writes it: "messages", a system and a user message, the user's
+  // 8 to 80 words, some with a quote or a line break escaped (passed over
+  // by the replay: a nested array of objects).
+  bool chat_bodies = false;
   // Written as a Python script's json.dumps writes what it has: times and
   // durations in seconds as Python's shortest digits of a float (up to 17
   // significant), a request id on 7 in 10 arrivals and a duration on 8 in

@@ -62,6 +62,10 @@ int main(int argc, char** argv) {
     s.log_keys = true;
     return s;
   };
+  auto chat_bodies = [](BenchTraceShape s) {
+    s.chat_bodies = true;
+    return s;
+  };
   auto proxy_hints = [](BenchTraceShape s) {
     s.proxy_hints = true;
     return s;
@@ -92,6 +96,8 @@ int main(int argc, char** argv) {
       {"uuid-all-hints", with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 100, true)},
       {"realistic-varying-hints", varying(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
       {"realistic-proxy-log", proxy_log(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
+      {"realistic-chat-bodies",
+       chat_bodies(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
       {"realistic-document",
        document(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
       {"realistic-proxy-hints",
@@ -202,6 +208,8 @@ int main(int argc, char** argv) {
              per_mixed_ns, verdict(per_mixed_ns <= 60));
   fmt::print("realistic with a Proxy log's times and keys / without = {:.2f}x\n",
              shape_seconds("realistic-proxy-log") / real);
+  fmt::print("realistic with chat bodies / without = {:.2f}x\n",
+             shape_seconds("realistic-chat-bodies") / real);
   fmt::print("realistic as a JSON document / as JSON Lines = {:.2f}x\n",
              shape_seconds("realistic-document") / real);
   fmt::print("realistic with Proxy-built hints / with the four-key ones = {:.2f}x\n",
