@@ -124,9 +124,8 @@ const char* LineLayouts::Fits(const Layout& layout, std::string_view text, bool 
   }
 }
 
-const char* LineLayouts::FitsAny(std::string_view text, Values& v) {
-  const char* line_end = Fits(layouts_[last_fit_], text, lines_, v, hint_text_);
-  if (line_end) return line_end;
+const char* LineLayouts::FitsOthers(std::string_view text, Values& v) {
+  const char* line_end;
   for (std::size_t i = 0; i < count_; ++i) {
     if (i == last_fit_ || !(line_end = Fits(layouts_[i], text, lines_, (v = Values{}), hint_text_)))
       continue;
@@ -136,10 +135,218 @@ const char* LineLayouts::FitsAny(std::string_view text, Values& v) {
   return nullptr;
 }
 
+const char* LineLayouts::Fit(std::string_view text, Values& v, Fitted& fitted) {
+  const char* line_end = Fits(layouts_[last_fit_], text, lines_, v, hint_text_);
+  if (!line_end && !punctuation_first_) {
+    line_end = FitsOthers(text, v);
+    if (!line_end) {
+      // Read by its punctuation or not at all: only the first counts.
+      fitted.by_punctuation = true;
+      line_end = ReadByPunctuation(text, (v = Values{}), fitted.type, fitted.hint_owner);
+      if (!line_end) return nullptr;
+    }
+    miss_rate_ = miss_rate_ - (miss_rate_ >> 3) + (fitted.by_punctuation ? 32 : 0);
+    if (miss_rate_ > kPunctuationFirstRate) {
+      punctuation_first_ = true;
+      lines_until_retry_ = kPunctuationFirstLines;
+    }
+  } else if (!line_end) {
+    if (--lines_until_retry_ == 0) {
+      punctuation_first_ = false;
+      miss_rate_ = 0;
+    }
+    fitted.by_punctuation = true;
+    line_end = ReadByPunctuation(text, (v = Values{}), fitted.type, fitted.hint_owner);
+    if (line_end) return line_end;
+    fitted.by_punctuation = false;
+    line_end = FitsOthers(text, (v = Values{}));
+    if (!line_end) return nullptr;
+  }
+  if (!fitted.by_punctuation) fitted = {layouts_[last_fit_].type, last_fit_, false};
+  return line_end;
+}
+
+const char* LineLayouts::ReadByPunctuation(std::string_view text, Values& v, EventType& type,
+                                           std::size_t& hint_owner) {
+  const Punctuation& q = punctuation_;
+  if (q.open.empty()) return nullptr;
+  const char* p = text.data();
+  const char* const begin = p;
+  const char* const end = p + text.size();
+  if (!LiteralAt(p, end, q.open.data(), q.open.size())) return nullptr;
+  p += q.open.size();
+  // A bit per key read, as Learn keeps them.
+  constexpr unsigned kType = 1, kT = 2, kDuration = 4, kInstance = 8, kInflight = 16, kQps = 32,
+                     kRequest = 64, kInput = 128, kOutput = 256, kHint = 512;
+  unsigned seen = 0;
+  bool arrival = false;
+  std::string_view passed[kMaxPassedKeys];
+  std::size_t passed_count = 0;
+  member_count_ = 0;
+  bool learnable = true;  // its members fit members_
+  for (;;) {
+    // The key's name, then its closing quote, which starts q.colon.
+    const char* const key_begin = p - 1;
+    std::string_view key;
+    if (!(p = ReadId(p, end, kMaxKeyBytes, key)) ||
+        !LiteralAt(p, end, q.colon.data(), q.colon.size()))
+      return nullptr;
+    p += q.colon.size();
+    const char* const value_begin = p;
+    unsigned bit = 0;
+    TraceTime number;
+    if (key == "t") {
+      bit = kT;
+      p = ReadDecimal(p, begin, end, number);
+      v.t = number.value;
+      v.t_integral = number.integral;
+      v.t_integer = number.integer;
+    } else if (key == "type") {
+      bit = kType;
+      if (LiteralAt(p, end, "\"arrival\"", 9)) {
+        arrival = true;
+        p += 9;
+      } else if (LiteralAt(p, end, "\"load\"", 6)) {
+        p += 6;
+      } else {
+        return nullptr;
+      }
+    } else if (key == "duration") {
+      bit = kDuration;
+      p = ReadDecimal(p, begin, end, number);
+      v.duration = number.value;
+      v.has_duration = true;
+    } else if (key == "request" || key == "instance") {
+      const bool request = key == "request";
+      bit = request ? kRequest : kInstance;
+      if (p == end || *p != '"' ||
+          !(p = ReadId(p + 1, end, kMaxIdBytes, request ? v.request : v.instance)) || p == end ||
+          *p != '"')
+        return nullptr;
+      ++p;
+    } else if (key == "inflight") {
+      bit = kInflight;
+      v.has_inflight = true;
+      if (p != end && *p == 'n') {
+        p = ReadNull(p, end);
+        v.inflight_null = true;
+      } else {
+        p = ReadDecimal(p, begin, end, number);
+        if (p && !number.integral) return nullptr;
+        v.inflight = static_cast<std::int64_t>(number.integer);
+      }
+    } else if (key == "qps_1m") {
+      bit = kQps;
+      v.has_qps_1m = true;
+      if (p != end && *p == 'n') {
+        p = ReadNull(p, end);
+        v.qps_1m_null = true;
+      } else {
+        p = ReadDecimal(p, begin, end, number);
+        v.qps_1m = number.value;
+      }
+    } else if (key == "input_tokens" || key == "output_tokens") {
+      const bool input = key == "input_tokens";
+      bit = input ? kInput : kOutput;
+      p = ReadDecimal(p, begin, end, number);
+      if (p && !number.integral) return nullptr;
+      (input ? v.input_tokens : v.output_tokens) = number.integer;
+      (input ? v.has_input_tokens : v.has_output_tokens) = true;
+    } else if (key == "hint") {
+      // A run that wants each hint's text reads it the general way.
+      if (!learn_hints_) return nullptr;
+      bit = kHint;
+      if (LiteralAt(p, end, "{}", 2)) {
+        p += 2;
+      } else if (LiteralAt(p, end, "null", 4)) {
+        p += 4;
+      } else {
+        // As the hint of a kept hinted layout reads it, the last fitted first.
+        const char* hint_end = nullptr;
+        for (std::size_t k = 0; k < count_ && !hint_end; ++k) {
+          const std::size_t i = k == 0 ? last_fit_ : (k == last_fit_ ? 0 : k);
+          if (layouts_[i].hinted && (hint_end = layouts_[i].hint.Fits(p, begin, end, hint_text_)))
+            hint_owner = i;
+        }
+        p = hint_end;
+        v.has_hint = p != nullptr;
+        learnable = false;
+      }
+    } else if (IsEventKey(key)) {
+      return nullptr;  // one the decoder reads (weight, speed, ...): not for these readers
+    } else {
+      if (passed_count == kMaxPassedKeys) return nullptr;
+      for (std::size_t k = 0; k < passed_count; ++k)
+        if (passed[k] == key) return nullptr;  // the general path's to report
+      passed[passed_count++] = key;
+      p = SkipPassedValue(p, begin, end);
+    }
+    if (!p || (seen & bit)) return nullptr;
+    seen |= bit;
+    if (member_count_ < members_.size()) {
+      const auto view = [](const char* from, const char* to) {
+        return JsonView{KindOf(*from), false, std::string_view(from, to - from)};
+      };
+      // A passed-over string may hold escapes: Learn only asks of ids.
+      members_[member_count_++] = {view(key_begin, key_begin + key.size() + 2),
+                                   view(value_begin, p)};
+    } else {
+      learnable = false;
+    }
+    if (LiteralAt(p, end, q.comma.data(), q.comma.size())) {
+      p += q.comma.size();
+      continue;
+    }
+    if (!LiteralAt(p, end, q.close.data(), q.close.size())) return nullptr;
+    p += q.close.size();
+    break;
+  }
+  if (lines_ && (p == end || *p != '\n')) return nullptr;
+  // The keys Learn takes for an arrival or a load.
+  constexpr unsigned kArrivalOnly = kDuration | kRequest | kInput | kOutput | kHint;
+  if (!(seen & kType) || !(seen & kT)) return nullptr;
+  if (arrival) {
+    type = EventType::kArrival;
+  } else {
+    if (!(seen & kInstance) || (seen & kArrivalOnly)) return nullptr;
+    type = EventType::kLoad;
+  }
+  if (!learnable) member_count_ = 0;
+  return p;
+}
+
+void LineLayouts::LearnPunctuation(std::string_view line, std::span<const JsonMember> members) {
+  if (members.size() < 2) return;
+  const auto between = [](const char* from, const char* to) {
+    return std::string_view(from, static_cast<std::size_t>(to - from));
+  };
+  // Each piece ends with, or starts after, a key's quote.
+  const char* const first_key = members.front().key.text.data();
+  const std::string_view open = between(line.data(), first_key + 1);
+  const JsonView& last = members.back().value;
+  const std::string_view close =
+      between(last.text.data() + last.text.size(), line.data() + line.size());
+  std::string_view colon, comma;
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    const JsonMember& m = members[i];
+    const std::string_view this_colon =
+        between(m.key.text.data() + m.key.text.size() - 1, m.value.text.data());
+    if (i > 0 && this_colon != colon) return;
+    colon = this_colon;
+    if (i + 1 == members.size()) break;
+    const std::string_view this_comma =
+        between(m.value.text.data() + m.value.text.size(), members[i + 1].key.text.data() + 1);
+    if (i > 0 && this_comma != comma) return;
+    comma = this_comma;
+  }
+  punctuation_ = {std::string(open), std::string(colon), std::string(comma), std::string(close)};
+}
+
 std::size_t LineLayouts::Validate(std::string_view text) {
   if (count_ == 0) return 0;
   Values v;
-  const char* const value_end = FitsAny(text, v);
+  Fitted fitted;
+  const char* const value_end = Fit(text, v, fitted);
   if (!value_end) return 0;
   const auto size = static_cast<std::size_t>(value_end - text.data());
   if (size > kMaxBytes) return 0;
@@ -151,6 +358,7 @@ std::size_t LineLayouts::Validate(std::string_view text) {
     std::sort(ids_.begin(), ids_.end());
     if (std::adjacent_find(ids_.begin(), ids_.end()) != ids_.end()) return 0;
   }
+  if (fitted.by_punctuation) LearnRead(text.substr(0, size));
   return size;
 }
 
@@ -158,16 +366,17 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
                        TraceEvent& event, std::size_t& size) {
   if (count_ == 0) return false;
   Values v;
-  const char* const line_end = FitsAny(text, v);
+  Fitted fitted;
+  const char* const line_end = Fit(text, v, fitted);
   if (!line_end) return false;
   // The general path reports a line out of time order, or too long, or of
   // too many values.
   const auto line_size = static_cast<std::size_t>(line_end - text.data());
   if (line_size > kMaxBytes || !(v.t >= not_before)) return false;
   // A hint naming an Instance twice is the general path's to report.
-  if (v.has_hint && !layouts_[last_fit_].hint.Resolve(hint_text_, table)) return false;
+  if (v.has_hint && !layouts_[fitted.hint_owner].hint.Resolve(hint_text_, table)) return false;
   size = line_size;
-  const EventType type = layouts_[last_fit_].type;
+  const EventType type = fitted.type;
   event.t = TraceTime{v.t, v.t_integral, v.t_integer};
   if (type == EventType::kArrival) {
     // An arrival read into an arrival this left: only the request, the
@@ -186,13 +395,14 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
     event.output_tokens.reset();
     if (v.has_output_tokens) event.output_tokens = v.output_tokens;
     if (v.has_hint) {
-      Layout& layout = layouts_[last_fit_];
+      Layout& layout = layouts_[fitted.hint_owner];
       layout.hint.Fill(hint_text_, event.hint);
       layout.used = true;
       hint_backoff_ = 0;
     } else {
       event.hint.queues.clear();
     }
+    if (fitted.by_punctuation) LearnRead(text.substr(0, line_size));
     return true;
   }
   left_arrival_ = false;
@@ -206,7 +416,14 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
     event.inflight = {v.inflight_null ? InflightState::kNull : InflightState::kValue, v.inflight};
   if (v.has_qps_1m)
     event.qps_1m = {v.qps_1m_null ? QpsState::kNull : QpsState::kValue, v.qps_1m};
+  if (fitted.by_punctuation) LearnRead(text.substr(0, line_size));
   return true;
+}
+
+void LineLayouts::LearnRead(std::string_view line) {
+  // While most lines fit no layout, learning theirs would only push out
+  // the others.
+  if (member_count_ > 0 && !punctuation_first_) Learn(line, std::span<const JsonMember>(members_.data(), member_count_));
 }
 
 void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> members) {
@@ -311,6 +528,7 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
   } else {
     return;
   }
+  LearnPunctuation(line, members);
   if (hint) {
     if (hint_skips_left_ > 0) {
       --hint_skips_left_;

@@ -39,6 +39,13 @@ namespace lbsim {
 //                        array of such values, nested (see
 //                        SkipPassedContainer); read past, as the decoder
 //                        passes it over.
+// A line laid out like none of them is still read when it is punctuated as
+// the last layout learned was (`{"`, `": `, `, "`, `}` as a JSON writer
+// puts them; see ReadByPunctuation): its keys in any order and any subset,
+// as a writer that leaves out keys it has no value for writes them, each
+// value one its key's slot takes (a hint of the Proxy's shape one a hinted
+// layout kept reads), and its layout is learned from it (unless hinted,
+// or while most lines fit no layout: see Fit).
 // Any other line, including every line in error, is left to the general
 // path, which decides about it as ever. Layouts are learned from arrivals
 // (t, type and maybe request, duration, input_tokens, output_tokens and
@@ -75,7 +82,8 @@ class LineLayouts {
 
   // Reads the line at the start of `text`, which ends at the first '\n':
   // when that '\n' is in `text`, the line (at most kMaxBytes) fits a
-  // remembered layout and its time is at least `not_before`, sets `event`
+  // remembered layout or is read by its punctuation (and learned, see
+  // above) and its time is at least `not_before`, sets `event`
   // to what EventDecoder::Decode makes of the line (its Instance looked up
   // in `table`; its position left alone) and `size` to the line's length
   // without the '\n', and returns true. Otherwise returns false and leaves
@@ -87,7 +95,8 @@ class LineLayouts {
   bool Read(std::string_view text, const InstanceTable& table, double not_before,
             TraceEvent& event, std::size_t& size);
   // The size of the event at the start of `text` when it fits a remembered
-  // layout, is at most kMaxBytes and (for a hint) names no Instance
+  // layout or is read by its punctuation (and learned), is at most
+  // kMaxBytes and (for a hint) names no Instance
   // twice; otherwise 0. Such an event is JSON that JsonScanner accepts as
   // it stands, so that a reader that only validates (a document's first
   // pass) need not scan it. Nothing else is checked or decoded.
@@ -163,9 +172,56 @@ class LineLayouts {
   // setting `values` and what its hint holds in `hint`; otherwise nullptr.
   static const char* Fits(const Layout& layout, std::string_view text, bool lines,
                           Values& values, HintText& hint);
-  // Fits with the layout that fitted last, then with the others; sets
-  // last_fit_ to the one that fits.
-  const char* FitsAny(std::string_view text, Values& values);
+  // Fits with each layout but the one that fitted last; sets last_fit_ to
+  // the one that fits.
+  const char* FitsOthers(std::string_view text, Values& values);
+
+  // How Fit read a line: as a layout of `type` whose hint (if any) is
+  // layouts_[hint_owner]'s, or by its punctuation (see ReadByPunctuation).
+  struct Fitted {
+    EventType type = EventType::kArrival;
+    std::size_t hint_owner = 0;
+    bool by_punctuation = false;
+  };
+  // Where the line at the start of `text` ends when the layout that fitted
+  // last fits it, or another, or its punctuation reads it, in that order;
+  // while most lines fit no layout (miss_rate_), its punctuation is tried
+  // before the other layouts, and for kPunctuationFirstLines such lines
+  // before they are tried in turn again. Sets `values` and `fitted`;
+  // nullptr when none reads it.
+  const char* Fit(std::string_view text, Values& values, Fitted& fitted);
+
+  // The text a JSON writer puts around a line's keys and values: before
+  // the first key's name (`{"`), between a key's name and its value
+  // (`": `), between a value and the next key's name (`, "`), after the
+  // last value (`}`). Empty until learned.
+  struct Punctuation {
+    std::string open, colon, comma, close;
+  };
+  // The most keys a line read by its punctuation may hold that the decoder
+  // passes over (each is compared with the others: a repeated key is the
+  // general path's to report), and the longest of them.
+  static constexpr std::size_t kMaxPassedKeys = 8;
+  static constexpr std::size_t kMaxKeyBytes = 64;
+  // Where the line at the start of `text` ends (as Fits) when it is
+  // punctuated as punctuation_ says, each key once: t, type ("arrival" or
+  // "load"), duration, request, instance, inflight, qps_1m, input_tokens,
+  // output_tokens with values their slots take, hint (unless hints are
+  // not learned) as {} or null or as the hint of a kept hinted layout
+  // reads it, and up to kMaxPassedKeys
+  // keys the decoder passes over (not IsEventKey), of at most kMaxKeyBytes
+  // of printable ASCII, read past as a passed-over slot reads; an arrival
+  // or a load with the keys Learn takes for them. Sets `values`, `type`,
+  // the hinted layout whose hint read it in `hint_owner`, and (when not
+  // hinted) the line's members in members_; otherwise nullptr.
+  const char* ReadByPunctuation(std::string_view text, Values& values, EventType& type,
+                                std::size_t& hint_owner);
+  // Learns the layout of `line`, which ReadByPunctuation just read, from
+  // the members it kept (none when hinted).
+  void LearnRead(std::string_view line);
+  // Learns the punctuation of `line`, whose members are `members`, when
+  // it is the same between each of them.
+  void LearnPunctuation(std::string_view line, std::span<const JsonMember> members);
 
   // Keeps `layout`, new, in place of the oldest of its kind when there are
   // as many as are kept; a hinted one that differs from one kept only in
@@ -186,6 +242,18 @@ class LineLayouts {
   std::uint32_t hint_backoff_ = 0;     // the skips after the next failure
   std::size_t count_ = 0;
   std::size_t last_fit_ = 0;  // tried first
+  Punctuation punctuation_;
+  // How many of the lines the last fitted layout did not fit needed their
+  // punctuation read, in 256ths, decaying by 1/8 a line; past
+  // kPunctuationFirstRate, the punctuation is tried first.
+  static constexpr std::uint32_t kPunctuationFirstRate = 128;
+  static constexpr std::uint32_t kPunctuationFirstLines = 4096;
+  std::uint32_t miss_rate_ = 0;
+  bool punctuation_first_ = false;
+  std::uint32_t lines_until_retry_ = 0;
+  // The members of the line ReadByPunctuation read last (for Learn).
+  std::array<JsonMember, 2 + kMaxSlots> members_;
+  std::size_t member_count_ = 0;
   // The event Read last set is an arrival with every field but type, t,
   // position, request, duration, the token counts and the hint's queues
   // unset.

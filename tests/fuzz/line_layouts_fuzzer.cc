@@ -7,7 +7,9 @@
 // chat body in it, and a string beside its queues; the first also holds the entry layouts of a
 // fourth laid out like it; the entries of each punctuated alike, so that
 // entries of other keys, in any order, are read by their punctuation), and
-// lines with keys the decoder passes over (a nested chat body among them). Whenever a layout reads a line,
+// lines with keys the decoder passes over (a nested chat body among them);
+// lines laid out otherwise are read by the punctuation of the last layout
+// each learned (and learned in turn: each input starts from copies). Whenever a layout reads a line,
 // it must end at the buffer's first '\n', and the general path must accept
 // that line too and decode the same event, with hints read as the spec
 // reads them and as a pinned Proxy does (Python's float()). The same input
@@ -138,34 +140,37 @@ bool Same(const TraceEvent& a, const TraceEvent& b) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static Fixture fixture;
+  static const Fixture fixture;
+  // Copies: a line read by its punctuation is learned, and each input
+  // starts from the fixture's layouts.
+  LineLayouts usual = fixture.layouts, hinted = fixture.hinted_layouts,
+              passing = fixture.passing_layouts, elements = fixture.element_layouts;
+  InstanceTable table = fixture.table;
   const std::string buffered(reinterpret_cast<const char*>(data), size);
   const std::size_t newline = buffered.find('\n');
-  for (LineLayouts* layouts :
-       {&fixture.layouts, &fixture.hinted_layouts, &fixture.passing_layouts}) {
+  for (LineLayouts* layouts : {&usual, &hinted, &passing}) {
     for (const double not_before : {0.0, 100.0}) {
       TraceEvent fast;
       std::size_t line_size = 0;
       layouts->Forget();  // a fresh event
-      if (!layouts->Read(buffered, fixture.table, not_before, fast, line_size)) continue;
+      if (!layouts->Read(buffered, table, not_before, fast, line_size)) continue;
       if (line_size != newline) Differ(buffered, "line end");
       // The line as the general path gets it: its own bytes, then a NUL.
       const std::string line = buffered.substr(0, line_size);
       TraceEvent general;
-      if (!DecodeEventLine(std::string_view(line.c_str(), line.size()), fixture.table,
+      if (!DecodeEventLine(std::string_view(line.c_str(), line.size()), table,
                            not_before, general))
         Differ(line, "accepted");
       if (!Same(fast, general)) Differ(line, "event");
       // Hints read with Python's float(), as a pinned Proxy reads them,
       // decode the same (see HintLayout).
-      if (!DecodeEventLine(std::string_view(line.c_str(), line.size()), fixture.table,
+      if (!DecodeEventLine(std::string_view(line.c_str(), line.size()), table,
                            not_before, general, kPythonFloatReading) ||
           !Same(fast, general))
         Differ(line, "event under Python's float()");
     }
   }
   // As the element at the start of a document's events array.
-  LineLayouts& elements = fixture.element_layouts;
   const std::size_t vouched = elements.Validate(buffered);
   if (vouched > 0) {
     // Its own bytes, then the NUL the scanner wants.
@@ -179,15 +184,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   TraceEvent fast;
   std::size_t element_size = 0;
   elements.Forget();
-  if (elements.Read(buffered, fixture.table, 0.0, fast, element_size)) {
+  if (elements.Read(buffered, table, 0.0, fast, element_size)) {
     if (element_size != vouched) Differ(buffered, "element end");
     const std::string element = buffered.substr(0, element_size);
     TraceEvent general;
-    if (!DecodeEventLine(std::string_view(element.c_str(), element.size()), fixture.table, 0.0,
+    if (!DecodeEventLine(std::string_view(element.c_str(), element.size()), table, 0.0,
                          general))
       Differ(element, "element accepted");
     if (!Same(fast, general)) Differ(element, "element event");
-    if (!DecodeEventLine(std::string_view(element.c_str(), element.size()), fixture.table, 0.0,
+    if (!DecodeEventLine(std::string_view(element.c_str(), element.size()), table, 0.0,
                          general, kPythonFloatReading) ||
         !Same(fast, general))
       Differ(element, "element event under Python's float()");

@@ -203,21 +203,18 @@ TEST_CASE("LineLayouts reads lines laid out like a learned one, as the decoder d
   }
 }
 
-TEST_CASE("LineLayouts leaves every other line to the general path") {
+TEST_CASE("LineLayouts leaves every other line to the general path, or reads it by its punctuation") {
   InstanceTable table = TwoInstances();
   LineLayouts layouts;
   LearnUsualLayouts(layouts, table);
   TraceEvent event;
   event.t.value = -1.0;
   for (const std::string& text : std::vector<std::string>{
-           // Laid out otherwise: spacing, key order, type, a key more or less.
+           // Laid out otherwise, and punctuated otherwise too; another type.
            R"({"t": 1, "type": "arrival", "duration":44})",
            R"({"t": 1, "type": "arrival", "duration": 44} )",
-           R"({"type": "arrival", "t": 1, "duration": 44})",
+           R"({"t": 1,"type": "arrival", "duration": 44})",
            R"({"t": 1, "type": "up", "duration": 44})",
-           R"({"t": 1, "type": "arrival"})",
-           R"({"t": 1, "type": "arrival", "duration": 44, "request": "r"})",
-           R"({"t": 1, "type": "load", "instance": "b", "inflight": 2})",
            // Values a slot does not take, valid or not.
            R"({"t": 1e3, "type": "arrival", "duration": 44})",
            R"({"t": 1E3, "type": "arrival", "duration": 44})",
@@ -255,6 +252,17 @@ TEST_CASE("LineLayouts leaves every other line to the general path") {
     CHECK_FALSE(Read(layouts, text, table, event));
   }
   CHECK(event.t.value == -1.0);  // left alone
+  // Laid out otherwise but punctuated as the last layout learned: key
+  // order, a key more or less. Read by their punctuation, as the decoder
+  // reads them (and learned).
+  for (const std::string& text : std::vector<std::string>{
+           R"({"type": "arrival", "t": 1, "duration": 44})",
+           R"({"t": 1, "type": "arrival"})",
+           R"({"t": 1, "type": "arrival", "duration": 44, "request": "r"})",
+           R"({"t": 1, "type": "load", "instance": "b", "inflight": 2})",
+       }) {
+    CheckReadAsDecoder(layouts, text, table);
+  }
   // A time before the last event's is the general path's to report.
   CHECK_FALSE(Read(layouts, R"({"t": 4, "type": "arrival", "duration": 44})", table, event, 5.0));
   CHECK(Read(layouts, R"({"t": 5, "type": "arrival", "duration": 44})", table, event, 5.0));
@@ -617,16 +625,21 @@ TEST_CASE("LineLayouts reads past keys the decoder passes over, as the decoder d
     check_read(R"({"t": 3, "type": "arrival", "model": ")" + model +
                R"(", "request": "r", "duration": 4, "score": 1})");
   }
-  // Values the slots do not take: the general path's, which accepts them.
-  TraceEvent event;
+  // Values of another kind than the slot's: read by the line's punctuation.
   for (const std::string& text : std::vector<std::string>{
            R"({"t": 3, "type": "arrival", "model": 7, "request": "r", "duration": 4, "score": 1})",
-           R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": -1e3})",
-           R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": 1e3})",
            R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": null})",
            R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": "1"})",
            R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": [1]})",
            R"({"t": 3, "type": "load", "instance": "b", "inflight": 2, "source": true})",
+       }) {
+    check_read(text);
+  }
+  // Values neither takes: the general path's, which accepts them.
+  TraceEvent event;
+  for (const std::string& text : std::vector<std::string>{
+           R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": -1e3})",
+           R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": 1e3})",
        }) {
     INFO(text);
     TraceEvent expected;
@@ -673,15 +686,13 @@ TEST_CASE("LineLayouts reads past true, false and null of keys the decoder passe
         layouts,
         R"({"t": 2.5, "type": "arrival", "request": "r-2", "stream": )" + word + R"(, "duration": 1})",
         table);
-  // Valid values of other kinds are the general path's; invalid words stay refused.
-  TraceEvent event;
-  for (const std::string word : {"\"true\"", "1", "[true]"}) {
-    const std::string text =
-        R"({"t": 3, "type": "arrival", "request": "r-2", "stream": )" + word + R"(, "duration": 1})";
-    INFO(text);
-    CHECK(DecodeGenerally(text, table, 0.0, event));
-    CHECK_FALSE(Read(layouts, text, table, event));
-  }
+  // Valid values of other kinds are read by the line's punctuation;
+  // invalid words stay refused.
+  for (const std::string word : {"\"true\"", "1", "[true]"})
+    CheckReadAsDecoder(
+        layouts,
+        R"({"t": 3, "type": "arrival", "request": "r-2", "stream": )" + word + R"(, "duration": 1})",
+        table);
   for (const std::string word : {"tru", "True", "truex", "nulll", "fals", "falsey", "t rue"})
     CheckRefusedBothWays(
         layouts,
@@ -737,10 +748,11 @@ TEST_CASE("LineLayouts reads past objects and arrays of keys the decoder passes 
            {R"({"a": )" + Keys(layout_text::kMaxObjectKeys + 1) + "}", R"([])"},
            {R"({})", Nested(layout_text::kMaxPassedDepth + 1, "[", "]")},
            {Nested(layout_text::kMaxPassedDepth + 1, "{", "}"), R"([])"},
-           {R"({"user": "u"})", R"("a")"},
        }) {
     CHECK_FALSE(ReadsAsDecoder(layouts, line(meta, tags), table, false));
   }
+  // Another kind of value than the slot's is read by the line's punctuation.
+  CheckReadAsDecoder(layouts, line(R"({"user": "u"})", R"("a")"), table);
   // Invalid: refused both ways (a repeated key too).
   for (const auto& [meta, tags] : std::vector<std::pair<std::string, std::string>>{
            {R"({"a": 1, "a": 2})", R"([])"},
@@ -1011,11 +1023,13 @@ TEST_CASE("LineLayouts reads Proxy queue hints laid out like a learned one, as t
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"ready_queue_depth": 6} }}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"ready_queue_depth": 6},"c": {"ready_queue_depth": 6}}}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": { }}}})",
-           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {}})",
        }) {
     INFO(text);
     CHECK_FALSE(Read(layouts, text, table, event));
   }
+  // A hint of nothing is no hint: read by the line's punctuation.
+  CHECK(CheckReadAsDecoder(layouts, R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {}})", table)
+            .hint.queues.empty());
 }
 
 TEST_CASE("LineLayouts reads a hinted line cut anywhere without a byte past the cut") {
@@ -1815,11 +1829,224 @@ TEST_CASE("LineLayouts agrees with the decoder on random lines with keys it pass
                                    ",\"duration\":", d.text, "}"});
     // A key passed over also takes a sign, and any string the scanner
     // accepts (the user's plainness does not matter).
-    const bool n_plain = n.plain || n.text == "-0" || n.text == "-1";
+    // Any value a passed-over key takes: a number of another kind than
+    // the layout's slot is read by the line's punctuation.
+    const bool n_plain = PassedOver(n);
     const bool plain = t.plain && n_plain && d.plain && plain_request;
     read += ReadsAsDecoder(layouts, text, table, plain);
   }
   CHECK(read > 1000);
+}
+
+TEST_CASE("LineLayouts reads a line laid out like none it keeps by its punctuation, as the decoder does") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  LearnFrom(layouts, R"({"t": 0, "type": "arrival", "request": "r", "duration": 1})", table);
+  REQUIRE(layouts.size() == 1);
+  // Its layout is learned: it reads the next line laid out like it.
+  CheckReadAsDecoder(layouts, R"({"duration": 2, "request": "r-2", "type": "arrival", "t": 1})", table);
+  CHECK(layouts.size() == 2);
+  // Keys in another order, or some left out, or others the decoder passes
+  // over, as a writer that leaves out what it has no value for writes them.
+  for (const std::string& text : std::vector<std::string>{
+           R"({"t": 1, "type": "arrival", "user": "u", "stream": true, "priority": -1, "meta": {"a": [1]}})",
+           R"({"t": 1, "type": "arrival", "input_tokens": 12, "output_tokens": 3, "duration": 0.5})",
+           R"({"t": 1, "type": "arrival", "instance": "b", "inflight": null, "qps_1m": 2.5})",
+           R"({"t": 1, "type": "arrival", "hint": null, "request": "r-3"})",
+           R"({"type": "load", "t": 2, "instance": "b", "qps_1m": null, "inflight": 3, "source": "hb"})",
+           R"({"t": 2, "type": "load", "instance": "unseen"})",
+           R"({"t": 2, "type": "load", "instance": "inst-1", "a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7, "h": 8})",
+       }) {
+    CheckReadAsDecoder(layouts, text, table);
+  }
+
+  // What the decoder refuses stays refused: a key twice (one it reads or
+  // one it passes over), no time, no Instance for a load.
+  for (const std::string& text : std::vector<std::string>{
+           R"({"t": 1, "type": "arrival", "t": 2})",
+           R"({"type": "arrival", "t": 1, "duration": 2, "duration": 2})",
+           R"({"t": 1, "type": "arrival", "u": 1, "u": 2})",
+           R"({"t": 1, "type": "arrival", "u": 1, "v": 2, "u": "x"})",
+           R"({"type": "arrival", "duration": 1})",
+           R"({"t": 1, "type": "load", "inflight": 2})",
+           R"({"t": 1, "type": "arrival", "duration": 1)",
+       }) {
+    CheckRefusedBothWays(layouts, text, table);
+  }
+  // The general path's, valid or not: another punctuation, a key the
+  // decoder reads that these readers do not, a key with an escape, empty
+  // or too long, a ninth passed-over key, a hint of another shape, a value
+  // no slot takes, an arrival's key on a load.
+  for (const std::string& text : std::vector<std::string>{
+           R"({"t":1,"type":"arrival","duration":2})",
+           R"({"t": 1,"type": "arrival", "user": "u"})",
+           R"({"t": 1, "type": "arrival", "speed": 2})",
+           R"({"t": 1, "type": "arrival", "\u0075ser": 1})",
+           R"({"t": 1, "type": "arrival", "": 1})",
+           R"({"t": 1, "type": "arrival", "key-of-sixty-five-bytes-------------------------------------ends-": 1})",
+           R"({"t": 2, "type": "arrival", "a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7, "h": 8, "i": 9})",
+           R"({"t": 1, "type": "arrival", "hint": { }})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": 1}}}}})",
+           R"({"t": 1, "type": "arrival", "duration": 1e3})",
+           R"({"t": 1, "type": "arrival", "type": "load"})",
+           R"({"t": 1, "type": "load", "instance": "b", "duration": 1})",
+           R"({"t": 1, "type": "load", "instance": "b", "hint": null})",
+           R"({"t": 1, "type": "up", "instance": "b"})",
+       }) {
+    ReadsAsDecoder(layouts, text, table, false);
+  }
+}
+
+TEST_CASE("LineLayouts stops learning while most lines fit no layout, and tries again later") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  LearnFrom(layouts, R"({"t": 0, "type": "arrival"})", table);
+  // Lines of a new layout each: the first few are learned, then, most
+  // lines fitting no layout, none is (learning would only push out the
+  // layouts kept), but each is still read.
+  const auto keyed = [](int k) {
+    return R"({"t": 1, "type": "arrival", "k)" + std::to_string(k) + R"(": 1})";
+  };
+  for (int k = 0; k < 20; ++k) CheckReadAsDecoder(layouts, keyed(k), table);
+  const std::size_t learned = layouts.size();
+  CHECK(learned > 2);
+  CHECK(learned < LineLayouts::kMaxLayouts);
+  // 4096 lines after the first one not learned (all of them fitting no
+  // layout, so neither the one that fitted last), the layouts are tried in
+  // turn again, and those of the next lines learned.
+  const auto alternating = [&](int lines) {
+    for (int i = 0; i < lines; ++i) CheckReadAsDecoder(layouts, keyed(100 + i % 2), table);
+  };
+  alternating(4096 - 20);
+  CHECK(layouts.size() == learned);
+  alternating(20);
+  CHECK(layouts.size() == learned + 2);
+}
+
+TEST_CASE("LineLayouts reads by the punctuation of the layout it learned last") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  const std::string spaced = R"({"duration": 2, "type": "arrival", "t": 1})";
+  const std::string compact = R"({"duration":2,"type":"arrival","t":1})";
+  LearnFrom(layouts, R"({"t": 0, "type": "arrival"})", table);
+  CHECK(ReadsAsDecoder(layouts, spaced, table, true));
+  CHECK_FALSE(ReadsAsDecoder(layouts, compact, table, false));
+  LearnFrom(layouts, R"({"t":0,"type":"load","instance":"b"})", table);
+  CHECK(ReadsAsDecoder(layouts, compact, table, true));
+  CHECK_FALSE(ReadsAsDecoder(layouts, R"({"type": "arrival", "t": 1})", table, false));
+  // A run that wants each hint's text reads a line with a hint, even null,
+  // the general way.
+  LineLayouts raw_hints(false);
+  LearnFrom(raw_hints, R"({"t":0,"type":"arrival"})", table);
+  CHECK(ReadsAsDecoder(raw_hints, R"({"type":"arrival","t":1,"user":"u"})", table, true));
+  CHECK_FALSE(ReadsAsDecoder(raw_hints, R"({"type":"arrival","t":1,"hint":null})", table, false));
+  CHECK_FALSE(ReadsAsDecoder(raw_hints, R"({"type":"arrival","t":1,"hint":{}})", table, false));
+  // Punctuated two ways in one line (between members, or between key and
+  // value): none is learned from it.
+  LearnFrom(layouts, R"({"t": 0,"type": "arrival", "user": 1})", table);
+  CHECK(ReadsAsDecoder(layouts, R"({"type":"arrival","t":1})", table, true));
+  LearnFrom(layouts, R"({"t": 0, "type":"arrival", "user":1})", table);
+  CHECK(ReadsAsDecoder(layouts, R"({"type":"arrival","t":1})", table, true));
+  CHECK_FALSE(ReadsAsDecoder(layouts, R"({"type":"arrival", "t":1})", table, false));
+}
+
+TEST_CASE("LineLayouts reads a hint in a line laid out otherwise by a kept hinted layout") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  const std::vector<std::string> numbers = {"1", "2", "3", "4.5", "5"};
+  const std::string learned = HintedArrival("0", numbers);
+  LearnFrom(layouts, learned, table);
+  REQUIRE(layouts.size() == 1);
+  const std::string hint = learned.substr(learned.find(R"({"queue_depths")"),
+                                          learned.size() - 1 - learned.find(R"({"queue_depths")"));
+  for (const std::string& text : std::vector<std::string>{
+           R"({"t": 1, "type": "arrival", "user": "u", "hint": )" + hint + "}",
+           R"({"hint": )" + hint + R"(, "request": "r-2", "type": "arrival", "t": 1, "duration": 3})",
+       }) {
+    const TraceEvent got = CheckReadAsDecoder(layouts, text, table);
+    REQUIRE(got.hint.queues.size() == 2);  // "c" is not registered
+    CHECK(got.hint.queues[1].load.value[7] == 4.5);
+  }
+  // A hinted line read so is not learned: hints have layouts of their own.
+  CHECK(layouts.size() == 1);
+  // An Instance twice is the general path's to report.
+  const std::string twice = HintedArrival("0", numbers, {"inst-1", "b", "b"});
+  CheckRefusedBothWays(
+      layouts,
+      R"({"t": 1, "type": "arrival", "user": "u", "hint": )" +
+          twice.substr(twice.find(R"({"queue_depths")"), twice.size() - 1 - twice.find(R"({"queue_depths")")) +
+          "}",
+      table);
+}
+
+TEST_CASE("LineLayouts agrees with the decoder on random lines of random keys in random order") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  LearnFrom(layouts, R"({"t": 0, "type": "arrival", "request": "r", "duration": 1})", table);
+  std::mt19937_64 random(57);
+  int clean_read = 0, noisy_read = 0, noisy_general = 0;
+  for (int i = 0; i < 30000; ++i) {
+    // A clean line: an arrival or a load with plain values, each key once.
+    // A noisy one may repeat a key, leave out one a load needs, hold a
+    // value no slot takes or a key the decoder reads that these do not.
+    const bool noisy = random() % 2 == 0;
+    const bool load = random() % 3 == 0;
+    std::vector<std::pair<std::string, std::string>> members = {
+        {"t", Number{std::to_string(random() % 1000) + "." + std::to_string(random() % 1000)}.text},
+        {"type", load ? "\"load\"" : "\"arrival\""}};
+    const auto maybe = [&](const std::string& key, const std::string& value) {
+      if (random() % 2 == 0) members.emplace_back(key, value);
+    };
+    if (load) {
+      members.emplace_back("instance", random() % 2 ? "\"b\"" : "\"unseen\"");
+      maybe("inflight", random() % 4 ? std::to_string(random() % 20) : "null");
+      maybe("qps_1m", random() % 4 ? std::to_string(random() % 20) + ".5" : "null");
+    } else {
+      maybe("request", "\"r-" + std::to_string(random() % 100) + "\"");
+      maybe("duration", std::to_string(random() % 50) + ".25");
+      maybe("input_tokens", std::to_string(random() % 5000));
+      maybe("output_tokens", std::to_string(random() % 500));
+      maybe("hint", random() % 2 ? "{}" : "null");
+    }
+    for (const char* key : {"user", "stream", "meta", "tags"})
+      maybe(key, kPassedValues[random() % 6].first);  // the plain ones
+    if (noisy) {
+      switch (random() % 6) {
+        case 0: members.push_back(members[random() % members.size()]); break;
+        case 1: members.erase(members.begin() + static_cast<std::ptrdiff_t>(random() % members.size())); break;
+        case 2: members.emplace_back("weight", "2"); break;
+        case 3: members[random() % members.size()].second = RandomNumber(random).text; break;
+        case 4: members.emplace_back(load ? "duration" : "instance", "\"b\""); break;
+        default: members.emplace_back("extra", kPassedValues[random() % std::size(kPassedValues)].first); break;
+      }
+    }
+    std::shuffle(members.begin(), members.end(), random);
+    std::string text = "{";
+    for (std::size_t m = 0; m < members.size(); ++m)
+      text += (m ? ", \"" : "\"") + members[m].first + "\": " + members[m].second;
+    text += "}";
+    INFO(text);
+    TraceEvent expected, got;
+    const bool accepted = DecodeGenerally(text, table, 0.0, expected);
+    const bool fast = Read(layouts, text, table, got);
+    if (!noisy) {
+      REQUIRE(accepted);
+      CHECK(fast);
+    }
+    if (fast) {
+      REQUIRE(accepted);
+      CheckSameEvent(got, expected);
+    }
+    if (noisy) {
+      noisy_read += fast;
+      noisy_general += accepted && !fast;
+    } else {
+      clean_read += fast;
+    }
+  }
+  CHECK(clean_read > 10000);
+  CHECK(noisy_read > 3000);
+  CHECK(noisy_general > 500);
 }
 
 // A document's events array: an element ends where its layout does, and
