@@ -39,7 +39,7 @@ std::string Describe(const BenchTraceShape& shape) {
   const char* times = shape.times == TimeStyle::kIntegerMs           ? "integer ms"
                       : shape.times == TimeStyle::kFractionalSeconds ? "fractional s"
                                                                      : "Unix s";
-  return fmt::format("{}, {}, {}% {}{}hints{}{}{}{}{}{}", ids, times, shape.hint_percent,
+  return fmt::format("{}, {}, {}% {}{}hints{}{}{}{}{}{}{}", ids, times, shape.hint_percent,
                      shape.varying_hints ? "varying " : "",
                      shape.exported_hints ? "exported Proxy-built "
                      : shape.proxy_hints  ? "Proxy-built "
@@ -47,6 +47,7 @@ std::string Describe(const BenchTraceShape& shape) {
                      shape.float_loads ? ", float loads" : "",
                      shape.log_keys ? ", Proxy log keys" : "",
                      shape.chat_bodies ? ", chat bodies" : "",
+                     shape.sparse_keys ? ", keys that come and go" : "",
                      shape.script ? ", as a script writes it" : "",
                      shape.long_requests ? ", 1-20 s requests" : "",
                      shape.document ? ", a JSON document" : "");
@@ -105,6 +106,15 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
     }
     return R"(, "messages": [{"role": "system", "content": "You are a helpful assistant."}, )"
            R"({"role": "user", "content": ")" + text + R"("}])";
+  };
+  auto sparse_keys = [&]() -> std::string {
+    if (!shape.sparse_keys) return "";
+    std::string keys;
+    if (uniform(2)) keys += fmt::format(R"(, "user": "u-{}")", uniform(1000));
+    if (uniform(2)) keys += R"(, "stream": true)";
+    if (uniform(2)) keys += fmt::format(R"(, "priority": {})", 1 + uniform(3));
+    if (uniform(2)) keys += fmt::format(R"(, "session": "s-{:08x}")", uniform(1u << 31));
+    return keys;
   };
   auto request = [&](std::uint64_t a) -> std::string {
     switch (shape.ids) {
@@ -201,7 +211,8 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
               : "";
     }
     const std::string id =
-        (shape.script && uniform(10) >= 7 ? "" : request(a)) + log_keys() + chat_body();
+        (shape.script && uniform(10) >= 7 ? "" : request(a)) + log_keys() + chat_body() +
+        sparse_keys();
     if (shape.hint_percent && uniform(100) < shape.hint_percent) {
       event(fmt::format(R"({{"t": {}, "type": "arrival"{}{}{}}})", t, id, duration_member,
                         hint()));

@@ -59,6 +59,11 @@ struct BenchTraceShape {
   // 8 to 80 words, some with a quote or a line break escaped (passed over
   // by the replay: a nested array of objects).
   bool chat_bodies = false;
+  // Arrivals also carry four keys the replay passes over, each on half of
+  // them (a user, a stream flag, a priority, a session), as a writer that
+  // leaves out what it has no value for writes them: sixteen layouts of
+  // arrival, thirty-two with the hinted ones.
+  bool sparse_keys = false;
   // Written as a Python script's json.dumps writes what it has: times and
   // durations in seconds as Python's shortest digits of a float (up to 17
   // significant), a request id on 7 in 10 arrivals and a duration on 8 in

@@ -66,6 +66,10 @@ int main(int argc, char** argv) {
     s.chat_bodies = true;
     return s;
   };
+  auto sparse_keys = [](BenchTraceShape s) {
+    s.sparse_keys = true;
+    return s;
+  };
   auto proxy_hints = [](BenchTraceShape s) {
     s.proxy_hints = true;
     return s;
@@ -98,6 +102,8 @@ int main(int argc, char** argv) {
       {"realistic-proxy-log", proxy_log(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
       {"realistic-chat-bodies",
        chat_bodies(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
+      {"realistic-sparse-keys",
+       sparse_keys(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
       {"realistic-document",
        document(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
       {"realistic-proxy-hints",
@@ -210,6 +216,8 @@ int main(int argc, char** argv) {
              shape_seconds("realistic-proxy-log") / real);
   fmt::print("realistic with chat bodies / without = {:.2f}x\n",
              shape_seconds("realistic-chat-bodies") / real);
+  fmt::print("realistic with keys that come and go / without = {:.2f}x\n",
+             shape_seconds("realistic-sparse-keys") / real);
   fmt::print("realistic as a JSON document / as JSON Lines = {:.2f}x\n",
              shape_seconds("realistic-document") / real);
   fmt::print("realistic with Proxy-built hints / with the four-key ones = {:.2f}x\n",
