@@ -34,7 +34,74 @@ bool PassedContainer(const JsonView& v, std::string_view line) {
 static_assert(LineLayouts::kMaxBytes <= kMaxLineBytes &&
               LineLayouts::kMaxBytes <= kMaxValueBytes);
 
+// A bit per key a line holds, as Learn and ReadByPunctuation note them.
+constexpr unsigned kType = 1, kT = 2, kDuration = 4, kInstance = 8, kInflight = 16, kQps = 32,
+                   kRequest = 64, kInput = 128, kOutput = 256, kHint = 512, kEmptyHint = 1024;
+
 }  // namespace
+
+// Inlined: it reads every value of every line a layout reads.
+[[gnu::always_inline]] inline const char* LineLayouts::ReadSlot(Slot slot, const char* p,
+                                                                const char* begin,
+                                                                const char* end, Values& values) {
+  TraceTime number;
+  switch (slot) {
+    case Slot::kInstance:
+      return ReadId(p, end, kMaxIdBytes, values.instance);
+    case Slot::kRequest:
+      return ReadId(p, end, kMaxIdBytes, values.request);
+    case Slot::kTime:
+      p = ReadDecimal(p, begin, end, number);
+      values.t = number.value;
+      values.t_integral = number.integral;
+      values.t_integer = number.integer;
+      return p;
+    case Slot::kDuration:
+      p = ReadDecimal(p, begin, end, number);
+      values.duration = number.value;
+      values.has_duration = true;
+      return p;
+    case Slot::kQps:
+      values.has_qps_1m = true;
+      if (p != end && *p == 'n') {
+        values.qps_1m_null = true;
+        return ReadNull(p, end);
+      }
+      p = ReadDecimal(p, begin, end, number);
+      values.qps_1m = number.value;
+      return p;
+    case Slot::kInflight:
+      values.has_inflight = true;
+      if (p != end && *p == 'n') {
+        values.inflight_null = true;
+        return ReadNull(p, end);
+      }
+      p = ReadDecimal(p, begin, end, number);
+      values.inflight = static_cast<std::int64_t>(number.integer);
+      return p && number.integral ? p : nullptr;
+    case Slot::kInputTokens:
+      p = ReadDecimal(p, begin, end, number);
+      values.input_tokens = number.integer;
+      values.has_input_tokens = true;
+      return p && number.integral ? p : nullptr;
+    case Slot::kOutputTokens:
+      p = ReadDecimal(p, begin, end, number);
+      values.output_tokens = number.integer;
+      values.has_output_tokens = true;
+      return p && number.integral ? p : nullptr;
+    case Slot::kHint:
+      return nullptr;  // the layout's hint reads it
+    case Slot::kPassedString:
+      return SkipStringBody(p, end);
+    case Slot::kPassedNumber:
+      return SkipSignedDecimal(p, begin, end);
+    case Slot::kPassedWord:
+      return ReadWord(p, end);
+    case Slot::kPassedContainer:
+      return SkipPassedContainer(p, begin, end);
+  }
+  return nullptr;
+}
 
 const char* LineLayouts::Fits(const Layout& layout, std::string_view text, bool lines,
                               Values& values, HintText& hint) {
@@ -51,75 +118,9 @@ const char* LineLayouts::Fits(const Layout& layout, std::string_view text, bool 
     p += n;
     from = layout.literal_end[i];
     if (i == layout.slots) return !lines || (p != end && *p == '\n') ? p : nullptr;
-    TraceTime number;
-    switch (layout.slot[i]) {
-      case Slot::kInstance:
-        p = ReadId(p, end, kMaxIdBytes, values.instance);
-        break;
-      case Slot::kRequest:
-        p = ReadId(p, end, kMaxIdBytes, values.request);
-        break;
-      case Slot::kTime:
-        p = ReadDecimal(p, text.data(), end, number);
-        values.t = number.value;
-        values.t_integral = number.integral;
-        values.t_integer = number.integer;
-        break;
-      case Slot::kDuration:
-        p = ReadDecimal(p, text.data(), end, number);
-        values.duration = number.value;
-        values.has_duration = true;
-        break;
-      case Slot::kQps:
-        values.has_qps_1m = true;
-        if (p != end && *p == 'n') {
-          p = ReadNull(p, end);
-          values.qps_1m_null = true;
-          break;
-        }
-        p = ReadDecimal(p, text.data(), end, number);
-        values.qps_1m = number.value;
-        break;
-      case Slot::kInflight:
-        values.has_inflight = true;
-        if (p != end && *p == 'n') {
-          p = ReadNull(p, end);
-          values.inflight_null = true;
-          break;
-        }
-        p = ReadDecimal(p, text.data(), end, number);
-        if (p && !number.integral) return nullptr;
-        values.inflight = static_cast<std::int64_t>(number.integer);
-        break;
-      case Slot::kInputTokens:
-        p = ReadDecimal(p, text.data(), end, number);
-        if (p && !number.integral) return nullptr;
-        values.input_tokens = number.integer;
-        values.has_input_tokens = true;
-        break;
-      case Slot::kOutputTokens:
-        p = ReadDecimal(p, text.data(), end, number);
-        if (p && !number.integral) return nullptr;
-        values.output_tokens = number.integer;
-        values.has_output_tokens = true;
-        break;
-      case Slot::kHint:
-        p = layout.hint.Fits(p, text.data(), end, hint);
-        values.has_hint = true;
-        break;
-      case Slot::kPassedString:
-        p = SkipStringBody(p, end);
-        break;
-      case Slot::kPassedNumber:
-        p = SkipSignedDecimal(p, text.data(), end);
-        break;
-      case Slot::kPassedWord:
-        p = ReadWord(p, end);
-        break;
-      case Slot::kPassedContainer:
-        p = SkipPassedContainer(p, text.data(), end);
-        break;
-    }
+    p = layout.slot[i] == Slot::kHint
+            ? (values.has_hint = true, layout.hint.Fits(p, text.data(), end, hint))
+            : ReadSlot(layout.slot[i], p, text.data(), end, values);
     if (!p) return nullptr;
   }
 }
@@ -137,7 +138,11 @@ const char* LineLayouts::FitsOthers(std::string_view text, Values& v) {
 
 const char* LineLayouts::Fit(std::string_view text, Values& v, Fitted& fitted) {
   const char* line_end = Fits(layouts_[last_fit_], text, lines_, v, hint_text_);
-  if (!line_end && !punctuation_first_) {
+  if (line_end) {
+    fitted = {layouts_[last_fit_].type, last_fit_, false};
+    return line_end;
+  }
+  if (!punctuation_first_) {
     line_end = FitsOthers(text, v);
     if (!line_end) {
       // Read by its punctuation or not at all: only the first counts.
@@ -150,7 +155,7 @@ const char* LineLayouts::Fit(std::string_view text, Values& v, Fitted& fitted) {
       punctuation_first_ = true;
       lines_until_retry_ = kPunctuationFirstLines;
     }
-  } else if (!line_end) {
+  } else {
     if (--lines_until_retry_ == 0) {
       punctuation_first_ = false;
       miss_rate_ = 0;
@@ -175,9 +180,6 @@ const char* LineLayouts::ReadByPunctuation(std::string_view text, Values& v, Eve
   const char* const end = p + text.size();
   if (!LiteralAt(p, end, q.open.data(), q.open.size())) return nullptr;
   p += q.open.size();
-  // A bit per key read, as Learn keeps them.
-  constexpr unsigned kType = 1, kT = 2, kDuration = 4, kInstance = 8, kInflight = 16, kQps = 32,
-                     kRequest = 64, kInput = 128, kOutput = 256, kHint = 512;
   unsigned seen = 0;
   bool arrival = false;
   std::string_view passed[kMaxPassedKeys];
@@ -193,14 +195,33 @@ const char* LineLayouts::ReadByPunctuation(std::string_view text, Values& v, Eve
       return nullptr;
     p += q.colon.size();
     const char* const value_begin = p;
-    unsigned bit = 0;
-    TraceTime number;
-    if (key == "t") {
-      bit = kT;
-      p = ReadDecimal(p, begin, end, number);
-      v.t = number.value;
-      v.t_integral = number.integral;
-      v.t_integer = number.integer;
+    // The keys whose values a slot reads.
+    struct KeySlot {
+      std::string_view key;
+      Slot slot;
+      unsigned bit;
+    };
+    static constexpr KeySlot kKeySlots[] = {
+        {"t", Slot::kTime, kT},
+        {"duration", Slot::kDuration, kDuration},
+        {"request", Slot::kRequest, kRequest},
+        {"instance", Slot::kInstance, kInstance},
+        {"inflight", Slot::kInflight, kInflight},
+        {"qps_1m", Slot::kQps, kQps},
+        {"input_tokens", Slot::kInputTokens, kInput},
+        {"output_tokens", Slot::kOutputTokens, kOutput}};
+    const KeySlot* known = nullptr;
+    for (const KeySlot& k : kKeySlots)
+      if (k.key == key) known = &k;
+    unsigned bit = known ? known->bit : 0;
+    if (known && (known->slot == Slot::kInstance || known->slot == Slot::kRequest)) {
+      // An id slot reads between the quotes.
+      if (p == end || *p != '"' || !(p = ReadSlot(known->slot, p + 1, begin, end, v)) ||
+          p == end || *p != '"')
+        return nullptr;
+      ++p;
+    } else if (known) {
+      p = ReadSlot(known->slot, p, begin, end, v);
     } else if (key == "type") {
       bit = kType;
       if (LiteralAt(p, end, "\"arrival\"", 9)) {
@@ -211,47 +232,6 @@ const char* LineLayouts::ReadByPunctuation(std::string_view text, Values& v, Eve
       } else {
         return nullptr;
       }
-    } else if (key == "duration") {
-      bit = kDuration;
-      p = ReadDecimal(p, begin, end, number);
-      v.duration = number.value;
-      v.has_duration = true;
-    } else if (key == "request" || key == "instance") {
-      const bool request = key == "request";
-      bit = request ? kRequest : kInstance;
-      if (p == end || *p != '"' ||
-          !(p = ReadId(p + 1, end, kMaxIdBytes, request ? v.request : v.instance)) || p == end ||
-          *p != '"')
-        return nullptr;
-      ++p;
-    } else if (key == "inflight") {
-      bit = kInflight;
-      v.has_inflight = true;
-      if (p != end && *p == 'n') {
-        p = ReadNull(p, end);
-        v.inflight_null = true;
-      } else {
-        p = ReadDecimal(p, begin, end, number);
-        if (p && !number.integral) return nullptr;
-        v.inflight = static_cast<std::int64_t>(number.integer);
-      }
-    } else if (key == "qps_1m") {
-      bit = kQps;
-      v.has_qps_1m = true;
-      if (p != end && *p == 'n') {
-        p = ReadNull(p, end);
-        v.qps_1m_null = true;
-      } else {
-        p = ReadDecimal(p, begin, end, number);
-        v.qps_1m = number.value;
-      }
-    } else if (key == "input_tokens" || key == "output_tokens") {
-      const bool input = key == "input_tokens";
-      bit = input ? kInput : kOutput;
-      p = ReadDecimal(p, begin, end, number);
-      if (p && !number.integral) return nullptr;
-      (input ? v.input_tokens : v.output_tokens) = number.integer;
-      (input ? v.has_input_tokens : v.has_output_tokens) = true;
     } else if (key == "hint") {
       // A run that wants each hint's text reads it the general way.
       if (!learn_hints_) return nullptr;
@@ -433,10 +413,6 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
   };
   std::array<Cut, kMaxSlots> cuts;
   std::size_t slots = 0;
-  // A bit per key seen.
-  constexpr unsigned kType = 1, kT = 2, kDuration = 4, kInstance = 8, kInflight = 16, kQps = 32,
-                     kRequest = 64, kInput = 128, kOutput = 256, kHint = 512,
-                     kEmptyHint = 1024;
   unsigned seen = 0;
   std::string_view type;
   const JsonView* hint = nullptr;

@@ -167,6 +167,10 @@ class LineLayouts {
     bool has_hint = false;  // what it holds went to the hint's text
   };
 
+  // Past the value at `p` in the text [begin, end) that `slot` (not kHint)
+  // takes, setting its field of `values`; nullptr when it takes none there.
+  static const char* ReadSlot(Slot slot, const char* p, const char* begin, const char* end,
+                              Values& values);
   // Where the line at the start of `text` ends (at its '\n'; with `lines`
   // false, where the layout's last literal does) when it fits `layout`,
   // setting `values` and what its hint holds in `hint`; otherwise nullptr.
