@@ -66,9 +66,10 @@ class LineLayouts {
   static constexpr std::size_t kMaxLayouts = 8;      // without a hint
   static constexpr std::size_t kMaxHintLayouts = 4;  // with one
   // The longest line or element read by layout. Every JSON value but the
-  // last takes two bytes at least (itself and a ',' or ']'), so no text
-  // this long holds more than kMaxEventValues values, the limit the
-  // scanner counts and layouts do not; a longer one is the general path's.
+  // outermost takes two bytes at least (itself and the ',' or bracket
+  // after it), so no text this long holds more than kMaxEventValues
+  // values, the limit the scanner counts and layouts do not; a longer one
+  // is the general path's.
   static constexpr std::size_t kMaxBytes = 2 * kMaxEventValues;
 
   // `learn_hints`: whether layouts may hold a hint; a run whose strategies
@@ -209,15 +210,15 @@ class LineLayouts {
   static constexpr std::size_t kMaxKeyBytes = 64;
   // Where the line at the start of `text` ends (as Fits) when it is
   // punctuated as punctuation_ says, each key once: t, type ("arrival" or
-  // "load"), duration, request, instance, inflight, qps_1m, input_tokens,
-  // output_tokens with values their slots take, hint (unless hints are
-  // not learned) as {} or null or as the hint of a kept hinted layout
-  // reads it, and up to kMaxPassedKeys
-  // keys the decoder passes over (not IsEventKey), of at most kMaxKeyBytes
-  // of printable ASCII, read past as a passed-over slot reads; an arrival
-  // or a load with the keys Learn takes for them. Sets `values`, `type`,
-  // the hinted layout whose hint read it in `hint_owner`, and (when not
-  // hinted) the line's members in members_; otherwise nullptr.
+  // "load"), duration, request, instance, inflight, qps_1m, input_tokens
+  // and output_tokens with values their slots take; hint (unless hints
+  // are not learned) as {} or null, or as the hint of a kept hinted layout
+  // reads it; and up to kMaxPassedKeys keys the decoder passes over (not
+  // IsEventKey), of at most kMaxKeyBytes of printable ASCII, their values
+  // read past as SkipPassedValue reads them; an arrival or a load with the
+  // keys Learn takes for them. Sets `values`, `type`, the hinted layout
+  // whose hint read the line's in `hint_owner`, and (when not hinted) the
+  // line's members in members_; otherwise nullptr.
   const char* ReadByPunctuation(std::string_view text, Values& values, EventType& type,
                                 std::size_t& hint_owner);
   // Learns the layout of `line`, which ReadByPunctuation just read, from
