@@ -40,6 +40,21 @@ constexpr unsigned kType = 1, kT = 2, kDuration = 4, kInstance = 8, kInflight = 
 
 }  // namespace
 
+const LineLayouts::KeySlot* LineLayouts::SlotOf(std::string_view key) {
+  static constexpr KeySlot kKeySlots[] = {
+      {"t", Slot::kTime, kT},
+      {"duration", Slot::kDuration, kDuration},
+      {"instance", Slot::kInstance, kInstance},
+      {"inflight", Slot::kInflight, kInflight},
+      {"qps_1m", Slot::kQps, kQps},
+      {"request", Slot::kRequest, kRequest},
+      {"input_tokens", Slot::kInputTokens, kInput},
+      {"output_tokens", Slot::kOutputTokens, kOutput}};
+  for (const KeySlot& k : kKeySlots)
+    if (k.key == key) return &k;
+  return nullptr;
+}
+
 // Inlined: it reads every value of every line a layout reads.
 [[gnu::always_inline]] inline const char* LineLayouts::ReadSlot(Slot slot, const char* p,
                                                                 const char* begin,
@@ -195,24 +210,7 @@ const char* LineLayouts::ReadByPunctuation(std::string_view text, Values& v, Eve
       return nullptr;
     p += q.colon.size();
     const char* const value_begin = p;
-    // The keys whose values a slot reads.
-    struct KeySlot {
-      std::string_view key;
-      Slot slot;
-      unsigned bit;
-    };
-    static constexpr KeySlot kKeySlots[] = {
-        {"t", Slot::kTime, kT},
-        {"duration", Slot::kDuration, kDuration},
-        {"request", Slot::kRequest, kRequest},
-        {"instance", Slot::kInstance, kInstance},
-        {"inflight", Slot::kInflight, kInflight},
-        {"qps_1m", Slot::kQps, kQps},
-        {"input_tokens", Slot::kInputTokens, kInput},
-        {"output_tokens", Slot::kOutputTokens, kOutput}};
-    const KeySlot* known = nullptr;
-    for (const KeySlot& k : kKeySlots)
-      if (k.key == key) known = &k;
+    const KeySlot* const known = SlotOf(key);
     unsigned bit = known ? known->bit : 0;
     if (known && (known->slot == Slot::kInstance || known->slot == Slot::kRequest)) {
       // An id slot reads between the quotes.
@@ -431,14 +429,7 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
     } else {
       Slot slot;
       bool passed = false;  // a key the decoder passes over
-      if (key == "t") slot = Slot::kTime, bit = kT;
-      else if (key == "duration") slot = Slot::kDuration, bit = kDuration;
-      else if (key == "instance") slot = Slot::kInstance, bit = kInstance;
-      else if (key == "inflight") slot = Slot::kInflight, bit = kInflight;
-      else if (key == "qps_1m") slot = Slot::kQps, bit = kQps;
-      else if (key == "request") slot = Slot::kRequest, bit = kRequest;
-      else if (key == "input_tokens") slot = Slot::kInputTokens, bit = kInput;
-      else if (key == "output_tokens") slot = Slot::kOutputTokens, bit = kOutput;
+      if (const KeySlot* const known = SlotOf(key)) slot = known->slot, bit = known->bit;
       else if (key == "hint") {
         if (!learn_hints_) return;
         slot = Slot::kHint, bit = kHint;

@@ -168,6 +168,16 @@ class LineLayouts {
     bool has_hint = false;  // what it holds went to the hint's text
   };
 
+  // A key whose value a slot reads (t, duration, ...), and the bit that
+  // notes it in a line (see the .cc).
+  struct KeySlot {
+    std::string_view key;
+    Slot slot;
+    unsigned bit;
+  };
+  // The KeySlot of `key`; nullptr for type, hint and the keys the decoder
+  // passes over, whose values no slot reads.
+  static const KeySlot* SlotOf(std::string_view key);
   // Past the value at `p` in the text [begin, end) that `slot` (not kHint)
   // takes, setting its field of `values`; nullptr when it takes none there.
   static const char* ReadSlot(Slot slot, const char* p, const char* begin, const char* end,
