@@ -305,11 +305,7 @@ const char* HintLayout::FitsByPunctuation(const char* p, const char* begin, cons
   p += q.open.size();
   std::fill_n(values, kQueueFields.size(), kNull);
   unsigned fields_seen = 0;
-  // The keys passed over so far: their first bytes and sizes (left
-  // uninitialised past passed_count, as most entries have none).
-  const char* passed_key[kMaxPassedKeys];
-  std::size_t passed_size[kMaxPassedKeys];
-  std::size_t passed_count = 0;
+  layout_text::KeysSeen<kMaxPassedKeys> passed;  // the keys passed over
   for (;;) {
     // The key (its closing quote begins the colon's text), then its value:
     // a queue field's number or null, or a value passed over. A repeated
@@ -323,12 +319,7 @@ const char* HintLayout::FitsByPunctuation(const char* p, const char* begin, cons
       fields_seen |= 1u << field;
       if (!(p = ReadSlotValue(p, begin, end, values[field]))) return nullptr;
     } else {
-      if (passed_count == kMaxPassedKeys) return nullptr;
-      for (std::size_t i = 0; i < passed_count; ++i)
-        if (std::string_view(passed_key[i], passed_size[i]) == key) return nullptr;
-      passed_key[passed_count] = key.data();
-      passed_size[passed_count++] = key.size();
-      if (!(p = layout_text::SkipPassedValue(p, begin, end))) return nullptr;
+      if (!passed.Add(key) || !(p = layout_text::SkipPassedValue(p, begin, end))) return nullptr;
     }
     if (!q.comma.empty() && At(p, end, q.comma)) {
       p += q.comma.size();

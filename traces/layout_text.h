@@ -422,6 +422,30 @@ inline const char* SkipPassedScalar(const char* p, const char* begin, const char
   return SkipSignedDecimal(p, begin, end);
 }
 
+// The keys of one JSON object read so far, at most N: Add remembers a
+// key unless it is a repeat or the N+1st. A repeat is the general path's
+// to report. The storage is left uninitialized (only the entries Add
+// wrote are read): zeroing it cost more than reading a small object.
+// The keys' bytes must outlive it.
+template <std::size_t N>
+class KeysSeen {
+ public:
+  // Whether `key` is new and one of the first N; it is then remembered.
+  bool Add(std::string_view key) {
+    if (count_ == N) return false;
+    for (std::size_t i = 0; i < count_; ++i)
+      if (key == std::string_view(data_[i], size_[i])) return false;
+    data_[count_] = key.data();
+    size_[count_++] = key.size();
+    return true;
+  }
+
+ private:
+  const char* data_[N];
+  std::size_t size_[N];
+  std::size_t count_ = 0;
+};
+
 // The deepest a passed-over object or array may nest here (1: flat).
 inline constexpr std::size_t kMaxPassedDepth = 16;
 // The most keys one object in a passed-over value may have here (each is

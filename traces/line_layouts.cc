@@ -197,8 +197,7 @@ const char* LineLayouts::ReadByPunctuation(std::string_view text, Values& v, Eve
   p += q.open.size();
   unsigned seen = 0;
   bool arrival = false;
-  std::string_view passed[kMaxPassedKeys];
-  std::size_t passed_count = 0;
+  KeysSeen<kMaxPassedKeys> passed;  // the keys the decoder passes over
   member_count_ = 0;
   bool learnable = true;  // its members fit members_
   for (;;) {
@@ -253,10 +252,7 @@ const char* LineLayouts::ReadByPunctuation(std::string_view text, Values& v, Eve
     } else if (IsEventKey(key)) {
       return nullptr;  // one the decoder reads (weight, speed, ...): not for these readers
     } else {
-      if (passed_count == kMaxPassedKeys) return nullptr;
-      for (std::size_t k = 0; k < passed_count; ++k)
-        if (passed[k] == key) return nullptr;  // the general path's to report
-      passed[passed_count++] = key;
+      if (!passed.Add(key)) return nullptr;
       p = SkipPassedValue(p, begin, end);
     }
     if (!p || (seen & bit)) return nullptr;

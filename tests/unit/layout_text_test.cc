@@ -6,6 +6,7 @@
 // the bytes escapes and UTF-8 are made of. layout_text::ReadDecimal's
 // fractions of more than 15 digits: against from_chars, bit for bit, on
 // random ones and on ones at and beside the midpoints of two doubles.
+// layout_text::KeysSeen: repeats and the key past its count refused.
 
 #include <doctest/doctest.h>
 
@@ -210,6 +211,20 @@ TEST_CASE("ReadDecimal: fractions at and beside the midpoint of two doubles roun
   for (const std::string text : {"18446744073709551616.5", "36893488147419103232.25",
                                  "18446744073709551616.0000000000000000001"})
     CheckReadsAsFromChars(text);
+}
+
+TEST_CASE("KeysSeen: refuses a repeated key and the key past its count, by bytes not by address") {
+  layout_text::KeysSeen<3> keys;
+  const std::string text = "userstreamuser";  // the two "user"s at different addresses
+  CHECK(keys.Add(std::string_view(text).substr(0, 4)));
+  CHECK_FALSE(keys.Add(std::string_view(text).substr(10, 4)));  // the same bytes
+  CHECK(keys.Add("use"));                                       // a prefix is another key
+  CHECK(keys.Add("users"));                                     // and so is a longer one
+  CHECK_FALSE(keys.Add("stream"));                              // a fourth: past the count
+  CHECK_FALSE(keys.Add("user"));                                // still remembered
+  layout_text::KeysSeen<1> one;
+  CHECK(one.Add(""));  // an empty key is a key like any other
+  CHECK_FALSE(one.Add(""));
 }
 
 }  // namespace
