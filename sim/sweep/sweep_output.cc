@@ -236,8 +236,12 @@ std::string RenderSweepCsv(const SweepResult& result) {
       out += ",,,,,,,,,,,,,";
     }
     std::string warnings;
-    for (const std::string& w : row.warnings) warnings += (warnings.empty() ? "" : ";") + w;
-    out += "," + CsvField(warnings);
+    for (const std::string& w : row.warnings) {
+      if (!warnings.empty()) warnings += ';';
+      warnings += w;
+    }
+    out += ',';
+    out += CsvField(warnings);
     if (engine) out += EngineCells(row);
     out += "\n";
   }

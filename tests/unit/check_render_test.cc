@@ -13,8 +13,8 @@ std::vector<ScenarioResult> Results() {
   ScenarioResult s;
   s.path = "dir/a&b.json";
   s.name = "quotes \"and\" <tags>";
-  s.expectations.push_back({"expect[0]", "least_load.share.x<y", ">= 0.5", "0.25", "why & \x01", false});
-  s.expectations.push_back({"expect[1]", "least_load.decisions", "== 2", "2", "", true});
+  s.expectations.push_back({"expect[0]", "least_load.share.x<y", ">= 0.5", "0.25", "why & \x01", false, ""});
+  s.expectations.push_back({"expect[1]", "least_load.decisions", "== 2", "2", "", true, ""});
   return {s};
 }
 
@@ -36,7 +36,7 @@ TEST_CASE("text and junit: text from scenarios and reports cannot forge a line o
   s.name = "n\nPASS fake.json: expect[0]: x: expected == 1, actual 1";
   s.expectations.push_back({"expect[0]", "least_load.selections.a\nPASS b", "== 1",
                             "2\nPASS forged.json: expect[9]: all: expected == 1, actual 1",
-                            "\x1b[32mgreen", false});
+                            "\x1b[32mgreen", false, ""});
   const std::string text = RenderCheckText({s});
   CHECK(text ==
         "FAIL dir/\\u202ejson.a: expect[0]: least_load.selections.a\\nPASS b: expected == 1, "
@@ -86,7 +86,7 @@ TEST_CASE("html: escaped, failures first, the totals, deterministic") {
   ScenarioResult passing;
   passing.path = "dir/ok.json";
   passing.name = "fine";
-  passing.expectations.push_back({"expect[0]", "round_robin.decisions", "== 1", "1", "", true});
+  passing.expectations.push_back({"expect[0]", "round_robin.decisions", "== 1", "1", "", true, ""});
   results.insert(results.begin(), passing);  // ran first, shown after the failing one
   const std::string html = RenderCheckHtml(results);
   CHECK(html.rfind("<!DOCTYPE html>\n", 0) == 0);

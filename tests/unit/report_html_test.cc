@@ -140,7 +140,10 @@ TEST_CASE("html report: the same inputs give the same bytes") {
 
 TEST_CASE("html report: a large pool shows 24 bars and 8 colours at most") {
   std::string trace = R"({"lbsim_trace":1,"instances":[)";
-  for (int i = 0; i < 40; ++i) trace += (i ? "," : "") + std::string(R"({"id":"i)") + std::to_string(i) + R"(","inflight":0})";
+  for (int i = 0; i < 40; ++i) {
+    if (i) trace += ',';
+    trace += R"({"id":"i)" + std::to_string(i) + R"(","inflight":0})";
+  }
   trace += "]}\n";
   for (int k = 0; k < 400; ++k) trace += "{\"t\":" + std::to_string(k) + ",\"type\":\"arrival\",\"duration\":3}\n";
   const std::string html = HtmlOf(trace, {}, {"rr"});

@@ -357,7 +357,10 @@ TEST_CASE("Merging takes slices with a UTF-8 byte order mark, refuses control ch
 TEST_CASE("A grid of more than 100,000 cells is refused before any cell is made") {
   SweepGrid grid = ExampleGrid();
   std::string values = "ll.qps_1m=0";
-  for (int i = 1; i < 10000; ++i) values += "," + std::to_string(i);
+  for (int i = 1; i < 10000; ++i) {
+    values += ',';
+    values += std::to_string(i);
+  }
   grid.axes = {SweepAxis::Parse(values), SweepAxis::Parse("ll.inflight=" + values.substr(10))};
   CHECK_THROWS_WITH_AS(ExpandSweep(grid, Registry()),
                        "the sweep has more than the limit of 100000 cells (traces x strategies x "
@@ -379,7 +382,10 @@ TEST_CASE("A sweep of more cells per trace than one replay takes runs whatever -
   SweepGrid grid = ExampleGrid();
   grid.traces.resize(1);
   std::string values = "ll.qps_1m=0";
-  for (int i = 1; i < 100; ++i) values += "," + std::to_string(i);
+  for (int i = 1; i < 100; ++i) {
+    values += ',';
+    values += std::to_string(i);
+  }
   grid.axes = {SweepAxis::Parse(values)};
   const std::string one = RenderSweepCsv(RunSweep(grid, Registry(), std::nullopt, 1));
   CHECK(std::count(one.begin(), one.end(), '\n') == 102);
