@@ -309,17 +309,20 @@ InputFile InputFile::Open(const std::string& path, std::string_view what) {
   InputFile in;
   in.path_ = path;
   in.what_ = what;
-  const bool from_stdin = path == "-";
-  const int fd = from_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // Standard input is read through a duplicate of descriptor 0, which
+  // closing the input leaves open: standard input redirected from a file
+  // can be opened again (to detect its encoding, then to read it).
+  const int fd = path == "-" ? ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0)
+                             : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) CannotRead(path, what, errno);
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     const int error = errno;
-    if (!from_stdin) ::close(fd);
+    ::close(fd);
     CannotRead(path, what, error);
   }
   if (S_ISDIR(st.st_mode)) {
-    if (!from_stdin) ::close(fd);
+    ::close(fd);
     throw InputError(fmt::format("{}: cannot read {}: is a directory", path, what));
   }
   const bool regular = S_ISREG(st.st_mode);
@@ -328,8 +331,10 @@ InputFile InputFile::Open(const std::string& path, std::string_view what) {
 
   auto source = std::make_unique<Source>();
   source->fd = fd;
-  source->own_fd = !from_stdin;
   source->fd_seekable = regular;
+  // A regular file is read from its start, however far an earlier open of
+  // the same standard input read it.
+  if (regular && ::lseek(fd, 0, SEEK_SET) != 0) CannotRead(path, what, errno);
   // The magic bytes: read in place (a pipe keeps them as raw bytes ahead).
   std::size_t got = 0;
   while (got < 4) {
@@ -374,7 +379,6 @@ InputFile& InputFile::operator=(InputFile&& other) noexcept {
   path_ = std::move(other.path_);
   what_ = std::move(other.what_);
   file_ = std::exchange(other.file_, nullptr);
-  close_file_ = other.close_file_;
   compression_ = other.compression_;
   seekable_ = other.seekable_;
   disk_size_ = other.disk_size_;
@@ -385,7 +389,7 @@ InputFile& InputFile::operator=(InputFile&& other) noexcept {
 InputFile::~InputFile() { Close(); }
 
 void InputFile::Close() {
-  if (file_ && close_file_) std::fclose(file_);
+  if (file_) std::fclose(file_);
   file_ = nullptr;
   source_.reset();
 }
@@ -469,10 +473,9 @@ void InputFile::MakeSeekable() {
     throw InputError(fmt::format("{}: cannot copy the input to a temporary file in {}: {}",
                                  path_, dir, std::strerror(error)));
   }
-  if (close_file_) std::fclose(file_);
+  std::fclose(file_);
   source_.reset();
   file_ = copy;
-  close_file_ = true;
   seekable_ = true;
   disk_size_ = copied;
   compression_ = Compression::kNone;  // the copy holds the content as it reads

@@ -20,8 +20,9 @@ std::string_view CompressionName(Compression c);
 inline constexpr std::size_t kMaxPeekBytes = std::size_t{64} << 20;
 
 // An input lbsim reads (a trace, an import input): a path, or "-" for
-// standard input; a regular file, a pipe or a device. Content compressed
-// with gzip (concatenated members too) or zstd (any number of frames) is
+// standard input; a regular file (read from its start, standard input
+// redirected from one too), a pipe or a device. Content compressed with
+// gzip (concatenated members too) or zstd (any number of frames) is
 // decompressed as it is read, streaming, in bounded memory. get() reads the
 // content; before reading, its first line can be peeked at, and a pipe's
 // content can be made seekable.
@@ -72,7 +73,6 @@ class InputFile {
   std::string path_;
   std::string what_;  // what it is, for messages: "trace", "input"
   std::FILE* file_ = nullptr;
-  bool close_file_ = true;  // false for a plain standard input
   Compression compression_ = Compression::kNone;
   bool seekable_ = false;
   std::uint64_t disk_size_ = 0;

@@ -1,6 +1,7 @@
 #include "traces/read_ahead.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -465,10 +466,13 @@ class BatchingVisitor final : public TraceVisitor, public TraceProgress {
   std::uint64_t done_ = 0, total_ = 0;  // the reader's progress so far
 };
 
-// Whether `path` names a regular file (not "-", a pipe or a device).
+// Whether `path` names a regular file, or is "-" for a standard input
+// redirected from one: reads that never wait (unlike a pipe's or a
+// device's).
 bool IsRegularFile(const std::string& path) {
   struct stat st {};
-  return path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  const int status = path == "-" ? ::fstat(STDIN_FILENO, &st) : ::stat(path.c_str(), &st);
+  return status == 0 && S_ISREG(st.st_mode);
 }
 
 // What one consumer's visit came to: the reader's counts, or the error it

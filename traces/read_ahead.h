@@ -34,9 +34,10 @@ inline constexpr std::size_t kReadAheadBatches = 8;
 // Memory stays bounded: the reader waits when it is a fixed number of
 // batches ahead.
 //
-// Only regular files are read ahead; anything else (standard input, a
-// pipe, whose reads could block a failed run's exit) is read on the calling
-// thread by ReadTrace itself. `progress` hears, on the calling thread, how
+// Only regular files are read ahead, standard input included when it is
+// redirected from one; anything else (a pipe or a device, whose reads could
+// block a failed run's exit) is read on the calling thread by ReadTrace
+// itself. `progress` hears, on the calling thread, how
 // far into the file the events handed to `visitor` are: a slow visitor (an
 // exec strategy) is what the progress follows, not the reading.
 TraceCounts ReadTraceAhead(const std::string& path, TraceEncoding encoding,
