@@ -43,7 +43,7 @@ FrameMember TakeFrameMember(JsonWalker& w, const JsonView& key, std::string_view
   if (key.text.substr(1, key.text.size() - 2) == name) return FrameMember::kNamed;
   const JsonView value = w.TakeValue();
   const char* const value_end = value.text.data() + value.text.size();
-  if (layout_text::SkipPassedValue(value.text.data(), base, value_end) != value_end)
+  if (layout_text::SkipPassedValue(value.text.data(), value_end) != value_end)
     return FrameMember::kOther;
   const auto begin = static_cast<std::size_t>(value.text.data() - base);
   cuts.emplace_back(begin, begin + value.text.size());
@@ -179,7 +179,7 @@ bool HintLayout::LearnEntry(JsonWalker& w, std::string_view source, std::size_t 
     const JsonView value = w.TakeValue();
     const char* const value_end = value.text.data() + value.text.size();
     TraceTime number;
-    if (passed ? layout_text::SkipPassedValue(value.text.data(), base, value_end) != value_end
+    if (passed ? layout_text::SkipPassedValue(value.text.data(), value_end) != value_end
                : value.is_number() &&
                      ReadDecimal(value.text.data(), base, value_end, number) != value_end)
       return false;
@@ -258,7 +258,7 @@ bool HintLayout::MergeEntries(const HintLayout& other) {
   return true;
 }
 
-inline const char* HintLayout::Frame::Fits(const char* p, const char* begin, const char* end) const {
+inline const char* HintLayout::Frame::Fits(const char* p, const char* end) const {
   std::size_t from = 0;
   for (std::size_t i = 0;; ++i) {
     const std::size_t n = literal_end[i] - from;
@@ -266,11 +266,11 @@ inline const char* HintLayout::Frame::Fits(const char* p, const char* begin, con
     p += n;
     from = literal_end[i];
     if (i + 1 == literal_end.size()) return p;
-    if (!(p = layout_text::SkipPassedValue(p, begin, end))) return nullptr;
+    if (!(p = layout_text::SkipPassedValue(p, end))) return nullptr;
   }
 }
 
-inline const char* HintLayout::FitsEntry(const EntryLayout& layout, const char* p,
+[[gnu::always_inline]] inline const char* HintLayout::FitsEntry(const EntryLayout& layout, const char* p,
                                          const char* begin, const char* end, double* values) {
   const std::size_t slots = layout.field.size();
   // A Proxy's queue depths are mostly one digit: an entry whose numbers
@@ -292,7 +292,7 @@ inline const char* HintLayout::FitsEntry(const EntryLayout& layout, const char* 
     p += n;
     from = layout.literal_end[i];
     if (i == slots) return p;
-    p = layout.field[i] == kPassedOver ? layout_text::SkipPassedValue(p, begin, end)
+    p = layout.field[i] == kPassedOver ? layout_text::SkipPassedValue(p, end)
                                        : ReadSlotValue(p, begin, end, values[i]);
     if (!p) return nullptr;
   }
@@ -319,7 +319,7 @@ const char* HintLayout::FitsByPunctuation(const char* p, const char* begin, cons
       fields_seen |= 1u << field;
       if (!(p = ReadSlotValue(p, begin, end, values[field]))) return nullptr;
     } else {
-      if (!passed.Add(key) || !(p = layout_text::SkipPassedValue(p, begin, end))) return nullptr;
+      if (!passed.Add(key) || !(p = layout_text::SkipPassedValue(p, end))) return nullptr;
     }
     if (!q.comma.empty() && At(p, end, q.comma)) {
       p += q.comma.size();
@@ -333,8 +333,8 @@ const char* HintLayout::Fits(const char* p, const char* begin, const char* end,
                              HintText& read) const {
   read.entries.clear();
   read.value_count = 0;
-  if (!(p = head_.Fits(p, begin, end))) return nullptr;
-  if (p < end && *p != '"') return tail_.Fits(p, begin, end);  // no entry
+  if (!(p = head_.Fits(p, end))) return nullptr;
+  if (p < end && *p != '"') return tail_.Fits(p, end);  // no entry
   // Room for the numbers of an entry of either kind.
   const std::size_t room = std::max(most_slots_, kQueueFields.size());
   const bool by_punctuation = punctuation_.Usable();
@@ -380,7 +380,7 @@ const char* HintLayout::Fits(const char* p, const char* begin, const char* end,
     if (!separator_known_ || !At(p, end, separator_)) break;
     p += separator_.size();
   }
-  return tail_.Fits(p, begin, end);
+  return tail_.Fits(p, end);
 }
 
 bool HintLayout::Resolve(const HintText& read, const InstanceTable& table) {

@@ -170,9 +170,9 @@ class HintLayout {
     std::string text;
     std::vector<std::uint32_t> literal_end;
 
-    // Past the frame at `p` in the text [begin, end), or nullptr when it
-    // is not there.
-    const char* Fits(const char* p, const char* begin, const char* end) const;
+    // Past the frame at `p` in a text that ends at `end`, or nullptr when
+    // it is not there.
+    const char* Fits(const char* p, const char* end) const;
     friend bool operator==(const Frame&, const Frame&) = default;
   };
 

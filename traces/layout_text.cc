@@ -2,8 +2,7 @@
 
 namespace lbsim::layout_text {
 
-const char* SkipPassedContainer(const char* p, const char* begin, const char* end,
-                                std::size_t depth) {
+const char* SkipPassedContainer(const char* p, const char* end, std::size_t depth) {
   if (p == end || (*p != '{' && *p != '[') || depth == 0) return nullptr;
   const bool object = *p == '{';
   const char close = object ? '}' : ']';
@@ -18,8 +17,8 @@ const char* SkipPassedContainer(const char* p, const char* begin, const char* en
       if (p == end || *p != ':') return nullptr;
       p = SkipBlanks(p + 1, end);
     }
-    p = p != end && (*p == '{' || *p == '[') ? SkipPassedContainer(p, begin, end, depth - 1)
-                                             : SkipPassedScalar(p, begin, end);
+    p = p != end && (*p == '{' || *p == '[') ? SkipPassedContainer(p, end, depth - 1)
+                                             : SkipPassedScalar(p, end);
     if (!p) return nullptr;
     p = SkipBlanks(p, end);
     if (p == end) return nullptr;

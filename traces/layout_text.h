@@ -254,12 +254,33 @@ inline const char* ReadDecimal(const char* p, const char* begin, const char* end
   return p;
 }
 
-// Past the number at `p` of the text [begin, end), read as ReadDecimal
-// reads it but for a leading '-': a value the decoder passes over. nullptr
-// when it is not one.
-inline const char* SkipSignedDecimal(const char* p, const char* begin, const char* end) {
-  TraceTime unused;
-  return ReadDecimal(p + (p != end && *p == '-'), begin, end, unused);
+// Past the number at `p`, of a key the decoder passes over: any JSON
+// number (a sign, an integer part without leading zeros, a fraction, an
+// exponent, each of any length) that JsonScanner takes without asking
+// whether it overflows a double, that is, whose whole digits and exponent
+// add up to at most 300. nullptr otherwise: the general path decides.
+inline const char* SkipPassedNumber(const char* p, const char* end) {
+  if (p != end && *p == '-') ++p;
+  const char* const digits = p;
+  while (p != end && IsDigit(*p)) ++p;
+  const auto whole = static_cast<std::size_t>(p - digits);
+  if (whole == 0 || (*digits == '0' && whole > 1)) return nullptr;
+  if (p != end && *p == '.') {
+    const char* const fraction = ++p;
+    while (p != end && IsDigit(*p)) ++p;
+    if (p == fraction) return nullptr;
+  }
+  long exponent = 0;
+  if (p != end && (*p == 'e' || *p == 'E')) {
+    const bool negative = ++p != end && *p == '-';
+    if (p != end && (*p == '+' || *p == '-')) ++p;
+    const char* const first = p;
+    for (; p != end && IsDigit(*p); ++p)
+      if (exponent < 100000) exponent = exponent * 10 + (*p - '0');  // as the scanner saturates
+    if (p == first) return nullptr;
+    if (negative) exponent = -exponent;
+  }
+  return static_cast<long>(whole) + exponent <= 300 ? p : nullptr;
 }
 
 // Flags (high bit per byte) the bytes of `v` an id slot stops at: '"',
@@ -409,17 +430,16 @@ inline const char* SkipPlainString(const char* p, const char* end, std::string_v
 }
 
 // Past the scalar at `p`, of a key the decoder passes over: a string (see
-// SkipStringBody, its quotes included), a number as ReadDecimal reads it
-// but for a sign, true, false or null. `begin` is where the text starts.
-// nullptr when it is none of these.
-inline const char* SkipPassedScalar(const char* p, const char* begin, const char* end) {
+// SkipStringBody, its quotes included), a number (see SkipPassedNumber),
+// true, false or null. nullptr when it is none of these.
+inline const char* SkipPassedScalar(const char* p, const char* end) {
   if (p == end) return nullptr;
   if (*p == '"') {
     p = SkipStringBody(p + 1, end);
     return p ? p + 1 : nullptr;  // past the closing quote
   }
   if (*p == 't' || *p == 'f' || *p == 'n') return ReadWord(p, end);
-  return SkipSignedDecimal(p, begin, end);
+  return SkipPassedNumber(p, end);
 }
 
 // The keys of one JSON object read so far, at most N: Add remembers a
@@ -459,19 +479,19 @@ inline constexpr std::size_t kMaxObjectKeys = 32;
 // them), at most kMaxObjectKeys, all different (a key repeated in a nested
 // object is the scanner's to report); an array's members any number; only
 // spaces and tabs between. A request's chat body (`"messages": [{"role":
-// ..., "content": ...}]`) is one. `begin` is where the text starts.
-// Otherwise nullptr: the general path decides.
+// ..., "content": ...}]`) is one. Otherwise nullptr: the general path
+// decides.
 // Out of line: it is rare, and inlined it kept the hint readers from being
 // inlined themselves.
-const char* SkipPassedContainer(const char* p, const char* begin, const char* end,
+const char* SkipPassedContainer(const char* p, const char* end,
                                 std::size_t depth = kMaxPassedDepth);
 
 // Past the value at `p`, of a key the decoder passes over: a scalar
 // SkipPassedScalar reads past, or an object or array SkipPassedContainer
-// does. `begin` is where the text starts. nullptr when it is neither.
-inline const char* SkipPassedValue(const char* p, const char* begin, const char* end) {
-  if (p != end && (*p == '{' || *p == '[')) return SkipPassedContainer(p, begin, end);
-  return SkipPassedScalar(p, begin, end);
+// does. nullptr when it is neither.
+inline const char* SkipPassedValue(const char* p, const char* end) {
+  if (p != end && (*p == '{' || *p == '[')) return SkipPassedContainer(p, end);
+  return SkipPassedScalar(p, end);
 }
 
 }  // namespace lbsim::layout_text

@@ -24,11 +24,11 @@ bool HoldsNothing(const JsonView& v) {
          (v.is_object() && v.text.find_first_not_of(" \t\r\n", 1) == v.text.size() - 1);
 }
 
-// Whether `v`, an object or array in `line`, is one SkipPassedContainer
-// reads past: lines laid out like it are not read otherwise.
-bool PassedContainer(const JsonView& v, std::string_view line) {
+// Whether `v`, an object or array, is one SkipPassedContainer reads past:
+// lines laid out like it are not read otherwise.
+bool PassedContainer(const JsonView& v) {
   const char* const end = v.text.data() + v.text.size();
-  return SkipPassedContainer(v.text.data(), line.data(), end) == end;
+  return SkipPassedContainer(v.text.data(), end) == end;
 }
 
 static_assert(LineLayouts::kMaxBytes <= kMaxLineBytes &&
@@ -109,11 +109,11 @@ const LineLayouts::KeySlot* LineLayouts::SlotOf(std::string_view key) {
     case Slot::kPassedString:
       return SkipStringBody(p, end);
     case Slot::kPassedNumber:
-      return SkipSignedDecimal(p, begin, end);
+      return SkipPassedNumber(p, end);
     case Slot::kPassedWord:
       return ReadWord(p, end);
     case Slot::kPassedContainer:
-      return SkipPassedContainer(p, begin, end);
+      return SkipPassedContainer(p, end);
   }
   return nullptr;
 }
@@ -253,7 +253,7 @@ const char* LineLayouts::ReadByPunctuation(std::string_view text, Values& v, Eve
       return nullptr;  // one the decoder reads (weight, speed, ...): not for these readers
     } else {
       if (!passed.Add(key)) return nullptr;
-      p = SkipPassedValue(p, begin, end);
+      p = SkipPassedValue(p, end);
     }
     if (!p || (seen & bit)) return nullptr;
     seen |= bit;
@@ -438,7 +438,7 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
         if (value.is_string()) slot = Slot::kPassedString, bit = 0;
         else if (value.is_number()) slot = Slot::kPassedNumber, bit = 0;
         else if (value.is_bool() || value.is_null()) slot = Slot::kPassedWord, bit = 0;
-        else if (PassedContainer(value, line)) slot = Slot::kPassedContainer, bit = 0;
+        else if (PassedContainer(value)) slot = Slot::kPassedContainer, bit = 0;
         else return;
       }
       const bool id = slot == Slot::kInstance || slot == Slot::kRequest ||

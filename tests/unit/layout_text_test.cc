@@ -7,6 +7,8 @@
 // fractions of more than 15 digits: against from_chars, bit for bit, on
 // random ones and on ones at and beside the midpoints of two doubles.
 // layout_text::KeysSeen: repeats and the key past its count refused.
+// layout_text::SkipPassedNumber: against JsonScanner, on random numbers
+// and near-numbers.
 
 #include <doctest/doctest.h>
 
@@ -113,6 +115,64 @@ TEST_CASE("SkipStringBody: takes exactly the strings JsonScanner accepts") {
     accepted += valid;
   }
   CHECK(accepted > 5000);
+}
+
+TEST_CASE("SkipPassedNumber: takes the numbers JsonScanner accepts, leaving those past 1e300 to it") {
+  // Pieces of numbers, good and bad: signs, digits and runs of them,
+  // points, exponent marks, and exponents that put a number past the
+  // double range, or far below it.
+  const std::vector<std::string> pieces = {
+      "-", "+", "0", "00", "1", "7", "9", "12345678901234567890", std::string(40, '3'), ".",
+      "e", "E", "e-", "E+", "e5", "e-05", "e300", "e-400", "e99999999999", "x"};
+  std::mt19937_64 random(11);
+  JsonScanner scanner;
+  int accepted = 0, left = 0;
+  for (int i = 0; i < 100000; ++i) {
+    std::string text;
+    const std::size_t n = 1 + random() % 5;
+    for (std::size_t k = 0; k < n; ++k) text += pieces[random() % pieces.size()];
+    CAPTURE(text);
+    JsonView value;
+    const bool valid = scanner.ScanText(text, value) == JsonScanner::Status::kOk &&
+                       value.is_number();
+    // What a line has after a passed-over value.
+    const std::string line = text + ", \"t\": 1}";
+    const char* const stop = layout_text::SkipPassedNumber(line.data(), line.data() + line.size());
+    const char* const number_end = line.data() + text.size();
+    if (!valid) {
+      // Refused, or stopped short of the text's end (the next literal
+      // refuses the line then).
+      CHECK(stop != number_end);
+    } else {
+      // Read past whole, or left to the general path (a number the
+      // scanner checks for overflow).
+      CHECK((stop == number_end || stop == nullptr));
+      accepted += stop == number_end;
+      left += stop == nullptr;
+    }
+  }
+  CHECK(accepted > 10000);
+  CHECK(left > 100);
+  // Python's floats below 1e-4 and above 1e16, integers of any length: read past.
+  for (const std::string text : {"1e-05", "-2.5e-07", "1e+16", "1.5E299",
+                                 "123456789012345678901234567890", "-0", "0.0", "1e-99999999"}) {
+    CAPTURE(text);
+    CHECK(layout_text::SkipPassedNumber(text.data(), text.data() + text.size()) ==
+          text.data() + text.size());
+  }
+  // Whole digits and exponent past 300: the scanner's to decide (it
+  // refuses 1e309 in an event's own members, and takes 1e301 and 0e99999).
+  for (const std::string& text : std::vector<std::string>{"1e301", "10e300", "-1e999", "0e99999",
+                                                          std::string(301, '1')}) {
+    CAPTURE(text);
+    CHECK(layout_text::SkipPassedNumber(text.data(), text.data() + text.size()) == nullptr);
+  }
+  // Not numbers at all.
+  for (const std::string text : {"", "-", "01", ".5", "1.", "1e", "1e+", "+1", "--1"}) {
+    CAPTURE(text);
+    const char* const stop = layout_text::SkipPassedNumber(text.data(), text.data() + text.size());
+    CHECK(stop != text.data() + text.size());
+  }
 }
 
 // `text` read by ReadDecimal and by from_chars: the same double, bit for

@@ -532,7 +532,7 @@ TEST_CASE("LineLayouts learns only arrival and load layouts, and keeps the newes
            R"({"t": 1, "type": "arrival", "speed": 2})",
            R"({"t": 1, "type": "arrival", "extra": )" + Nested(layout_text::kMaxPassedDepth + 1, "[", "]") + "}",
            R"({"t": 1, "type": "arrival", "extra": {"a": {"\u0041": 1}}})",
-           R"({"t": 1, "type": "arrival", "extra": [[1e2]]})",
+           R"({"t": 1, "type": "arrival", "extra": [[1e301]]})",
            R"({"t": 1, "type": "arrival", "extra": {"\u0041": 1}})",
            R"({"t": 1, "type": "arrival", "a": 1, "b": 1, "c": 1, "d": 1, "e": 1, "f": 1, "g": 1, "h": 1, "i": 1, "j": 1})",
            R"({"t": 1, "type": "load", "instance": "b", "input_tokens": 2})",
@@ -635,11 +635,22 @@ TEST_CASE("LineLayouts reads past keys the decoder passes over, as the decoder d
        }) {
     check_read(text);
   }
-  // Values neither takes: the general path's, which accepts them.
-  TraceEvent event;
+  // Numbers with exponents, as Python writes floats below 1e-4: read past
+  // by the layout or by the punctuation.
   for (const std::string& text : std::vector<std::string>{
            R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": -1e3})",
-           R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": 1e3})",
+           R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": 1e-05})",
+           R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": 2.5E+299})",
+           R"({"t": 3, "type": "arrival", "model": 1e-07, "request": "r", "duration": 4, "score": 1})",
+       }) {
+    check_read(text);
+  }
+  // Numbers the scanner checks for overflowing a double: the general
+  // path's, which accepts these.
+  TraceEvent event;
+  for (const std::string& text : std::vector<std::string>{
+           R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": -1e301})",
+           R"({"t": 3, "type": "arrival", "model": "m", "request": "r", "duration": 4, "score": 1e301})",
        }) {
     INFO(text);
     TraceEvent expected;
@@ -740,10 +751,10 @@ TEST_CASE("LineLayouts reads past objects and arrays of keys the decoder passes 
   for (const auto& [meta, tags] : std::vector<std::pair<std::string, std::string>>{
            {R"({"\u0041": 1})", R"([])"},
            {R"({"user": {"\u0041": 1}})", R"([])"},
-           {R"({})", R"([{"n": 1e-05}])"},
+           {R"({})", R"([{"n": 1e301}])"},
            {R"({"u\"": 1})", R"([])"},
            {"{\"caf\xC3\xA9\": 1}", R"([])"},
-           {R"({"a": 1e3})", R"([])"},
+           {R"({"a": 0e99999})", R"([])"},
            {Keys(layout_text::kMaxObjectKeys + 1), R"([])"},
            {R"({"a": )" + Keys(layout_text::kMaxObjectKeys + 1) + "}", R"([])"},
            {R"({})", Nested(layout_text::kMaxPassedDepth + 1, "[", "]")},
@@ -1011,12 +1022,12 @@ TEST_CASE("LineLayouts reads Proxy queue hints laid out like a learned one, as t
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "active_ready": 1, "x": 3}}}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "active_r\u0065ady": 1}}}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "": 1}}}}})",
-           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "ready": {"a": [1e2]}}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "ready": {"a": [1e301]}}}}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "ready": {"a": {"b": 1, "b": 2}}}}}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "active_ready": "1"}}}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "active_ready": -1}}}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "active_ready": true}}}}})",
-           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "ready": 1e2}}}}})",
+           R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "ready": 1e301}}}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "cafÃ©": 1}}}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {"x": 2, "key-of-sixty-five-bytes-------------------------------------ends-": 1}}}}})",
            R"({"t": 3, "type": "arrival", "request": "r-1", "hint": {"queue_depths": {"per_instance": {"b": {)" + many_keys + R"(, "k8": 1}}}}})",
@@ -1058,17 +1069,18 @@ TEST_CASE("LineLayouts learns a hint only of the Proxy's shape, and not when raw
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": -1}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": 1e2}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"queue_depth": "1"}}}}})",
-           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"unknown_key": [[1e2]]}}}}})",
-           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"unknown_key": 1e2}}}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"unknown_key": [[1e301]]}}}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {"unknown_key": 1e301}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {}}}})",
            // Entries set apart two ways.
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"a": {}, "b": {},"c": {}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": 1}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"x": 1, "queue_depths": {"per_instance": {}}}})",
            // Beside the map, a member the decoder passes over that a Frame
-           // does not read past (not plain, or a number in exponent form).
-           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {}}, "x": ["1", [2e0]]}}})",
-           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"x": 1e2, "per_instance": {"b": {}}}}})",
+           // does not read past (not plain, or a number the scanner checks
+           // for overflowing a double).
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {}}, "x": ["1", [2e301]]}}})",
+           R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"x": 1e301, "per_instance": {"b": {}}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"queue_depths": {"per_instance": {"b": {}}}, "x": {"y": {"\u0041": 1}}}})",
            R"({"t": 1, "type": "arrival", "hint": {"request": {"messages": )" + Nested(layout_text::kMaxPassedDepth, "[", "]") + R"(}, "queue_depths": {"per_instance": {"b": {}}}}})",
            // No map, or one named with an escape.
@@ -1185,7 +1197,7 @@ TEST_CASE("LineLayouts reads the Proxy's own hint, its queue totals passed over,
   for (const std::string total :
        {R"("4")", R"("caf\u00e9 \"x\"")", "null", "true", "false", "{}", "[]",
         R"({"id": "r-1", "stream": true, "n": -2.5})", R"([1, "a", null])", R"({"a": {"b": 1}})",
-        "[[1]]"}) {
+        "[[1]]", "1e3", "-2.5E-07", "1234567890123456", R"({"a": {"b": 1e3}})"}) {
     const TraceEvent got = check_read(ProxyHintArrival("1", ProxyHintNumbers(total, "2", "0.5")));
     REQUIRE(got.hint.queues.size() == 2);
     CHECK(got.hint.queues[0].load.value[1] == 2.0);
@@ -1195,7 +1207,7 @@ TEST_CASE("LineLayouts reads the Proxy's own hint, its queue totals passed over,
   // decoder refuses: the general path's, either way.
   TraceEvent event;
   for (const std::string total :
-       {"1e3", "01", "1.", "--1", "1234567890123456", "1 ", R"({"a": {"b": 1e3}})", "[[01]]",
+       {"1e301", "01", "1.", "--1", "1e", "1 ", R"({"a": {"b": 1e301}})", "[[01]]",
         R"({"a": 1, "a": 2})", R"([{"a": 1, "a": 2}])", "\"\x01\"", R"({"a\u0062": 1})", "nul", R"("open)"}) {
     const std::string text = ProxyHintArrival("3", ProxyHintNumbers(total, "1", "0.0"));
     INFO(text);
@@ -1389,11 +1401,14 @@ Number RandomNumber(std::mt19937_64& random) {
 }
 
 // Whether `n` is read past as the value of a key the decoder passes over:
-// a number a slot takes, or one with a sign, true, null or a string; a
-// queue field takes null, but no sign.
+// any JSON number below 1e300 (with a sign, an exponent or more digits
+// than a slot takes too), true, null or a string; a queue field takes
+// null, but no sign.
 bool PassedOver(const Number& n) {
-  return n.plain || n.text == "-0" || n.text == "-1" || n.text == "null" || n.text == "true" ||
-         n.text == "\"1\"";
+  static const std::vector<std::string> also = {
+      "-0", "-1", "1e3", "1E-2", "1.5e1", "9007199254740993", "1234567890123456",
+      "null", "true", "\"1\""};
+  return n.plain || std::find(also.begin(), also.end(), n.text) != also.end();
 }
 
 // An Instance id, and whether the instance slot takes it.
@@ -1720,7 +1735,9 @@ const std::pair<std::string, bool> kPassedValues[] = {
     {R"([{}])", true},
     {R"([{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello"}])", true},
     {R"([{"a": 1, "a": 2}])", false},
-    {R"([{"n": 1e5}])", false},
+    {R"([{"n": 1e5}])", true},
+    {R"([{"n": 1e-300, "m": -2.5E+299}])", true},
+    {R"([{"n": 1e301}])", false},
     {R"({"k\u0065y": 1})", false},
     {"[1,]", false},
     {R"({"a" 1})", false},
