@@ -152,37 +152,47 @@ const char* LineLayouts::FitsOthers(std::string_view text, Values& v) {
 }
 
 const char* LineLayouts::Fit(std::string_view text, Values& v, Fitted& fitted) {
-  const char* line_end = Fits(layouts_[last_fit_], text, lines_, v, hint_text_);
-  if (line_end) {
+  if (const char* line_end = Fits(layouts_[last_fit_], text, lines_, v, hint_text_)) {
     fitted = {layouts_[last_fit_].type, last_fit_, false};
     return line_end;
   }
-  if (!punctuation_first_) {
-    line_end = FitsOthers(text, v);
-    if (!line_end) {
-      // Read by its punctuation or not at all: only the first counts.
-      fitted.by_punctuation = true;
-      line_end = ReadByPunctuation(text, (v = Values{}), fitted.type, fitted.hint_owner);
-      if (!line_end) return nullptr;
-    }
-    miss_rate_ = miss_rate_ - (miss_rate_ >> 3) + (fitted.by_punctuation ? 32 : 0);
-    if (miss_rate_ > kPunctuationFirstRate) {
-      punctuation_first_ = true;
-      lines_until_retry_ = kPunctuationFirstLines;
-    }
-  } else {
-    if (--lines_until_retry_ == 0) {
-      punctuation_first_ = false;
-      miss_rate_ = 0;
-    }
-    fitted.by_punctuation = true;
-    line_end = ReadByPunctuation(text, (v = Values{}), fitted.type, fitted.hint_owner);
-    if (line_end) return line_end;
-    fitted.by_punctuation = false;
-    line_end = FitsOthers(text, (v = Values{}));
-    if (!line_end) return nullptr;
+  return punctuation_first_ ? FitPunctuationFirst(text, v, fitted)
+                            : FitLayoutsFirst(text, v, fitted);
+}
+
+// Both inline: called out of line, they cost the realistic cut 0.3% more
+// instructions, lines read by punctuation 0.8%.
+[[gnu::always_inline]] inline const char* LineLayouts::FitLayoutsFirst(std::string_view text,
+                                                                       Values& v,
+                                                                       Fitted& fitted) {
+  const char* line_end = FitsOthers(text, v);
+  const bool missed = line_end == nullptr;
+  if (missed && !(line_end = ReadByPunctuation(text, (v = Values{}), fitted.type,
+                                               fitted.hint_owner)))
+    return nullptr;  // read by neither: counts for nothing
+  if (missed) fitted.by_punctuation = true;
+  else fitted = {layouts_[last_fit_].type, last_fit_, false};
+  miss_rate_ = miss_rate_ - (miss_rate_ >> 3) + (missed ? 32 : 0);
+  if (miss_rate_ > kPunctuationFirstRate) {
+    punctuation_first_ = true;
+    lines_until_retry_ = kPunctuationFirstLines;
   }
-  if (!fitted.by_punctuation) fitted = {layouts_[last_fit_].type, last_fit_, false};
+  return line_end;
+}
+
+[[gnu::always_inline]] inline const char* LineLayouts::FitPunctuationFirst(std::string_view text,
+                                                                           Values& v,
+                                                                           Fitted& fitted) {
+  if (--lines_until_retry_ == 0) {
+    punctuation_first_ = false;
+    miss_rate_ = 0;
+  }
+  const char* line_end = ReadByPunctuation(text, (v = Values{}), fitted.type, fitted.hint_owner);
+  if (line_end) {
+    fitted.by_punctuation = true;
+  } else if ((line_end = FitsOthers(text, (v = Values{})))) {
+    fitted = {layouts_[last_fit_].type, last_fit_, false};
+  }
   return line_end;
 }
 

@@ -205,6 +205,15 @@ class LineLayouts {
   // before they are tried in turn again. Sets `values` and `fitted`;
   // nullptr when none reads it.
   const char* Fit(std::string_view text, Values& values, Fitted& fitted);
+  // Fit when the layout that fitted last does not: the other layouts, then
+  // the punctuation, keeping miss_rate_ of how often the punctuation was
+  // needed, and switching to FitPunctuationFirst when it passes
+  // kPunctuationFirstRate.
+  const char* FitLayoutsFirst(std::string_view text, Values& values, Fitted& fitted);
+  // Fit when the layout that fitted last does not, while most lines fit no
+  // layout: the punctuation, then the other layouts; back to
+  // FitLayoutsFirst after kPunctuationFirstLines such lines.
+  const char* FitPunctuationFirst(std::string_view text, Values& values, Fitted& fitted);
 
   // The text a JSON writer puts around a line's keys and values: before
   // the first key's name (`{"`), between a key's name and its value
