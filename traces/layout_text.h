@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <vector>
 
 #include "traces/json_bytes.h"
 #include "traces/trace_event.h"
@@ -414,6 +415,42 @@ inline const char* SkipStringBody(const char* p, const char* end) {
 inline const char* SkipBlanks(const char* p, const char* end) {
   while (p < end && (*p == ' ' || *p == '\t')) ++p;
   return p;
+}
+
+// Past the block id at `p`, an integer below 2^64 without sign, leading
+// zero, fraction or exponent (what the decoder reads as a block id, but
+// "-0"), its value in `id`; nullptr when it is not one.
+inline const char* ReadBlockId(const char* p, const char* end, std::uint64_t& id) {
+  const char* const first = p;
+  std::uint64_t value = 0;
+  for (; p != end && IsDigit(*p); ++p)
+    if (__builtin_mul_overflow(value, 10u, &value) ||
+        __builtin_add_overflow(value, static_cast<unsigned>(*p - '0'), &value))
+      return nullptr;
+  if (p == first || (*first == '0' && p - first > 1)) return nullptr;
+  if (p != end && (*p == '.' || *p == 'e' || *p == 'E')) return nullptr;
+  id = value;
+  return p;
+}
+
+// Past the array of block ids at `p` (an arrival's prefix_blocks: '[', ids
+// ReadBlockId reads separated by ',', ']', spaces and tabs between), the
+// ids appended to `ids` when it is not null; nullptr when it is not one
+// (`ids` may then hold some of them).
+inline const char* ReadBlockIds(const char* p, const char* end, std::vector<std::uint64_t>* ids) {
+  if (p == end || *p != '[') return nullptr;
+  p = SkipBlanks(p + 1, end);
+  if (p != end && *p == ']') return p + 1;
+  for (;;) {
+    std::uint64_t id;
+    if (!(p = ReadBlockId(p, end, id))) return nullptr;
+    if (ids) ids->push_back(id);
+    p = SkipBlanks(p, end);
+    if (p == end) return nullptr;
+    if (*p == ']') return p + 1;
+    if (*p != ',') return nullptr;
+    p = SkipBlanks(p + 1, end);
+  }
 }
 
 // Past the string at `p` (its opening quote) that ReadId would read, or

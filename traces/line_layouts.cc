@@ -36,7 +36,8 @@ static_assert(LineLayouts::kMaxBytes <= kMaxLineBytes &&
 
 // A bit per key a line holds, as Learn and ReadByPunctuation note them.
 constexpr unsigned kType = 1, kT = 2, kDuration = 4, kInstance = 8, kInflight = 16, kQps = 32,
-                   kRequest = 64, kInput = 128, kOutput = 256, kHint = 512, kEmptyHint = 1024;
+                   kRequest = 64, kInput = 128, kOutput = 256, kHint = 512, kEmptyHint = 1024,
+                   kPrefix = 2048;
 
 }  // namespace
 
@@ -49,7 +50,8 @@ const LineLayouts::KeySlot* LineLayouts::SlotOf(std::string_view key) {
       {"qps_1m", Slot::kQps, kQps},
       {"request", Slot::kRequest, kRequest},
       {"input_tokens", Slot::kInputTokens, kInput},
-      {"output_tokens", Slot::kOutputTokens, kOutput}};
+      {"output_tokens", Slot::kOutputTokens, kOutput},
+      {"prefix_blocks", Slot::kPrefixBlocks, kPrefix}};
   for (const KeySlot& k : kKeySlots)
     if (k.key == key) return &k;
   return nullptr;
@@ -104,6 +106,12 @@ const LineLayouts::KeySlot* LineLayouts::SlotOf(std::string_view key) {
       values.output_tokens = number.integer;
       values.has_output_tokens = true;
       return p && number.integral ? p : nullptr;
+    case Slot::kPrefixBlocks: {
+      const char* const array_end = ReadBlockIds(p, end, nullptr);
+      values.prefix_blocks = std::string_view(p, array_end ? array_end - p : 0);
+      values.has_prefix_blocks = true;
+      return array_end;
+    }
     case Slot::kHint:
       return nullptr;  // the layout's hint reads it
     case Slot::kPassedString:
@@ -287,7 +295,7 @@ const char* LineLayouts::ReadByPunctuation(std::string_view text, Values& v, Eve
   }
   if (lines_ && (p == end || *p != '\n')) return nullptr;
   // The keys Learn takes for an arrival or a load.
-  constexpr unsigned kArrivalOnly = kDuration | kRequest | kInput | kOutput | kHint;
+  constexpr unsigned kArrivalOnly = kDuration | kRequest | kInput | kOutput | kPrefix | kHint;
   if (!(seen & kType) || !(seen & kT)) return nullptr;
   if (arrival) {
     type = EventType::kArrival;
@@ -386,6 +394,11 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
     } else {
       event.hint.queues.clear();
     }
+    event.hint.prefix_blocks.clear();
+    if (v.has_prefix_blocks) {
+      const std::string_view ids = v.prefix_blocks;
+      ReadBlockIds(ids.data(), ids.data() + ids.size(), &event.hint.prefix_blocks);
+    }
     if (fitted.by_punctuation) LearnRead(text.substr(0, line_size));
     return true;
   }
@@ -462,6 +475,9 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
       } else if (slot == Slot::kHint) {
         if (!value.is_object()) return;
         hint = &value;  // learned last: it costs a walk
+      } else if (slot == Slot::kPrefixBlocks) {
+        const char* const end = value.text.data() + value.text.size();
+        if (ReadBlockIds(value.text.data(), end, nullptr) != end) return;
       } else if (!passed &&
                  (id ? !value.is_string()
                      : !(value.is_number() ||
@@ -491,7 +507,7 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
   // An arrival: t, type and maybe request, duration, token counts and a
   // hint. A load: t, type, instance and maybe inflight and qps_1m.
   constexpr unsigned kArrivalOptional =
-      kDuration | kRequest | kInput | kOutput | kHint | kEmptyHint;
+      kDuration | kRequest | kInput | kOutput | kPrefix | kHint | kEmptyHint;
   if (type == "arrival" &&
       (seen | kArrivalOptional) == (kType | kT | kArrivalOptional)) {
     layout.type = EventType::kArrival;

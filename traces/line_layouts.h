@@ -31,12 +31,14 @@ namespace lbsim {
 //   hint                 a Proxy queue hint laid out as the learned one
 //                        (see HintLayout); one that holds nothing ({} or
 //                        null) is part of the layout's text instead;
-//   any key the decoder passes over (not IsEventKey: so not weight, speed
-//   or prefix_blocks either)
+//   prefix_blocks        an array of block ids, integers below 2^64 (see
+//                        ReadBlockIds), of any length;
+//   any key the decoder passes over (not IsEventKey: so not weight or
+//   speed either)
 //                        any string (escapes and UTF-8 as the scanner
-//                        takes them), a number like t but for a sign it
-//                        may have, true, false, null, or an object or
-//                        array of such values, nested (see
+//                        takes them), any number below 1e300 (see
+//                        SkipPassedNumber), true, false, null, or an
+//                        object or array of such values, nested (see
 //                        SkipPassedContainer); read past, as the decoder
 //                        passes it over.
 // A line laid out like none of them is still read when it is punctuated as
@@ -48,11 +50,12 @@ namespace lbsim {
 // or while most lines fit no layout: see Fit).
 // Any other line, including every line in error, is left to the general
 // path, which decides about it as ever. Layouts are learned from arrivals
-// (t, type and maybe request, duration, input_tokens, output_tokens and
-// hint; an arrival's instance, inflight and qps_1m are passed over, as
-// the decoder passes them over) and loads (t, type, instance and maybe
-// inflight and qps_1m), their keys in any order and each once, with keys
-// the decoder passes over among them (at most kMaxSlots values in all). Hinted layouts are kept
+// (t, type and maybe request, duration, input_tokens, output_tokens,
+// prefix_blocks and hint; an arrival's instance, inflight and qps_1m are
+// passed over, as the decoder passes them over) and loads (t, type,
+// instance and maybe inflight and qps_1m), their keys in any order and
+// each once, with keys the decoder passes over among them (at most
+// kMaxSlots values in all). Hinted layouts are kept
 // apart from the others, so that hints whose layout keeps changing never
 // push out the layout of a plain line; while hints keep failing to be
 // learned or to be read again, learning them backs off (it costs a walk
@@ -117,7 +120,8 @@ class LineLayouts {
   static constexpr std::size_t kMaxSlots = 10;
 
   enum class Slot : std::uint8_t {
-    kTime, kDuration, kInstance, kInflight, kQps, kRequest, kInputTokens, kOutputTokens, kHint,
+    kTime, kDuration, kInstance, kInflight, kQps, kRequest, kInputTokens, kOutputTokens,
+    kPrefixBlocks, kHint,
     // The value of a key the decoder passes over.
     kPassedString, kPassedNumber, kPassedWord, kPassedContainer
   };
@@ -157,6 +161,7 @@ class LineLayouts {
     std::uint64_t output_tokens = 0;
     std::string_view instance;
     std::string_view request;
+    std::string_view prefix_blocks;  // the array's text, its ids checked
     bool t_integral = false;
     bool has_duration = false;
     bool has_qps_1m = false;
@@ -165,6 +170,7 @@ class LineLayouts {
     bool qps_1m_null = false;    // and qps_1m 0
     bool has_input_tokens = false;
     bool has_output_tokens = false;
+    bool has_prefix_blocks = false;
     bool has_hint = false;  // what it holds went to the hint's text
   };
 

@@ -103,7 +103,7 @@ void CheckSameEvent(const TraceEvent& a, const TraceEvent& b) {
             std::bit_cast<std::uint64_t>(y.load.value[i]));
   }
   CHECK(a.hint.any_overflow == b.hint.any_overflow);
-  CHECK(a.hint.prefix_blocks.empty());
+  CHECK(a.hint.prefix_blocks == b.hint.prefix_blocks);
   CHECK(a.hint.raw_json.empty());
 }
 
@@ -526,7 +526,8 @@ TEST_CASE("LineLayouts learns only arrival and load layouts, and keeps the newes
            R"({"t": 1, "type": "up", "instance": "b"})",
            R"({"t": 1, "type": "down", "instance": "b"})",
            R"({"t": 1, "type": "arrival", "duration": 4, "hint": 1})",
-           R"({"t": 1, "type": "arrival", "request": "r", "prefix_blocks": [1]})",
+           R"({"t": 1, "type": "arrival", "request": "r", "prefix_blocks": [-0]})",
+           R"({"t": 1, "type": "load", "instance": "b", "prefix_blocks": [1]})",
            R"({"t": 1, "type": "load", "instance": "b", "request": "r"})",
            R"({"t": 1, "type": "load", "instance": "b", "weight": 2})",
            R"({"t": 1, "type": "arrival", "speed": 2})",
@@ -600,6 +601,104 @@ TEST_CASE("IsEventKey names the event keys trace format v1 defines, and no other
     CHECK_MESSAGE(IsEventKey(key), key);
   for (std::string_view key : {"", "model", "T", "types", "hints", "queue_depth", "instances"})
     CHECK_MESSAGE(!IsEventKey(key), key);
+}
+
+TEST_CASE("LineLayouts reads an arrival's prefix_blocks as the decoder does") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  // As lbsim import writes a Mooncake trace, and spaced.
+  LearnFrom(layouts,
+            R"({"t":0,"type":"arrival","duration":950,"input_tokens":1500,"output_tokens":40,"prefix_blocks":[0,1,2]})",
+            table);
+  LearnFrom(layouts, R"({"t": 0, "type": "arrival", "duration": 44, "prefix_blocks": [5]})", table);
+  REQUIRE(layouts.size() == 2);
+  const auto compact = [](const std::string& blocks) {
+    return R"({"t":120,"type":"arrival","duration":342.4,"input_tokens":1024,"output_tokens":12,"prefix_blocks":)" +
+           blocks + "}";
+  };
+  const auto spaced = [](const std::string& blocks) {
+    return R"({"t": 3, "type": "arrival", "duration": 5, "prefix_blocks": )" + blocks + "}";
+  };
+  std::string many = "0";
+  for (int i = 1; i < 3000; ++i) {
+    many += ',';
+    many += std::to_string(i * 7919);
+  }
+  // Any number of ids below 2^64, spaced or not.
+  for (const std::string& blocks :
+       std::vector<std::string>{"[]", "[ ]", "[0]", "[3,4]", "[7, 8, 9]", "[18446744073709551615]",
+                                "[9999999999999999999]", "[ 1 ,2,\t3 ]", "[" + many + "]"}) {
+    CHECK(ReadsAsDecoder(layouts, compact(blocks), table, true));
+    CHECK(ReadsAsDecoder(layouts, spaced(blocks), table, true));
+  }
+  // The general path's: -0, which the decoder takes, and what it refuses.
+  for (const std::string& blocks : std::vector<std::string>{
+           "[-0]", "[-1]", "[1.0]", "[1e3]", "[\"1\"]", "[18446744073709551616]",
+           "[99999999999999999999]", "[01]", "[1,]", "[,1]", "[1 2]", "[[1]]", "[null]", "null",
+           "{}", "1", "[1", "[1]]"}) {
+    CHECK_FALSE(ReadsAsDecoder(layouts, compact(blocks), table, false));
+    CHECK_FALSE(ReadsAsDecoder(layouts, spaced(blocks), table, false));
+  }
+  // Keys in another order, punctuated as the last layout learned: read by
+  // the punctuation.
+  CheckReadAsDecoder(
+      layouts, R"({"t": 121, "type": "arrival", "prefix_blocks": [4, 5], "duration": 1.5})", table);
+  // A load with prefix_blocks: the general path's (loads have none).
+  TraceEvent load;
+  CHECK_FALSE(Read(layouts, R"({"t": 3, "type": "load", "instance": "b", "prefix_blocks": [1]})",
+                   table, load));
+
+  // One arrival read after another into the same event: the ids of the
+  // first do not stay with the second.
+  LearnFrom(layouts, R"({"t": 0, "type": "arrival", "duration": 44})", table);
+  const std::string two = compact("[1,2,3]") + "\n" + R"({"t": 200, "type": "arrival", "duration": 44})" +
+                          "\n" + compact("[]") + "\n" + compact("[9]") + "\n";
+  TraceEvent event;
+  std::size_t at = 0;
+  for (int i = 0; i < 4; ++i) {
+    std::size_t size = 0;
+    REQUIRE(layouts.Read(std::string_view(two).substr(at), table, 0.0, event, size));
+    TraceEvent expected;
+    REQUIRE(DecodeGenerally(two.substr(at, size), table, 0.0, expected));
+    CheckSameEvent(event, expected);
+    at += size + 1;
+  }
+  CHECK(event.hint.prefix_blocks == std::vector<std::uint64_t>{9});
+}
+
+TEST_CASE("LineLayouts agrees with the decoder on random prefix_blocks") {
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  LearnFrom(layouts,
+            R"({"t":0,"type":"arrival","duration":950,"input_tokens":1500,"output_tokens":40,"prefix_blocks":[0,1,2]})",
+            table);
+  // Ids and whether a layout takes them as the decoder does; the others
+  // the decoder refuses, but -0.
+  const std::vector<std::pair<std::string, bool>> ids = {
+      {"0", true},   {"7", true},    {"123456", true},       {"18446744073709551615", true},
+      {"-0", false}, {"-1", false},  {"1.5", false},        {"2E3", false},
+      {"01", false}, {"\"1\"", false}, {"18446744073709551616", false}, {"null", false}};
+  const std::vector<std::string> commas = {",", ", ", " ,", "\t,\t"};
+  std::mt19937_64 random(29);
+  int read = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::string blocks = "[";
+    bool plain = true;
+    const std::size_t n = random() % 6;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (k > 0) blocks += commas[random() % commas.size()];
+      const auto& [id, takes] = random() % 8 == 0 ? ids[random() % ids.size()] : ids[random() % 4];
+      blocks += id;
+      plain = plain && takes;
+    }
+    blocks += "]";
+    const std::string text =
+        R"({"t":)" + std::to_string(i) +
+        R"(,"type":"arrival","duration":950,"input_tokens":1500,"output_tokens":40,"prefix_blocks":)" +
+        blocks + "}";
+    read += ReadsAsDecoder(layouts, text, table, plain);
+  }
+  CHECK(read > 10000);
 }
 
 TEST_CASE("LineLayouts reads past keys the decoder passes over, as the decoder does") {
