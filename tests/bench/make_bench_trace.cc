@@ -39,7 +39,7 @@ std::string Describe(const BenchTraceShape& shape) {
   const char* times = shape.times == TimeStyle::kIntegerMs           ? "integer ms"
                       : shape.times == TimeStyle::kFractionalSeconds ? "fractional s"
                                                                      : "Unix s";
-  return fmt::format("{}, {}, {}% {}{}hints{}{}{}{}{}{}{}", ids, times, shape.hint_percent,
+  return fmt::format("{}, {}, {}% {}{}hints{}{}{}{}{}{}{}{}", ids, times, shape.hint_percent,
                      shape.varying_hints ? "varying " : "",
                      shape.exported_hints ? "exported Proxy-built "
                      : shape.proxy_hints  ? "Proxy-built "
@@ -48,6 +48,7 @@ std::string Describe(const BenchTraceShape& shape) {
                      shape.log_keys ? ", Proxy log keys" : "",
                      shape.chat_bodies ? ", chat bodies" : "",
                      shape.sparse_keys ? ", keys that come and go" : "",
+                     shape.prefix_blocks ? ", prefix blocks" : "",
                      shape.script ? ", as a script writes it" : "",
                      shape.long_requests ? ", 1-20 s requests" : "",
                      shape.document ? ", a JSON document" : "");
@@ -115,6 +116,19 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
     if (uniform(2)) keys += fmt::format(R"(, "priority": {})", 1 + uniform(3));
     if (uniform(2)) keys += fmt::format(R"(, "session": "s-{:08x}")", uniform(1u << 31));
     return keys;
+  };
+  // Prompt p's shared blocks are ids p * 64 .. p * 64 + 39; a request's own
+  // come after every shared one.
+  std::uint64_t own_block = 300 * 64;
+  auto prefix_blocks = [&]() -> std::string {
+    if (!shape.prefix_blocks) return "";
+    std::string ids;
+    const std::uint64_t prompt = uniform(300);
+    for (std::uint64_t k = 0, n = 4 + uniform(37); k < n; ++k)
+      ids += fmt::format("{}{}", ids.empty() ? "" : ", ", prompt * 64 + k);
+    for (std::uint64_t k = uniform(11); k > 0; --k)
+      ids += fmt::format("{}{}", ids.empty() ? "" : ", ", own_block++);
+    return R"(, "prefix_blocks": [)" + ids + "]";
   };
   auto request = [&](std::uint64_t a) -> std::string {
     switch (shape.ids) {
@@ -212,7 +226,7 @@ std::uint64_t WriteBenchTrace(const std::string& path, const BenchTraceShape& sh
     }
     const std::string id =
         (shape.script && uniform(10) >= 7 ? "" : request(a)) + log_keys() + chat_body() +
-        sparse_keys();
+        sparse_keys() + prefix_blocks();
     if (shape.hint_percent && uniform(100) < shape.hint_percent) {
       event(fmt::format(R"({{"t": {}, "type": "arrival"{}{}{}}})", t, id, duration_member,
                         hint()));

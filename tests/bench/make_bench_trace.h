@@ -64,6 +64,11 @@ struct BenchTraceShape {
   // leaves out what it has no value for writes them: sixteen layouts of
   // arrival, thirty-two with the hinted ones.
   bool sparse_keys = false;
+  // Arrivals also carry prefix_blocks, as lbsim import writes a Mooncake
+  // trace's hash_ids and lbsim gen --prefixes draws them: the first 4 to
+  // 40 ids of one of 300 shared prompts, then 0 to 10 of the request's own
+  // (read by the replay: every strategy's prefix cache, and kv_aware's).
+  bool prefix_blocks = false;
   // Written as a Python script's json.dumps writes what it has: times and
   // durations in seconds as Python's shortest digits of a float (up to 17
   // significant), a request id on 7 in 10 arrivals and a duration on 8 in

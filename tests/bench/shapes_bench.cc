@@ -5,7 +5,8 @@
 // several strategies, the realistic shape with a Proxy log's Unix times
 // and keys the replay passes over, with the Proxy's own hints (and as an
 // exporter re-encodes them), as a Python script writes it (float
-// times, keys left out, the request in the hint), as a JSON document, and
+// times, keys left out, the request in the hint), with prefix blocks as
+// lbsim import writes them (and kv_aware on it), as a JSON document, and
 // with requests that last as long as an LLM's (thousands in flight); and
 // the realistic trace compressed (gzip, zstd) and through a pipe.
 // Every command runs in every round, interleaved, and each figure is a
@@ -70,6 +71,10 @@ int main(int argc, char** argv) {
     s.sparse_keys = true;
     return s;
   };
+  auto prefix_blocks = [](BenchTraceShape s) {
+    s.prefix_blocks = true;
+    return s;
+  };
   auto proxy_hints = [](BenchTraceShape s) {
     s.proxy_hints = true;
     return s;
@@ -104,6 +109,8 @@ int main(int argc, char** argv) {
        chat_bodies(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
       {"realistic-sparse-keys",
        sparse_keys(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
+      {"realistic-prefix-blocks",
+       prefix_blocks(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
       {"realistic-document",
        document(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
       {"realistic-proxy-hints",
@@ -161,6 +168,14 @@ int main(int argc, char** argv) {
   const std::string& long_requests_path = paths.back();
   rows.push_back({"ll,ll,ll,ll realistic-long-requests",
                   {args.lbsim(), "-s", "ll,ll,ll,ll", "--format", "json", long_requests_path}, 1});
+  const auto shape_path = [&](std::string_view name) {
+    for (std::size_t i = 0; i < shapes.size(); ++i)
+      if (shapes[i].name == name) return paths[i];
+    throw std::logic_error("no shape " + std::string(name));
+  };
+  rows.push_back({"kv realistic-prefix-blocks",
+                  {args.lbsim(), "-s", "kv", "--format", "json",
+                   shape_path("realistic-prefix-blocks")}, 1});
   const bool python = args.Text("no-python") != "1";
   if (python)
     rows.push_back({"python_replay.py -s ll realistic",
@@ -199,6 +214,7 @@ int main(int argc, char** argv) {
   const double four = cost[after_shapes + 4].seconds;
   const double mixed = cost[after_shapes + 5].seconds;
   const double four_long = cost[after_shapes + 6].seconds;
+  const double kv_prefix = cost[after_shapes + 7].seconds;
   auto verdict = [](bool ok) { return ok ? "met" : "NOT met"; };
   fmt::print("\nrealistic / realistic without ids = {:.2f}x; goal <= 1.25x: {}\n", real / no_ids,
              verdict(real / no_ids <= 1.25));
@@ -218,6 +234,9 @@ int main(int argc, char** argv) {
              shape_seconds("realistic-chat-bodies") / real);
   fmt::print("realistic with keys that come and go / without = {:.2f}x\n",
              shape_seconds("realistic-sparse-keys") / real);
+  fmt::print("realistic with prefix blocks / without = {:.2f}x; kv_aware on it / ll = {:.2f}x\n",
+             shape_seconds("realistic-prefix-blocks") / real,
+             kv_prefix / shape_seconds("realistic-prefix-blocks"));
   fmt::print("realistic as a JSON document / as JSON Lines = {:.2f}x\n",
              shape_seconds("realistic-document") / real);
   fmt::print("realistic with Proxy-built hints / with the four-key ones = {:.2f}x\n",
