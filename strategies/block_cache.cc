@@ -78,9 +78,15 @@ void BlockCache::Insert(std::span<const std::uint64_t> blocks) {
   // most 2^31 blocks (32 GiB of nodes; more would not fit in memory).
   const std::size_t capacity = std::min<std::size_t>(capacity_, std::size_t{1} << 31);
   if (capacity == 0) return;
+  if (table_.empty()) Rehash(16);
+  std::uint32_t next_hash = blocks.empty() ? 0 : Hash(blocks.back());
   for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) {
-    if (table_.empty()) Rehash(16);
-    const std::uint32_t hash = Hash(*it);
+    const std::uint32_t hash = next_hash;
+    // The next block's home slot is fetched while this one is handled.
+    if (it + 1 != blocks.rend()) {
+      next_hash = Hash(*(it + 1));
+      __builtin_prefetch(&table_[next_hash >> shift_]);
+    }
     std::size_t slot = SlotOf(*it, hash);
     if (table_[slot].node != 0) {
       const std::uint32_t n = table_[slot].node - 1;
