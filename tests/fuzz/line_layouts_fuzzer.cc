@@ -7,7 +7,8 @@
 // chat body in it, and a string beside its queues; the first also holds the entry layouts of a
 // fourth laid out like it; the entries of each punctuated alike, so that
 // entries of other keys, in any order, are read by their punctuation), and
-// lines with keys the decoder passes over (a nested chat body among them);
+// lines with keys the decoder passes over (a nested chat body among them)
+// and an arrival with prefix_blocks, as lbsim import writes it;
 // lines laid out otherwise are read by the punctuation of the last layout
 // each learned (and learned in turn: each input starts from copies). Whenever a layout reads a line,
 // it must end at the buffer's first '\n', and the general path must accept
@@ -68,9 +69,10 @@ struct Fixture {
              R"({"t":1764750000.0222933,"type":"arrival","user":"Jos\u00e9","stream":true,"priority":-1,"meta":{"user":"u","n":1},"tags":["a",2],"duration":0.5})",
              R"({"t":2,"type":"arrival","instance":"b","inflight":1,"qps_1m":null,"hint":{}})",
              R"({"t": 3, "type": "arrival", "request": "r", "body": {"model": "m", "messages": [{"role": "user", "content": "Hi"}], "stop": [[1]]}})",
+             R"({"t":4,"type":"arrival","duration":950,"input_tokens":1500,"output_tokens":40,"prefix_blocks":[0,1,2]})",
          })
       LearnScanned(line, {&passing_layouts});
-    if (passing_layouts.size() != 5) std::abort();
+    if (passing_layouts.size() != 6) std::abort();
     // Names "c", never registered, between two that are.
     const std::string hinted =
         R"({"t": 0, "type": "arrival", "request": "r", "hint": {"queue_depths": {"per_instance": )"
@@ -133,8 +135,7 @@ bool Same(const TraceEvent& a, const TraceEvent& b) {
          a.duration.has_value() == b.duration.has_value() &&
          (!a.duration || SameBits(*a.duration, *b.duration)) &&
          a.input_tokens == b.input_tokens && a.output_tokens == b.output_tokens &&
-         SameQueues(a.hint, b.hint) && a.hint.prefix_blocks.empty() &&
-         b.hint.prefix_blocks.empty();
+         SameQueues(a.hint, b.hint) && a.hint.prefix_blocks == b.hint.prefix_blocks;
 }
 
 }  // namespace
