@@ -603,13 +603,15 @@ TEST_CASE("IsEventKey names the event keys trace format v1 defines, and no other
     CHECK_MESSAGE(!IsEventKey(key), key);
 }
 
+// An arrival as lbsim import writes one of a Mooncake trace.
+const std::string kImportedArrival =
+    R"({"t":0,"type":"arrival","duration":950,"input_tokens":1500,"output_tokens":40,"prefix_blocks":[0,1,2]})";
+
 TEST_CASE("LineLayouts reads an arrival's prefix_blocks as the decoder does") {
   InstanceTable table = TwoInstances();
   LineLayouts layouts;
   // As lbsim import writes a Mooncake trace, and spaced.
-  LearnFrom(layouts,
-            R"({"t":0,"type":"arrival","duration":950,"input_tokens":1500,"output_tokens":40,"prefix_blocks":[0,1,2]})",
-            table);
+  LearnFrom(layouts, kImportedArrival, table);
   LearnFrom(layouts, R"({"t": 0, "type": "arrival", "duration": 44, "prefix_blocks": [5]})", table);
   REQUIRE(layouts.size() == 2);
   const auto compact = [](const std::string& blocks) {
@@ -669,9 +671,7 @@ TEST_CASE("LineLayouts reads an arrival's prefix_blocks as the decoder does") {
 TEST_CASE("LineLayouts agrees with the decoder on random prefix_blocks") {
   InstanceTable table = TwoInstances();
   LineLayouts layouts;
-  LearnFrom(layouts,
-            R"({"t":0,"type":"arrival","duration":950,"input_tokens":1500,"output_tokens":40,"prefix_blocks":[0,1,2]})",
-            table);
+  LearnFrom(layouts, kImportedArrival, table);
   // Ids and whether a layout takes them as the decoder does; the others
   // the decoder refuses, but -0.
   const std::vector<std::pair<std::string, bool>> ids = {
