@@ -3,13 +3,14 @@
 // encodings (JSON Lines must stay within 1.2x; the JSON document encoding
 // streams its events array and must not grow either), for the replay_bench
 // shape and the realistic one of issue 23 (UUID ids, fractional seconds,
-// a Proxy queue hint on 10% of arrivals, float loads with nulls).
+// a Proxy queue hint on 10% of arrivals, float loads with nulls), and
+// that one with prefix blocks under kv_aware (every Instance's prefix
+// caches, kv_aware's and the report's, fill to their capacity and stay).
 //
 // Usage: memory_bench LBSIM [--runs 3] [--dir /tmp] [--events 1000000]
 
 #include <cstdio>
 #include <string>
-#include <utility>
 
 #include <fmt/format.h>
 
@@ -26,15 +27,15 @@ struct Point {
   Sample cost;
 };
 
-Point Measure(const std::string& lbsim, const std::string& dir, std::uint64_t events,
-              BenchTraceShape shape, bool document, int runs) {
+Point Measure(const std::string& lbsim, const std::string& strategy, const std::string& dir,
+              std::uint64_t events, BenchTraceShape shape, bool document, int runs) {
   shape.document = document;
   // Ten arrivals per load snapshot: arrivals * 1.1 events.
   shape.arrivals = events * 10 / 11;
   std::string trace = fmt::format("{}/lbsim-memory-bench-{}.{}", dir, events,
                                   document ? "json" : "ndjson");
   Point p{WriteBenchTrace(trace, shape), {}};
-  p.cost = Median({lbsim, "-s", "ll", "--format", "json", trace}, runs);
+  p.cost = Median({lbsim, "-s", strategy, "--format", "json", trace}, runs);
   std::remove(trace.c_str());
   return p;
 }
@@ -46,19 +47,27 @@ int main(int argc, char** argv) {
                  "memory_bench LBSIM [--runs R] [--dir DIR] [--events N]");
   const std::uint64_t small = args.Number("events");
   const int runs = static_cast<int>(args.Number("runs"));
-  fmt::print("lbsim -s ll, 16 Instances; median of {} runs\n\n", runs);
-  fmt::print("{:<24} {:>12} {:>10} {:>12} {:>20}\n", "shape, encoding", "events", "wall",
+  fmt::print("lbsim -s ll (kv for prefix blocks), 16 Instances; median of {} runs\n\n", runs);
+  fmt::print("{:<32} {:>12} {:>10} {:>12} {:>20}\n", "shape, encoding", "events", "wall",
              "peak RSS", "peak RSS / M events");
-  const std::pair<const char*, BenchTraceShape> shapes[] = {{"replay_bench", BenchTraceShape{}},
-                                                            {"realistic", RealisticShape()}};
-  for (const auto& [shape_name, shape] : shapes) {
+  struct Shape {
+    const char* name;
+    BenchTraceShape shape;
+    const char* strategy;
+  };
+  BenchTraceShape prefix_blocks = RealisticShape();
+  prefix_blocks.prefix_blocks = true;
+  const Shape shapes[] = {{"replay_bench", BenchTraceShape{}, "ll"},
+                          {"realistic", RealisticShape(), "ll"},
+                          {"prefix blocks", prefix_blocks, "kv"}};
+  for (const Shape& s : shapes) {
     for (bool document : {false, true}) {
-      Point a = Measure(args.lbsim(), args.Text("dir"), small, shape, document, runs);
-      Point b = Measure(args.lbsim(), args.Text("dir"), small * 10, shape, document, runs);
-      const std::string name =
-          fmt::format("{}, {}", shape_name, document ? "document" : "JSON Lines");
+      Point a = Measure(args.lbsim(), s.strategy, args.Text("dir"), small, s.shape, document, runs);
+      Point b =
+          Measure(args.lbsim(), s.strategy, args.Text("dir"), small * 10, s.shape, document, runs);
+      const std::string name = fmt::format("{}, {}", s.name, document ? "document" : "JSON Lines");
       for (const Point& p : {a, b})
-        fmt::print("{:<24} {:>12} {:>10} {:>8.1f} MiB {:>16.2f} MiB\n", name, p.events,
+        fmt::print("{:<32} {:>12} {:>10} {:>8.1f} MiB {:>16.2f} MiB\n", name, p.events,
                    Seconds(p.cost.seconds), p.cost.max_rss_kib / 1024.0,
                    p.cost.max_rss_kib / 1024.0 / (p.events / 1e6));
       double ratio = static_cast<double>(b.cost.max_rss_kib) / a.cost.max_rss_kib;
