@@ -6,6 +6,7 @@
 
 #include "traces/event_decoder.h"
 #include "traces/json_bytes.h"
+#include "traces/json_view.h"
 #include "traces/layout_text.h"
 #include "traces/trace_reader.h"
 
@@ -33,6 +34,21 @@ bool PassedContainer(const JsonView& v) {
 
 static_assert(LineLayouts::kMaxBytes <= kMaxLineBytes &&
               LineLayouts::kMaxBytes <= kMaxValueBytes);
+
+// Past the request id at `p` (just after its opening quote) that ReadId
+// does not take but the decoder does: any non-empty string the scanner
+// takes, escapes and UTF-8 included, of at most kMaxIdBytes bytes as it
+// stands, so that decoded it is at most that too (the decoder's limit).
+// Out of line: the ids of most traces are plain ASCII.
+[[gnu::noinline]] const char* ReadOtherRequestId(const char* p, const char* end,
+                                                 std::string_view& id, bool& escaped) {
+  const char* const id_end = SkipStringBody(p, end);
+  if (!id_end || id_end == p || static_cast<std::size_t>(id_end - p) > kMaxIdBytes)
+    return nullptr;
+  id = std::string_view(p, id_end - p);
+  escaped = id.find('\\') != std::string_view::npos;
+  return id_end;
+}
 
 // A bit per key a line holds, as Learn and ReadByPunctuation note them.
 constexpr unsigned kType = 1, kT = 2, kDuration = 4, kInstance = 8, kInflight = 16, kQps = 32,
@@ -66,7 +82,8 @@ const LineLayouts::KeySlot* LineLayouts::SlotOf(std::string_view key) {
     case Slot::kInstance:
       return ReadId(p, end, kMaxIdBytes, values.instance);
     case Slot::kRequest:
-      return ReadId(p, end, kMaxIdBytes, values.request);
+      if (const char* id_end = ReadId(p, end, kMaxIdBytes, values.request)) return id_end;
+      return ReadOtherRequestId(p, end, values.request, values.request_escaped);
     case Slot::kTime:
       p = ReadDecimal(p, begin, end, number);
       values.t = number.value;
@@ -381,7 +398,14 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
     event.duration.reset();
     if (v.has_duration) event.duration = v.duration;
     event.request.reset();
-    if (!v.request.empty()) event.request = v.request;
+    if (v.request_escaped) {
+      // Its quotes are around it in the line.
+      const JsonView quoted{JsonKind::kString, true,
+                            std::string_view(v.request.data() - 1, v.request.size() + 2)};
+      event.request = ReadEscapedString(quoted, request_);
+    } else if (!v.request.empty()) {
+      event.request = v.request;
+    }
     event.input_tokens.reset();
     if (v.has_input_tokens) event.input_tokens = v.input_tokens;
     event.output_tokens.reset();
@@ -466,8 +490,9 @@ void LineLayouts::Learn(std::string_view line, std::span<const JsonMember> membe
       }
       const bool id = slot == Slot::kInstance || slot == Slot::kRequest ||
                       slot == Slot::kPassedString;
-      // Ids are read as they stand; a passed-over string is only read past.
-      if (value.escaped && slot != Slot::kPassedString) return;
+      // An instance is read as it stands; a request's escapes are decoded
+      // (ReadOtherRequestId) and a passed-over string is only read past.
+      if (value.escaped && slot == Slot::kInstance) return;
       if (slot == Slot::kHint && HoldsNothing(value)) {
         // It stays in the layout's text: the arrival has no queues, as the
         // decoder makes it.

@@ -27,7 +27,11 @@ namespace lbsim {
 //                        (qps_1m: or null);
 //   inflight, input_tokens, output_tokens
 //                        such an integer (inflight: or null);
-//   instance, request    a non-empty id of printable ASCII, no escapes;
+//   instance             a non-empty id of printable ASCII, no escapes;
+//   request              such an id, or any other non-empty string the
+//                        scanner takes (escapes, UTF-8) of at most
+//                        kMaxIdBytes bytes as it stands (decoded, it is
+//                        never longer);
 //   hint                 a Proxy queue hint laid out as the learned one
 //                        (see HintLayout); one that holds nothing ({} or
 //                        null) is part of the layout's text instead;
@@ -160,7 +164,7 @@ class LineLayouts {
     std::uint64_t input_tokens = 0;
     std::uint64_t output_tokens = 0;
     std::string_view instance;
-    std::string_view request;
+    std::string_view request;  // as it stands in the line, between its quotes
     std::string_view prefix_blocks;  // the array's text, its ids checked
     bool t_integral = false;
     bool has_duration = false;
@@ -171,6 +175,7 @@ class LineLayouts {
     bool has_input_tokens = false;
     bool has_output_tokens = false;
     bool has_prefix_blocks = false;
+    bool request_escaped = false;  // the request holds escapes to decode
     bool has_hint = false;  // what it holds went to the hint's text
   };
 
@@ -267,6 +272,7 @@ class LineLayouts {
   std::array<Layout, kMaxLayouts + kMaxHintLayouts> layouts_;
   std::uint64_t learned_ = 0;
   HintText hint_text_;  // what the hint of the line last tried holds
+  std::string request_;  // the escaped request id Read last decoded
   std::vector<std::string_view> ids_;  // Validate's: the hint's ids, sorted
   std::uint32_t hint_skips_left_ = 0;  // hints to come whose layout is not learned
   std::uint32_t hint_backoff_ = 0;     // the skips after the next failure

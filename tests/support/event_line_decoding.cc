@@ -11,7 +11,8 @@ bool DecodeEventLine(std::string_view line, InstanceTable& table, double not_bef
   JsonScanner scanner;
   JsonView value;
   if (scanner.ScanText(line, value) != JsonScanner::Status::kOk) return false;
-  EventDecoder decoder;
+  // Kept: an escaped request id is decoded into it, and the event views it.
+  static thread_local EventDecoder decoder;
   decoder.set_hint_reading(reading);
   try {
     decoder.Decode(value, scanner.members(), table, event, false, not_before);

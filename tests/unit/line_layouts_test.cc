@@ -459,11 +459,28 @@ TEST_CASE("LineLayouts reads arrivals with request ids, as the decoder does") {
     REQUIRE(Read(layouts, text, table, got));
     CheckSameEvent(got, expected);
   }
-  // Escapes, an empty id, a non-string: the general path's.
+  // An empty id, a non-string, an id over the limit: the general path's.
   TraceEvent event;
-  CHECK_FALSE(Read(layouts, R"({"t": 4, "type": "arrival", "request": "a\u0062"})", table, event));
   CHECK_FALSE(Read(layouts, R"({"t": 4, "type": "arrival", "request": ""})", table, event));
   CHECK_FALSE(Read(layouts, R"({"t": 4, "type": "arrival", "request": 5})", table, event));
+  const std::string longest(kMaxIdBytes, 'q');
+  CHECK(ReadsAsDecoder(layouts, R"({"t": 4, "type": "arrival", "request": ")" + longest + "\"}",
+                       table, true));
+  CHECK_FALSE(ReadsAsDecoder(
+      layouts, R"({"t": 4, "type": "arrival", "request": ")" + longest + "q\"}", table, false));
+  // One the decoder takes, at the limit decoded but not as it stands.
+  std::string slashes;
+  for (std::size_t i = 0; i < kMaxIdBytes; ++i) slashes += "\\/";
+  CHECK_FALSE(ReadsAsDecoder(
+      layouts, R"({"t": 4, "type": "arrival", "request": ")" + slashes + "\"}", table, false));
+  CHECK_FALSE(ReadsAsDecoder(
+      layouts, R"({"t": 4, "type": "arrival", "request": "a)" + slashes + "\"}", table, false));
+  // Invalid strings stay the general path's to report.
+  for (const char* bad : {R"(\x)", R"(\ud800)", R"(\udc00\u0041)", "\x01", "\xC3\x28",
+                          "\xED\xA0\x80"})
+    CHECK_FALSE(ReadsAsDecoder(
+        layouts, R"({"t": 4, "type": "arrival", "request": "a)" + std::string(bad) + "\"}",
+        table, false));
   // One arrival read after another: the request of the first does not stay.
   layouts.Forget();
   std::string two = "{\"t\": 5, \"type\": \"arrival\", \"request\": \"first\", \"duration\": 1}\n"
@@ -474,6 +491,60 @@ TEST_CASE("LineLayouts reads arrivals with request ids, as the decoder does") {
   CHECK(event.request == "first");
   REQUIRE(layouts.Read(std::string_view(two).substr(size + 1), table, 0.0, event, size));
   CHECK_FALSE(event.request.has_value());
+}
+
+TEST_CASE("LineLayouts reads request ids with escapes and UTF-8, as the decoder does") {
+  // As JSON writers write ids that are not plain ASCII: Python escapes
+  // quotes, backslashes and (ensure_ascii) every non-ASCII character, PHP
+  // and some Java writers escape '/', others leave UTF-8 as it is.
+  InstanceTable table = TwoInstances();
+  LineLayouts layouts;
+  // Learned from a line whose id holds escapes, so that a trace whose every
+  // id does is read by layout too.
+  LearnFrom(layouts, R"({"t": 0, "type": "arrival", "request": "r\/0", "duration": 0.5})",
+            table);
+  CHECK(layouts.size() == 1);
+  for (const std::string id : {
+           R"(r\/1)", R"(\"quoted\" and \\ back)", R"(caf\u00e9)", R"(\u00E9t\u00e9)",
+           R"(\ud83d\ude00 smile)", R"(\b\f\n\r\t)", R"(\u0000nul)", R"(\u007f)",
+           "caf\xC3\xA9", "\xE2\x82\xAC-\xF0\x9F\x98\x80", "del\x7F", R"(\u002F)",
+           "plain-ascii"}) {
+    const std::string text =
+        R"({"t": 1, "type": "arrival", "request": ")" + id + R"(", "duration": 0.25})";
+    INFO(text);
+    TraceEvent expected, got;
+    REQUIRE(DecodeGenerally(text, table, 0.0, expected));
+    REQUIRE(Read(layouts, text, table, got));
+    CheckSameEvent(got, expected);
+  }
+  // Decoded: the event holds the id's characters, not its escapes.
+  TraceEvent event;
+  REQUIRE(Read(layouts, R"({"t": 2, "type": "arrival", "request": "a\/b\u00e9\"", "duration": 1})",
+               table, event));
+  CHECK(event.request == "a/b\xC3\xA9\"");
+  // A decoded id does not outlive the next line's: a plain id read after
+  // one with escapes is its own, and one without none.
+  std::string three = "{\"t\": 5, \"type\": \"arrival\", \"request\": \"x\\/y\", \"duration\": 1}\n"
+                      "{\"t\": 6, \"type\": \"arrival\", \"request\": \"z\", \"duration\": 1}\n"
+                      "{\"t\": 7, \"type\": \"arrival\", \"duration\": 1}\n";
+  layouts.Forget();
+  LearnFrom(layouts, R"({"t": 0, "type": "arrival", "request": "r", "duration": 44})", table);
+  LearnFrom(layouts, R"({"t": 0, "type": "arrival", "duration": 44})", table);
+  std::string_view rest = three;
+  std::size_t size = 0;
+  REQUIRE(layouts.Read(rest, table, 0.0, event, size));
+  CHECK(event.request == "x/y");
+  rest.remove_prefix(size + 1);
+  REQUIRE(layouts.Read(rest, table, 0.0, event, size));
+  CHECK(event.request == "z");
+  rest.remove_prefix(size + 1);
+  REQUIRE(layouts.Read(rest, table, 0.0, event, size));
+  CHECK_FALSE(event.request.has_value());
+  // An instance is still read as it stands: one with escapes is the
+  // general path's (it names a registered Instance).
+  LearnUsualLayouts(layouts, table);
+  CHECK_FALSE(Read(layouts, R"({"t": 8, "type": "load", "instance": "inst\u002d1", "inflight": 2, "qps_1m": 9})",
+                   table, event));
 }
 
 TEST_CASE("LineLayouts reads arrivals with token counts, as the decoder does") {
@@ -1519,6 +1590,11 @@ std::pair<std::string, bool> RandomId(std::mt19937_64& random) {
   return ids[random() % ids.size()];
 }
 
+// Whether the request slot takes `id`, one of RandomId's: any string but
+// the empty one (escapes and UTF-8 decoded, as the decoder decodes them; a
+// raw tab is invalid JSON, which no path takes).
+bool RequestSlotTakes(const std::string& id) { return !id.empty(); }
+
 TEST_CASE("LineLayouts agrees with the decoder on random lines in learned layouts") {
   InstanceTable table = TwoInstances();
   LineLayouts layouts;
@@ -1544,7 +1620,7 @@ TEST_CASE("LineLayouts agrees with the decoder on random lines in learned layout
       case 3:
         text = Join({"{\"t\": ", t.text, ", \"type\": \"arrival\", \"request\": \"", id,
                      "\", \"duration\": ", a.text, "}"});
-        plain = plain && plain_id && a.plain;
+        plain = plain && RequestSlotTakes(id) && a.plain;
         break;
       case 1:
         text = Join({"{\"t\": ", t.text, ", \"type\": \"load\", \"instance\": \"", id,
@@ -1939,7 +2015,7 @@ TEST_CASE("LineLayouts agrees with the decoder on random lines with keys it pass
   for (int i = 0; i < 20000; ++i) {
     const Number t = RandomNumber(random), n = RandomNumber(random), d = RandomNumber(random);
     const std::string user = RandomId(random).first;
-    const auto [request, plain_request] = RandomId(random);
+    const std::string request = RandomId(random).first;
     const std::string text = Join({"{\"t\":", t.text, ",\"type\":\"arrival\",\"user\":\"", user,
                                    "\",\"request\":\"", request, "\",\"n\":", n.text,
                                    ",\"duration\":", d.text, "}"});
@@ -1948,7 +2024,7 @@ TEST_CASE("LineLayouts agrees with the decoder on random lines with keys it pass
     // Any value a passed-over key takes: a number of another kind than
     // the layout's slot is read by the line's punctuation.
     const bool n_plain = PassedOver(n);
-    const bool plain = t.plain && n_plain && d.plain && plain_request;
+    const bool plain = t.plain && n_plain && d.plain && RequestSlotTakes(request);
     read += ReadsAsDecoder(layouts, text, table, plain);
   }
   CHECK(read > 1000);
