@@ -91,7 +91,8 @@ void AppendUtf8(std::string& out, unsigned code) {
   }
 }
 
-// Decodes the escapes of validated string content.
+}  // namespace
+
 std::string_view Unescape(std::string_view content, std::string& out) {
   out.clear();
   const char* p = content.data();
@@ -127,8 +128,6 @@ std::string_view Unescape(std::string_view content, std::string& out) {
   }
   return out;
 }
-
-}  // namespace
 
 JsonNumber ReadNumberInGeneral(std::string_view literal) {
   JsonNumber n;

@@ -95,6 +95,10 @@ inline JsonNumber ReadNumber(std::string_view literal) {
   return n;
 }
 
+// The characters of validated string content (what lies between its
+// quotes) with its escapes decoded into `out`, which the result views.
+std::string_view Unescape(std::string_view content, std::string& out);
+
 // The characters of a validated string that holds escapes, decoded into
 // `scratch` (which the result views).
 std::string_view ReadEscapedString(const JsonView& string, std::string& scratch);

@@ -398,14 +398,8 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
     event.duration.reset();
     if (v.has_duration) event.duration = v.duration;
     event.request.reset();
-    if (v.request_escaped) {
-      // Its quotes are around it in the line.
-      const JsonView quoted{JsonKind::kString, true,
-                            std::string_view(v.request.data() - 1, v.request.size() + 2)};
-      event.request = ReadEscapedString(quoted, request_);
-    } else if (!v.request.empty()) {
-      event.request = v.request;
-    }
+    if (v.request_escaped) event.request = Unescape(v.request, request_);
+    else if (!v.request.empty()) event.request = v.request;
     event.input_tokens.reset();
     if (v.has_input_tokens) event.input_tokens = v.input_tokens;
     event.output_tokens.reset();
