@@ -508,15 +508,10 @@ TEST_CASE("LineLayouts reads request ids with escapes and UTF-8, as the decoder 
            R"(r\/1)", R"(\"quoted\" and \\ back)", R"(caf\u00e9)", R"(\u00E9t\u00e9)",
            R"(\ud83d\ude00 smile)", R"(\b\f\n\r\t)", R"(\u0000nul)", R"(\u007f)",
            "caf\xC3\xA9", "\xE2\x82\xAC-\xF0\x9F\x98\x80", "del\x7F", R"(\u002F)",
-           "plain-ascii"}) {
-    const std::string text =
-        R"({"t": 1, "type": "arrival", "request": ")" + id + R"(", "duration": 0.25})";
-    INFO(text);
-    TraceEvent expected, got;
-    REQUIRE(DecodeGenerally(text, table, 0.0, expected));
-    REQUIRE(Read(layouts, text, table, got));
-    CheckSameEvent(got, expected);
-  }
+           "plain-ascii"})
+    CheckReadAsDecoder(
+        layouts, R"({"t": 1, "type": "arrival", "request": ")" + id + R"(", "duration": 0.25})",
+        table);
   // Decoded: the event holds the id's characters, not its escapes.
   TraceEvent event;
   REQUIRE(Read(layouts, R"({"t": 2, "type": "arrival", "request": "a\/b\u00e9\"", "duration": 1})",
