@@ -3,12 +3,15 @@
 #include <cmath>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "base/background_writer.h"
 #include "base/short_decimal.h"
-#include "traces/json_bytes.h"
 
 namespace lbsim {
 
@@ -17,20 +20,58 @@ namespace {
 // Whether `c` must be escaped inside a JSON string.
 bool NeedsEscape(unsigned char c) { return c < 0x20 || c == '"' || c == '\\'; }
 
-// Whether some byte of `s` must be escaped: eight bytes at a time, the
-// last word overlapping the one before it.
-bool AnyNeedsEscape(std::string_view s) {
-  const char* d = s.data();
-  const std::size_t n = s.size();
-  if (n < 8) {
-    for (std::size_t i = 0; i < n; ++i)
-      if (NeedsEscape(static_cast<unsigned char>(d[i]))) return true;
-    return false;
+#if defined(__SSE2__)
+// One bit per byte of `v` (movemask order) that a JSON string cannot hold
+// as it is: '"', '\\' and control characters (below 0x20).
+unsigned EscapeMask(__m128i v) {
+  const __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+  const __m128i backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+  const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+  return static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control)));
+}
+#endif
+
+// Copies the n bytes at `from` to `to` as they are tested; true when none
+// of them needs escaping. Nothing is read or written past the n bytes: the
+// last block of a string overlaps the one before it (SSE2 on x86-64: 16, 8
+// or 4 bytes at a time; bytes one by one elsewhere).
+bool CopyIfPlain(char* to, const char* from, std::size_t n) {
+#if defined(__SSE2__)
+  if (n >= 16) {
+    unsigned flags = 0;
+    for (std::size_t i = 0; i + 16 <= n; i += 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + i));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(to + i), v);
+      flags |= EscapeMask(v);
+    }
+    const __m128i last = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + n - 16));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to + n - 16), last);
+    return (flags | EscapeMask(last)) == 0;
   }
-  std::uint64_t flags = json_bytes::EscapeBytes(json_bytes::LoadWord(d + n - 8));
-  for (std::size_t i = 0; i + 8 <= n; i += 8)
-    flags |= json_bytes::EscapeBytes(json_bytes::LoadWord(d + i));
-  return flags != 0;
+  if (n >= 8) {
+    const __m128i first = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(from));
+    const __m128i last = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(from + n - 8));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(to), first);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(to + n - 8), last);
+    return EscapeMask(_mm_unpacklo_epi64(first, last)) == 0;
+  }
+  if (n >= 4) {
+    std::uint32_t first, last;
+    std::memcpy(&first, from, 4);
+    std::memcpy(&last, from + n - 4, 4);
+    std::memcpy(to, &first, 4);
+    std::memcpy(to + n - 4, &last, 4);
+    const __m128i both = _mm_unpacklo_epi32(_mm_cvtsi32_si128(static_cast<int>(first)),
+                                            _mm_cvtsi32_si128(static_cast<int>(last)));
+    return (EscapeMask(both) & 0xff) == 0;  // the other bytes are zeros
+  }
+#endif
+  bool plain = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    to[i] = from[i];
+    plain = plain && !NeedsEscape(static_cast<unsigned char>(from[i]));
+  }
+  return plain;
 }
 
 // The most bytes WriteJsonString writes for `s`: the quotes, and six
@@ -41,9 +82,9 @@ std::size_t JsonStringBound(std::string_view s) { return 2 + 6 * s.size(); }
 // room for JsonStringBound(s) bytes; returns the end of what it wrote.
 char* WriteJsonString(char* p, std::string_view s) {
   *p++ = '"';
-  // Most strings (ids, names) need no escape and are copied whole.
-  if (!AnyNeedsEscape(s)) {
-    std::memcpy(p, s.data(), s.size());
+  // Most strings (ids, names) need no escape: copied as they are tested,
+  // and written again, escaped, only when some byte needs it.
+  if (CopyIfPlain(p, s.data(), s.size())) {
     p += s.size();
     *p++ = '"';
     return p;

@@ -1,7 +1,7 @@
 #pragma once
 
 // JSON text tested eight bytes at a time (no SIMD needed): the word tricks
-// the scanner, the line layouts and the decision log share.
+// the scanner and the line layouts share.
 
 #include <cstdint>
 

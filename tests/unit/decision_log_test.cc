@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -106,6 +107,23 @@ TEST_CASE("decision log: strings of any length, whatever byte at whatever place,
         INFO(size, " ", at);
         CHECK(JsonString(s) == nlohmann::json(s).dump());
       }
+    }
+  }
+}
+
+TEST_CASE("decision log: a string is read and written within its own bytes") {
+  // Each string in an allocation of exactly its size: under ASan, a read
+  // outside it fails.
+  for (std::size_t size = 0; size <= 40; ++size) {
+    for (const char fill : {'a', '"'}) {
+      auto bytes = std::make_unique<char[]>(size);
+      std::fill_n(bytes.get(), size, 'x');
+      if (size > 0) bytes[size - 1] = fill;
+      const std::string_view s(bytes.get(), size);
+      std::string out(3, '#');
+      AppendJsonString(out, s);
+      INFO(size, " ", fill);
+      CHECK(out == "###" + nlohmann::json(std::string(s)).dump());
     }
   }
 }
