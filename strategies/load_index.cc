@@ -10,6 +10,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "base/bit_count.h"
 #include "base/load_word.h"
 
 namespace lbsim {
@@ -97,16 +98,6 @@ std::uint64_t SlotsEqualTo(std::span<const double> scores, double value) {
   lowest = LeastOf(all);
   ties = SlotsEqualTo(all, lowest);
 #endif
-}
-
-// How many bits of `bits` are set. A portable bit count: std::popcount is a
-// library call on baseline x86-64; one bit, the common case, costs a test.
-std::size_t CountBits(std::uint64_t bits) {
-  if ((bits & (bits - 1)) == 0) return bits != 0;
-  bits -= (bits >> 1) & 0x5555555555555555;
-  bits = (bits & 0x3333333333333333) + ((bits >> 2) & 0x3333333333333333);
-  bits = (bits + (bits >> 4)) & 0x0f0f0f0f0f0f0f0f;
-  return static_cast<std::size_t>((bits * 0x0101010101010101) >> 56);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 #include "strategies/slot_set.h"
 
 #include <algorithm>
-#include <bit>
+
+#include "base/bit_count.h"
 
 namespace lbsim {
 namespace {
@@ -13,11 +14,10 @@ constexpr std::size_t kDenseMinWords = 16;
 constexpr std::size_t kDenseSpread = 4;
 constexpr std::size_t kSparseSpread = 16;
 
-// The position of the k-th set bit of `bits` (k < popcount).
+// The position of the k-th set bit of `bits` (k < its count). Large sets
+// are mostly full words, whose k-th bit is bit k.
 int NthBit(std::uint64_t bits, std::size_t k) {
-  if (bits == ~std::uint64_t{0}) return static_cast<int>(k);
-  for (; k > 0; --k) bits &= bits - 1;
-  return std::countr_zero(bits);
+  return bits == ~std::uint64_t{0} ? static_cast<int>(k) : NthSetBit(bits, k);
 }
 
 // The first word of `words` (sorted by index) whose index is not below
@@ -29,10 +29,9 @@ auto FindWord(Words& words, std::uint32_t index) {
 }
 
 // How many slots `bits` holds. Large sets are mostly full or empty words,
-// which skip the count (a library call on CPUs targeted without POPCNT).
+// which skip the count.
 std::size_t Members(std::uint64_t bits) {
-  if (bits == 0) return 0;
-  return bits == ~std::uint64_t{0} ? 64 : static_cast<std::size_t>(std::popcount(bits));
+  return bits == ~std::uint64_t{0} ? 64 : CountBits(bits);
 }
 
 std::uint64_t BitOf(std::uint32_t slot) { return std::uint64_t{1} << (slot % 64); }
@@ -153,7 +152,7 @@ std::size_t SlotSet::SparseCountBelow(std::uint32_t slot) const {
   auto it = FindWord(words_, index);
   std::size_t in_word = 0;
   if (it != words_.end() && it->index == index)
-    in_word = static_cast<std::size_t>(std::popcount(it->bits & (BitOf(slot) - 1)));
+    in_word = CountBits(it->bits & (BitOf(slot) - 1));
   // Walk the shorter side.
   const auto before = static_cast<std::size_t>(it - words_.begin());
   if (before <= words_.size() / 2) {
@@ -179,7 +178,7 @@ std::size_t SlotSet::DenseCountBelow(std::uint32_t slot) const {
     for (std::size_t b = block; b < blocks_.size(); ++b) count -= blocks_[b];
   }
   for (std::size_t i = block * kBlockWords; i < index; ++i) count += Members(dense_[i]);
-  return count + static_cast<std::size_t>(std::popcount(dense_[index] & (BitOf(slot) - 1)));
+  return count + CountBits(dense_[index] & (BitOf(slot) - 1));
 }
 
 }  // namespace lbsim
