@@ -1,9 +1,10 @@
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "strategies/hint.h"
@@ -24,15 +25,24 @@ class InstanceTable {
   const std::vector<std::string>& Ids() const { return ids_; }
 
  private:
-  // Hashes std::string and std::string_view alike, so that lookups by a
-  // view of the trace text need no temporary string.
-  struct IdHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view id) const { return std::hash<std::string_view>{}(id); }
+  // A place of the open-addressed index: an id's index, and 32 bits of
+  // its hash, so that a probe compares ids only when those agree.
+  struct Slot {
+    std::uint32_t tag = 0;
+    InstanceIndex index = kEmpty;
   };
+  static constexpr InstanceIndex kEmpty = ~InstanceIndex{0};
+
+  // The place of `id`, whose hash is `hash`, or the empty place where it
+  // would go (the index is never full).
+  std::size_t Place(std::string_view id, std::uint64_t hash) const;
+  // Doubles the index's places and puts every id back.
+  void Grow();
 
   std::vector<std::string> ids_;
-  std::unordered_map<std::string, InstanceIndex, IdHash, std::equal_to<>> index_;
+  // Linear probing from hash & (size - 1), at most three quarters full; a
+  // power of two places, none before the first id.
+  std::vector<Slot> slots_;
 };
 
 }  // namespace lbsim
