@@ -1,21 +1,10 @@
 #include "traces/instance_table.h"
 
-#include <bit>
-#include <cstring>
-
 #include "base/load_word.h"
 #include "base/seed_mix.h"
 
 namespace lbsim {
 namespace {
-
-// Four bytes at `p` as a number whose least significant byte is the first.
-std::uint64_t LoadQuarter(const char* p) {
-  std::uint32_t v;
-  std::memcpy(&v, p, sizeof v);
-  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap32(v);
-  return v;
-}
 
 // A well-mixed 64-bit hash of `id`'s bytes, a word at a time: Instance ids
 // are looked up on every load snapshot, where std::hash's byte loop and a
@@ -29,9 +18,11 @@ std::uint64_t HashId(std::string_view id) {
     std::uint64_t word = std::uint64_t{n} << 56;
     if (n >= 4) {
       // The first four bytes and the last four, overlapping.
-      word |= LoadQuarter(p) | LoadQuarter(p + n - 4) << (8 * (n - 4));
+      word |= std::uint64_t{LoadWord32(p)} | std::uint64_t{LoadWord32(p + n - 4)} << (8 * (n - 4));
     } else if (n > 0) {
-      const auto byte = [&](std::size_t i) { return std::uint64_t{static_cast<unsigned char>(p[i])}; };
+      const auto byte = [p](std::size_t i) {
+        return std::uint64_t{static_cast<unsigned char>(p[i])};
+      };
       word |= byte(0) | byte(n / 2) << (8 * (n / 2)) | byte(n - 1) << (8 * (n - 1));
     }
     return SplitMix64(word);

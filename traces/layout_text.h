@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/load_word.h"
 #include "traces/json_bytes.h"
 #include "traces/trace_event.h"
 
@@ -27,12 +28,6 @@ inline constexpr std::size_t kMaxDigits = 15;
 
 using json_bytes::LoadWord;
 
-inline std::uint32_t Load32(const char* p) {
-  std::uint32_t v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
 // Whether the `n` bytes at `a` and `b` are equal; a few word compares
 // instead of a call for the short literals of a layout.
 inline bool SameBytes(const char* a, const char* b, std::size_t n) {
@@ -41,7 +36,8 @@ inline bool SameBytes(const char* a, const char* b, std::size_t n) {
       if (LoadWord(a + i) != LoadWord(b + i)) return false;
     return LoadWord(a + n - 8) == LoadWord(b + n - 8);
   }
-  if (n >= 4) return Load32(a) == Load32(b) && Load32(a + n - 4) == Load32(b + n - 4);
+  if (n >= 4)
+    return LoadWord32(a) == LoadWord32(b) && LoadWord32(a + n - 4) == LoadWord32(b + n - 4);
   for (std::size_t i = 0; i < n; ++i)
     if (a[i] != b[i]) return false;
   return true;
