@@ -2,6 +2,7 @@
 
 #include "base/load_word.h"
 #include "base/seed_mix.h"
+#include "traces/layout_text.h"
 
 namespace lbsim {
 namespace {
@@ -9,24 +10,12 @@ namespace {
 // A well-mixed 64-bit hash of `id`'s bytes, a word at a time: Instance ids
 // are looked up on every load snapshot, where std::hash's byte loop and a
 // node per id cost more than the rest of the line. An id shorter than 8
-// bytes is one word, its bytes and its length, through SplitMix64's
-// bijection: no two of them collide.
+// bytes is one word, its bytes (as a layout reads them) and its length in
+// the top byte, through SplitMix64's bijection: no two of them collide.
 std::uint64_t HashId(std::string_view id) {
   const char* p = id.data();
   std::size_t n = id.size();
-  if (n < 8) {
-    std::uint64_t word = std::uint64_t{n} << 56;
-    if (n >= 4) {
-      // The first four bytes and the last four, overlapping.
-      word |= std::uint64_t{LoadWord32(p)} | std::uint64_t{LoadWord32(p + n - 4)} << (8 * (n - 4));
-    } else if (n > 0) {
-      const auto byte = [p](std::size_t i) {
-        return std::uint64_t{static_cast<unsigned char>(p[i])};
-      };
-      word |= byte(0) | byte(n / 2) << (8 * (n / 2)) | byte(n - 1) << (8 * (n - 1));
-    }
-    return SplitMix64(word);
-  }
+  if (n < 8) return SplitMix64(std::uint64_t{n} << 56 | layout_text::Load8(p, p, p + n));
   std::uint64_t h = SplitMix64(n);
   auto mix = [&h](std::uint64_t word) {
     h = (h ^ word) * 0xbf58476d1ce4e5b9ULL;
