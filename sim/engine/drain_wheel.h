@@ -76,6 +76,15 @@ class DrainWheel {
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
 
+  // Items the ring's arrays (its slots', its spares' and the merge's) have
+  // room for: its memory beside the far items.
+  std::size_t room() const {
+    std::size_t room = merging_.capacity();
+    for (const std::vector<Item>& items : ring_) room += items.capacity();
+    for (const std::vector<Item>& items : spares_) room += items.capacity();
+    return room;
+  }
+
   // Drain's common case, small enough to inline where drains are asked
   // for: when no item can be due by `bound`, does what Drain(bound) would
   // (records the bound) and returns true; otherwise changes nothing.
@@ -132,8 +141,10 @@ class DrainWheel {
   static constexpr std::size_t kCrowded = 32;
   // Pushes between two choices of the width, at least.
   static constexpr std::uint64_t kMinPushes = 1024;
-  // Room for this many items a slot keeps when emptied, at least.
+  // Room for this many items a slot keeps when emptied, at most.
   static constexpr std::size_t kKeptRoom = 64;
+  // Emptied slots' arrays kept for slots that fill, at most.
+  static constexpr std::size_t kSpares = 8;
 
   // The order of a sorted slot: later times first, so that the earliest
   // are taken from the back.
@@ -151,20 +162,30 @@ class DrainWheel {
   static std::size_t Index(std::int64_t slot) {
     return static_cast<std::size_t>(static_cast<std::uint64_t>(slot) & (kSlots - 1));
   }
-  // Appends `item` to ring slot `i`.
+  // Appends `item` to ring slot `i`; a slot without room takes a spare
+  // array's.
   void Put(std::size_t i, Item&& item) {
-    ring_[i].push_back(std::move(item));
+    std::vector<Item>& items = ring_[i];
+    if (items.capacity() == 0 && !spares_.empty()) {
+      items.swap(spares_.back());
+      spares_.pop_back();
+    }
+    items.push_back(std::move(item));
     occupied_[i / 64] |= std::uint64_t{1} << (i % 64);
   }
-  // Empties ring slot `i` (leaving its occupied bit to the caller). It
-  // keeps its room unless that is far more than a slot holds on average:
-  // the ring's memory follows the items it holds, not the most one slot
-  // ever held.
+  // Empties ring slot `i` (leaving its occupied bit to the caller). Room
+  // for kKeptRoom items or fewer stays with the slot. More becomes a spare,
+  // for the next slot that fills (the slots filling as others empty, time
+  // after time), unless there are kSpares already or it is far more than a
+  // slot holds on average: the ring's memory follows the items it holds,
+  // not the most one slot ever held, nor every slot's most.
   void Clear(std::size_t i) {
     std::vector<Item>& items = ring_[i];
     items.clear();
-    if (items.capacity() > std::max(kKeptRoom, size_ / (kSlots / 32)))
-      std::vector<Item>().swap(items);
+    if (items.capacity() <= kKeptRoom) return;
+    if (spares_.size() < kSpares && items.capacity() <= size_ / (kSlots / 32))
+      spares_.push_back(std::move(items));
+    std::vector<Item>().swap(items);
   }
   // Calls `apply(payload)` for, and removes, every item of ring slot `i`
   // (leaving its occupied bit to the caller).
@@ -362,6 +383,7 @@ class DrainWheel {
   std::array<std::vector<Item>, kSlots> ring_;
   std::size_t sorted_ = 0;
   std::vector<Item> merging_;  // room for merging new items into slot base_'s
+  std::vector<std::vector<Item>> spares_;  // emptied slots' room, none empty
   std::array<std::uint64_t, kWords> occupied_{};  // bit i: slot i is not empty
   DrainQueue<Item> far_;
   bool active_ = false;  // the ring is in use (a width is chosen)
