@@ -184,8 +184,9 @@ class DrainWheel {
     items.clear();
     if (items.capacity() <= kKeptRoom) return;
     if (spares_.size() < kSpares && items.capacity() <= size_ / (kSlots / 32))
-      spares_.push_back(std::move(items));
-    std::vector<Item>().swap(items);
+      spares_.push_back(std::move(items));  // leaves the slot without room
+    else
+      std::vector<Item>().swap(items);
   }
   // Calls `apply(payload)` for, and removes, every item of ring slot `i`
   // (leaving its occupied bit to the caller).

@@ -115,11 +115,11 @@ TEST_CASE("drain wheel: pushes into the bound's own slot, between its drains") {
 }
 
 TEST_CASE("drain wheel: its memory follows the items it holds, as slots fill while others empty") {
-  // Steady traffic, 1-20 s requests at 8 a second: each drain's slot
-  // empties while one 20 s ahead starts to fill, ring cycle after ring
-  // cycle, with ~84,000 items pending and ~1/3 of the 1,024 slots holding
-  // them at any time. Emptied slots' room must go to the filling ones
-  // rather than stay with every slot the ring has passed.
+  // Steady traffic, as of requests lasting 1 to 20 s, 8 arriving each ms:
+  // each drain's slot empties while one 20 s ahead starts to fill, ring
+  // cycle after ring cycle, with ~84,000 items pending and ~1/3 of the
+  // 1,024 slots holding them at any time. Emptied slots' room must go to
+  // the filling ones rather than stay with every slot the ring has passed.
   SeededNumbers n(5);
   Wheel q;
   double bound = 0.0;
@@ -131,7 +131,7 @@ TEST_CASE("drain wheel: its memory follows the items it holds, as slots fill whi
       q.Push(bound + 1000.0 + static_cast<double>(n.Below(19000)), 0);
       ++pushed;
     }
-    if (step > 40000 && q.room() > most_room) {
+    if (step > 40000 && step % 64 == 0 && q.room() > most_room) {
       most_room = q.room();
       held_then = q.size();
     }
