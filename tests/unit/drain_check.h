@@ -22,15 +22,18 @@ class DrainReference {
   void Push(double time, std::uint32_t id) { items_.push_back({time, id}); }
   std::size_t size() const { return items_.size(); }
 
-  // The ids due at `bound`, sorted, removed.
+  // The ids due at `bound`, sorted, removed. The rest keep their order,
+  // moved up in place: a copy of the list each drain is most of a
+  // sanitizer build's time.
   std::vector<std::uint32_t> Drain(double bound) {
     std::vector<std::uint32_t> due;
-    std::vector<Item> rest;
-    for (const Item& item : items_) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < items_.size(); ++i) {
+      const Item item = items_[i];
       if (item.time <= bound) due.push_back(item.id);
-      else rest.push_back(item);
+      else items_[kept++] = item;
     }
-    items_ = std::move(rest);
+    items_.resize(kept);
     std::sort(due.begin(), due.end());
     return due;
   }
