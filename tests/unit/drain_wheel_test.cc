@@ -131,8 +131,9 @@ TEST_CASE("drain wheel: its memory follows the items it holds, as slots fill whi
       q.Push(bound + 1000.0 + static_cast<double>(n.Below(19000)), 0);
       ++pushed;
     }
-    if (step > 40000 && step % 64 == 0 && q.room() > most_room) {
-      most_room = q.room();
+    if (step <= 40000 || step % 64 != 0) continue;
+    if (const std::size_t room = q.room(); room > most_room) {
+      most_room = room;
       held_then = q.size();
     }
   }
