@@ -384,7 +384,9 @@ class DrainWheel {
   std::array<std::vector<Item>, kSlots> ring_;
   std::size_t sorted_ = 0;
   std::vector<Item> merging_;  // room for merging new items into slot base_'s
-  std::vector<std::vector<Item>> spares_;  // emptied slots' room, none empty
+  // Arrays emptied slots gave up, holding no items, each with room for
+  // more than kKeptRoom; at most kSpares.
+  std::vector<std::vector<Item>> spares_;
   std::array<std::uint64_t, kWords> occupied_{};  // bit i: slot i is not empty
   DrainQueue<Item> far_;
   bool active_ = false;  // the ring is in use (a width is chosen)
