@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "base/number_text.h"
 #include "strategies/python_float.h"
 #include "traces/decision_log.h"
 #include "traces/json_line_parser.h"
@@ -197,6 +198,17 @@ std::uint64_t TokenCount(const JsonView& v, std::string_view field) {
   Fail(field, "an integer >= 0 (a token count, at most 2^53)", &v);
 }
 
+// An arrival's `route`: "chat" or "completions".
+RequestRoute Route(const JsonView& v) {
+  if (v.is_string()) {
+    std::string scratch;
+    const std::string_view route = ReadString(v, scratch);
+    if (route == "chat") return RequestRoute::kChat;
+    if (route == "completions") return RequestRoute::kCompletions;
+  }
+  Fail("route", "\"chat\" or \"completions\" (the Proxy route)", &v);
+}
+
 // An arrival's `prefix_blocks`: an array of block ids, integers >= 0.
 void DecodePrefixBlocks(const JsonView& blocks, std::vector<std::uint64_t>& out) {
   if (!blocks.is_array())
@@ -260,6 +272,9 @@ struct EventFields {
   const JsonView* prefix_blocks = nullptr;
   const JsonView* input_tokens = nullptr;
   const JsonView* output_tokens = nullptr;
+  const JsonView* ttft = nullptr;
+  const JsonView* route = nullptr;
+  const JsonView* knowledge_tokens = nullptr;
 
   // Sets the fields from `members`. Most traces write an event's keys in
   // one order (t, type, then the type's own), one each: those are matched
@@ -281,8 +296,12 @@ struct EventFields {
       case 4:
         if (Equals(key, "type")) field = &type;
         else if (Equals(key, "hint")) field = &hint;
+        else if (Equals(key, "ttft")) field = &ttft;
         break;
-      case 5: if (Equals(key, "speed")) field = &speed; break;
+      case 5:
+        if (Equals(key, "speed")) field = &speed;
+        else if (Equals(key, "route")) field = &route;
+        break;
       case 6:
         if (Equals(key, "weight")) field = &weight;
         else if (Equals(key, "qps_1m")) field = &qps_1m;
@@ -298,6 +317,7 @@ struct EventFields {
         if (Equals(key, "prefix_blocks")) field = &prefix_blocks;
         else if (Equals(key, "output_tokens")) field = &output_tokens;
         break;
+      case 16: if (Equals(key, "knowledge_tokens")) field = &knowledge_tokens; break;
       default: break;
     }
     if (!field) return false;
@@ -584,6 +604,15 @@ void EventDecoder::Decode(const JsonView& value, std::span<const JsonMember> mem
     }
     if (f.input_tokens) e.input_tokens = TokenCount(*f.input_tokens, "input_tokens");
     if (f.output_tokens) e.output_tokens = TokenCount(*f.output_tokens, "output_tokens");
+    if (f.ttft) {
+      e.ttft = NumberAtLeast(*f.ttft, "ttft", 0.0, false, "a finite number >= 0");
+      if (e.duration && *e.ttft > *e.duration)
+        Fail("ttft", fmt::format("at most the arrival's duration, {}", NumberText(*e.duration)),
+             f.ttft);
+    }
+    if (f.route) e.route = Route(*f.route);
+    if (f.knowledge_tokens)
+      e.knowledge_tokens = TokenCount(*f.knowledge_tokens, "knowledge_tokens");
     if (f.prefix_blocks) DecodePrefixBlocks(*f.prefix_blocks, e.hint.prefix_blocks);
     CheckTimeOrder(e.t, not_before);
     return;

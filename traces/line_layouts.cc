@@ -57,6 +57,10 @@ constexpr unsigned kType = 1, kT = 2, kDuration = 4, kInstance = 8, kInflight = 
 
 }  // namespace
 
+static_assert(sizeof(TraceEvent) == kTraceEventSize,
+              "a TraceEvent field was added or changed: handle it here, then update "
+              "kTraceEventSize (traces/trace_event.h)");
+
 const LineLayouts::KeySlot* LineLayouts::SlotOf(std::string_view key) {
   static constexpr KeySlot kKeySlots[] = {
       {"t", Slot::kTime, kT},
@@ -404,6 +408,11 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
     if (v.has_input_tokens) event.input_tokens = v.input_tokens;
     event.output_tokens.reset();
     if (v.has_output_tokens) event.output_tokens = v.output_tokens;
+    // No layout reads the Proxy queue fields (their lines take the general
+    // path), but the general path may have left them set.
+    event.ttft.reset();
+    event.route.reset();
+    event.knowledge_tokens.reset();
     if (v.has_hint) {
       Layout& layout = layouts_[fitted.hint_owner];
       layout.hint.Fill(hint_text_, event.hint);

@@ -200,11 +200,14 @@ class alignas(128) EventBatch {
     IdSpan request;
   };
 
+  static_assert(sizeof(TraceEvent) == kTraceEventSize,
+                "a TraceEvent field was added or changed: send it whole (Packs) or pack it, "
+                "then update kTraceEventSize (traces/trace_event.h)");
   // Whether PackedEvent holds all of `e`: the fields it has no room for
   // are unset, and those an event of its type never sets are empty.
   static bool Packs(const TraceEvent& e) {
-    if (e.weight || e.speed || !e.hint.queues.empty() || !e.hint.prefix_blocks.empty() ||
-        !e.hint.raw_json.empty())
+    if (e.weight || e.speed || e.ttft || e.route || e.knowledge_tokens ||
+        !e.hint.queues.empty() || !e.hint.prefix_blocks.empty() || !e.hint.raw_json.empty())
       return false;
     if (e.type == EventType::kArrival)
       return e.instance.empty() && !e.index && !e.inflight.present() && e.inflight.value == 0 &&

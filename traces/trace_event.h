@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,6 +13,11 @@
 namespace lbsim {
 
 enum class EventType : std::uint8_t { kUp, kDown, kRemove, kLoad, kArrival };
+
+// The Proxy route an arrival came in on (its `route` key): chat requests are
+// forwarded chunked (the first chunk is the first token), completions
+// requests unchunked (one chunk, at the end).
+enum class RequestRoute : std::uint8_t { kChat, kCompletions };
 
 // A field an event may set: absent (leave as is), null (set unknown) or a
 // value.
@@ -68,7 +74,10 @@ struct TraceHeader {
 
 // One validated trace event. Reused between events by the readers; its
 // strings view the reader's buffers and are valid only while the event is
-// being handled.
+// being handled. A new field is set by EventDecoder::Decode, reset by
+// ClearFields and by LineLayouts' arrival path (unless a layout reads it),
+// and sent whole by ReadAhead (its Packs); kTraceEventSize below makes the
+// build fail until those places are looked at.
 struct TraceEvent {
   EventType type = EventType::kArrival;
   TraceTime t;
@@ -94,6 +103,12 @@ struct TraceEvent {
   // prompt's and the response's.
   std::optional<std::uint64_t> input_tokens;
   std::optional<std::uint64_t> output_tokens;
+  // The Proxy queue model's fields (lbsim extension, read by --proxy-queue):
+  // time from forwarding to the first chunk (at most `duration`), the
+  // route, and the knowledge tokens the Proxy's predictor adds.
+  std::optional<double> ttft;
+  std::optional<RequestRoute> route;
+  std::optional<std::uint64_t> knowledge_tokens;
   Hint hint;
 
   // Unsets every field but type, t and position.
@@ -108,8 +123,15 @@ struct TraceEvent {
     duration.reset();
     input_tokens.reset();
     output_tokens.reset();
+    ttft.reset();
+    route.reset();
+    knowledge_tokens.reset();
     hint.Clear();
   }
 };
+
+// The size of TraceEvent that EventDecoder, LineLayouts and ReadAhead were
+// last checked against (x86-64); line_layouts.cc and read_ahead.cc assert it.
+inline constexpr std::size_t kTraceEventSize = 328;
 
 }  // namespace lbsim

@@ -663,9 +663,10 @@ TEST_CASE("LineLayouts reads arrivals whose optional keys come and go, each comb
 TEST_CASE("IsEventKey names the event keys trace format v1 defines, and no other") {
   for (std::string_view key : {"t", "type", "instance", "weight", "speed", "inflight", "qps_1m",
                                "request", "duration", "hint", "prefix_blocks", "input_tokens",
-                               "output_tokens"})
+                               "output_tokens", "ttft", "route", "knowledge_tokens"})
     CHECK_MESSAGE(IsEventKey(key), key);
-  for (std::string_view key : {"", "model", "T", "types", "hints", "queue_depth", "instances"})
+  for (std::string_view key :
+       {"", "model", "T", "types", "hints", "queue_depth", "instances", "ttfts", "routes"})
     CHECK_MESSAGE(!IsEventKey(key), key);
 }
 
