@@ -337,6 +337,13 @@ int RunCli(int argc, char** argv) {
                  "(\"-\": standard output, given --output FILE); needs --engine")
       ->type_name("FILE")
       ->group(what_if);
+  replay.queue.AddTo(app, what_if);
+  app.add_option("--request-log", replay.request_log,
+                 "Write each request's arrival, forwarding, first token, end and outcome as "
+                 "JSON Lines to FILE (\"-\": standard output, given --output FILE); needs "
+                 "--proxy-queue")
+      ->type_name("FILE")
+      ->group(what_if);
   app.add_flag("--list-strategies", list_strategies,
                "List the registered strategies and their parameters");
   bool quiet = false;

@@ -24,6 +24,7 @@
 #include "sim/report/warning.h"
 #include "strategies/registry.h"
 #include "traces/read_ahead.h"
+#include "traces/request_log.h"
 
 namespace lbsim {
 namespace {
@@ -165,6 +166,8 @@ int RunReplay(const ReplayCommand& command) {
       throw UsageError("--window-csv: one series per replay; with --seeds give one seed");
     if (!command.engine_log.empty())
       throw UsageError("--engine-log: one log per replay; with --seeds give one seed");
+    if (!command.request_log.empty())
+      throw UsageError("--request-log: one log per replay; with --seeds give one seed");
   }
   // --seed also seeds every randomized strategy and --cache-blocks sizes
   // kv_aware's cache, unless a strategy sets its own.
@@ -193,7 +196,14 @@ int RunReplay(const ReplayCommand& command) {
     for (const StrategyRequest& r : requests) BindToProxy(r, sim.proxy.Resolve(nullptr));
   for (const std::string& s : command.speeds) sim.speeds.push_back(ParseSpeedAssignment(s, "--speed"));
   sim.engine = command.engine.Resolve();
+  sim.proxy_queue = command.queue.Resolve();
   CheckSimOptions(sim);
+  if (sim.proxy_queue.on && sim.proxy.profile && !sim.proxy.profile->pinned())
+    throw UsageError(
+        "--proxy-queue: the spec profile has no Proxy queue; name a pinned Proxy version "
+        "(--proxy cacheroute@<commit> or latest)");
+  if (!command.request_log.empty() && !sim.proxy_queue.on)
+    throw UsageError("--request-log needs the Proxy queue model (--proxy-queue)");
   if (!command.window_csv.empty() && !sim.windows())
     throw UsageError("--window-csv needs --window WIDTH");
   if (!command.engine_log.empty() && !sim.engine_model())
@@ -203,6 +213,7 @@ int RunReplay(const ReplayCommand& command) {
   RefuseOverwrite(command.decisions, command.trace, "--decisions");
   RefuseOverwrite(command.window_csv, command.trace, "--window-csv");
   RefuseOverwrite(command.engine_log, command.trace, "--engine-log");
+  RefuseOverwrite(command.request_log, command.trace, "--request-log");
   // "-" is standard output, which holds one output: the report unless
   // --output names a file.
   auto refuse_beside_report = [&](std::string_view flag, const std::string& path) {
@@ -213,11 +224,13 @@ int RunReplay(const ReplayCommand& command) {
   refuse_beside_report("--decisions", command.decisions);
   refuse_beside_report("--window-csv", command.window_csv);
   refuse_beside_report("--engine-log", command.engine_log);
+  refuse_beside_report("--request-log", command.request_log);
   {
     std::vector<std::string> dashes;
     for (const auto& [flag, path] : {std::pair{"--decisions", &command.decisions},
                                      std::pair{"--window-csv", &command.window_csv},
-                                     std::pair{"--engine-log", &command.engine_log}})
+                                     std::pair{"--engine-log", &command.engine_log},
+                                     std::pair{"--request-log", &command.request_log}})
       if (*path == "-") dashes.push_back(fmt::format("{} -", flag));
     if (dashes.size() > 1) {
       std::string named;
@@ -237,14 +250,22 @@ int RunReplay(const ReplayCommand& command) {
     if (!command.engine_log.empty() && !other->empty() &&
         (command.engine_log == *other || SameFile(command.engine_log, *other)))
       throw UsageError("--engine-log names the same file as --output, --decisions or --window-csv");
+  for (const std::string* other :
+       {&command.output, &command.decisions, &command.window_csv, &command.engine_log})
+    if (!command.request_log.empty() && !other->empty() &&
+        (command.request_log == *other || SameFile(command.request_log, *other)))
+      throw UsageError(
+          "--request-log names the same file as --output, --decisions, --window-csv or "
+          "--engine-log");
 
   // What goes to standard output must not go into a file an output replaces.
   if (IsStandardOutputPath(command.output) || command.decisions == "-" ||
-      command.window_csv == "-" || command.engine_log == "-") {
+      command.window_csv == "-" || command.engine_log == "-" || command.request_log == "-") {
     RefuseStandardOutputAs(command.output, "--output");
     RefuseStandardOutputAs(command.decisions, "--decisions");
     RefuseStandardOutputAs(command.window_csv, "--window-csv");
     RefuseStandardOutputAs(command.engine_log, "--engine-log");
+    RefuseStandardOutputAs(command.request_log, "--request-log");
   }
 
   const unsigned threads = command.threads > 0 ? command.threads : UsableCpus();
@@ -304,6 +325,12 @@ int RunReplay(const ReplayCommand& command) {
     engine_log_files.emplace(command.engine_log, requests.size());
     engine_logs = engine_log_files->Sinks<EngineLog>();
   }
+  std::optional<RunLogs<RequestLogWriter>> request_log_files;
+  std::vector<RequestSink*> request_logs;
+  if (!command.request_log.empty()) {
+    request_log_files.emplace(command.request_log, requests.size());
+    request_logs = request_log_files->Sinks<RequestSink>();
+  }
   std::optional<OutputFile> report_file;
   if (!IsStandardOutputPath(command.output))
     report_file.emplace(command.output);
@@ -319,7 +346,7 @@ int RunReplay(const ReplayCommand& command) {
   ReplayResult result = Replay(
       command.trace,
       [&](InstanceTable& table, TraceVisitor& visitor) { return feed(table, visitor, shown); },
-      requests, logs, sim, engine_logs, parallel(shown));
+      requests, logs, sim, engine_logs, parallel(shown), request_logs);
   if (progress) progress->Finish();
 
   Report report = BuildReport(result);
@@ -335,6 +362,7 @@ int RunReplay(const ReplayCommand& command) {
     window_file->Finish();
   }
   if (engine_log_files) engine_log_files->Finish();
+  if (request_log_files) request_log_files->Finish();
   if (report_file) {
     WriteText(text, report_file->stream(), command.output + ": cannot write output");
     report_file->Finish();
@@ -342,6 +370,7 @@ int RunReplay(const ReplayCommand& command) {
   if (decision_logs) decision_logs->Commit();
   if (window_file) window_file->Commit();
   if (engine_log_files) engine_log_files->Commit();
+  if (request_log_files) request_log_files->Commit();
   if (report_file) report_file->Commit();
   else WriteStandardOutput(text, "the report");
   runs.seeds.push_back(sim.seed);
@@ -356,6 +385,7 @@ std::vector<std::string> NamedOutputFiles(const ReplayCommand& command) {
   if (!command.decisions.empty()) named.push_back("--decisions " + command.decisions);
   if (!command.window_csv.empty()) named.push_back("--window-csv " + command.window_csv);
   if (!command.engine_log.empty()) named.push_back("--engine-log " + command.engine_log);
+  if (!command.request_log.empty()) named.push_back("--request-log " + command.request_log);
   return named;
 }
 

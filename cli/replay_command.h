@@ -5,6 +5,7 @@
 
 #include "cli/engine_options.h"
 #include "cli/proxy_options.h"
+#include "cli/queue_options.h"
 #include "sim/engine/sim_options.h"
 
 namespace lbsim {
@@ -28,6 +29,8 @@ struct ReplayCommand {
   std::string window_csv;           // per-window CSV path, empty: none
   EngineOptions engine;             // --engine, --signal-*
   std::string engine_log;           // engine log path, empty: none
+  QueueOptions queue;               // --proxy-queue and its settings
+  std::string request_log;          // request log path, empty: none
   std::string exec_timeout;  // seconds for exec strategies; empty: their default
   unsigned threads = 0;      // --threads: threads a replay may use; 0: one per usable CPU
   bool progress = false;                // show a progress line on stderr
@@ -44,7 +47,7 @@ struct ReplayCommand {
 int RunReplay(const ReplayCommand& command);
 
 // The output files `command` names, as "--output FILE", "--decisions FILE",
-// "--window-csv FILE" and "--engine-log FILE", for the note that a failed
+// "--window-csv FILE", "--engine-log FILE" and "--request-log FILE", for the note that a failed
 // run wrote none of them.
 std::vector<std::string> NamedOutputFiles(const ReplayCommand& command);
 

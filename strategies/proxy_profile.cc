@@ -24,7 +24,8 @@ constexpr std::array<ProxyProfile, 7> kProfiles = {{
      "three more queue keys: pending_prefill_count, active_decode_count, "
      "predicted_total_backlog_ms"},
     {"cacheroute@28e857c", "2026-08-05", LeastLoadForm::kSevenQueueKeys,
-     InflightSource::kCountedFromZero, "no change to the strategies or the pool (latest)"},
+     InflightSource::kCountedFromZero,
+     "no change to the strategies or the pool (latest)", true},
     {"spec", "", LeastLoadForm::kSpec, InflightSource::kSpec,
      "lbsim's typed contract (docs/strategies.md): the original request's weights, "
      "typed hints, load events set inflight"},

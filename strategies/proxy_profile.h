@@ -41,6 +41,10 @@ struct ProxyProfile {
   LeastLoadForm least_load;
   InflightSource inflight;
   std::string_view change;  // one line: what this version changed
+  // Its queue manager takes a completions request that ended off the
+  // pending list (0927797); before, the request stays pending forever and
+  // every later request on its Instance waits (proxy-queue.md).
+  bool queue_clears_ended_pending = false;
 
   // A real Proxy version (every profile but spec): its pool treats `load`
   // events as heartbeats, and hint values are read with Python's float().

@@ -172,7 +172,8 @@ void DecisionLogWriter::Write(const DecisionRecord& r) {
       ",\"reason\":", ",\"candidates\":", "}\n"};
   std::size_t bound = 3 * kNumberBound + JsonStringBound(r.strategy) +
                       JsonStringBound(r.request) + JsonStringBound(r.reason) +
-                      (r.instance ? JsonStringBound(*r.instance) : 4);
+                      (r.instance ? JsonStringBound(*r.instance) : 4) +
+                      (r.queue_depths.empty() ? 0 : r.queue_depths.size() + 16);
   for (std::string_view key : kKeys) bound += key.size();
   char stack[1024];
   std::string heap;
@@ -195,6 +196,10 @@ void DecisionLogWriter::Write(const DecisionRecord& r) {
   p = WriteJsonString(p, r.reason);
   p = WriteLiteral(p, kKeys[6]);
   p = WriteInteger(p, r.candidates);
+  if (!r.queue_depths.empty()) {
+    p = WriteLiteral(p, ",\"queue_depths\":");
+    p = WriteLiteral(p, r.queue_depths);
+  }
   p = WriteLiteral(p, kKeys[7]);
   const auto size = static_cast<std::size_t>(p - begin);
   if (!background_) {

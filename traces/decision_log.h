@@ -20,6 +20,9 @@ struct DecisionRecord {
   const std::string* instance = nullptr;  // nullptr: no_instances
   std::string_view reason;
   std::size_t candidates = 0;
+  // The queue snapshot the decision read, as JSON (--proxy-queue); empty:
+  // none, and the line has no "queue_depths" key.
+  std::string_view queue_depths = {};
 };
 
 // Receives every decision of one strategy, in arrival order. The record's

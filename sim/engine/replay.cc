@@ -27,9 +27,11 @@ class Replayer final : public TraceVisitor {
   // trace header may name another (OnHeader).
   Replayer(const std::vector<StrategyRequest>& requests,
            const std::vector<DecisionSink*>& logs, const SimOptions& options,
-           const std::vector<EngineLog*>& engine_logs, std::size_t first, std::size_t total)
+           const std::vector<EngineLog*>& engine_logs,
+           const std::vector<RequestSink*>& request_logs, std::size_t first, std::size_t total)
       : speeds_(options.speeds), options_(options), requests_(requests),
-        logs_(logs), engine_logs_(engine_logs), run_(options.proxy.Resolve(nullptr)),
+        logs_(logs), engine_logs_(engine_logs), request_logs_(request_logs),
+        run_(options.proxy.Resolve(nullptr)),
         plain_(!options.timed()), completions_(requests.size()), first_(first), total_(total),
         rank_(total) {
     for (std::size_t i = 0; i < requests.size(); ++i) {
@@ -53,12 +55,9 @@ class Replayer final : public TraceVisitor {
       // its pool rules.
       run_ = run;
       ForEachWorld(0, [&](std::unique_ptr<World>& world, std::size_t i) {
-        if (!requests_[i].info->under_proxy) {
-          world->set_inflight_source(run_.profile->inflight);
-          return;
-        }
         try {
-          world = MakeWorld(i);
+          if (!requests_[i].info->under_proxy) world->set_proxy(*run_.profile);
+          else world = MakeWorld(i);
         } catch (const UsageError& e) {
           throw FieldError(fmt::format("field \"proxy\": {}", e.what()));
         }
@@ -243,7 +242,9 @@ class Replayer final : public TraceVisitor {
   std::unique_ptr<World> MakeWorld(std::size_t i) {
     auto w = std::make_unique<World>(BindToProxy(requests_[i], run_), options_,
                                      run_.profile->inflight);
+    w->set_proxy(*run_.profile);
     if (i < logs_.size()) w->set_log(logs_[i]);
+    if (i < request_logs_.size()) w->set_request_log(request_logs_[i]);
     if (i < engine_logs_.size()) w->set_engine_log(engine_logs_[i]);
     return w;
   }
@@ -274,6 +275,7 @@ class Replayer final : public TraceVisitor {
   const std::vector<StrategyRequest>& requests_;  // as asked, before binding
   const std::vector<DecisionSink*>& logs_;
   const std::vector<EngineLog*>& engine_logs_;
+  const std::vector<RequestSink*>& request_logs_;
   ProxyRun run_;
   IgnoredLoadFields ignored_;
   Pool pool_;
@@ -323,6 +325,7 @@ struct ReplayGroup {
   std::vector<StrategyRequest> requests;
   std::vector<DecisionSink*> logs;
   std::vector<EngineLog*> engine_logs;
+  std::vector<RequestSink*> request_logs;
   InstanceTable table;
   std::unique_ptr<Replayer> replayer;
 };
@@ -334,7 +337,8 @@ ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
                     const std::vector<DecisionSink*>& logs,
                     const SimOptions& options,
                     const std::vector<EngineLog*>& engine_logs,
-                    const ParallelFeed& parallel) {
+                    const ParallelFeed& parallel,
+                    const std::vector<RequestSink*>& request_logs) {
   CheckStrategyRunCount(requests.size());
   ReplayResult result;
   result.trace_path = display_path;
@@ -355,9 +359,11 @@ ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
       group->requests.push_back(requests[i]);
       if (i < logs.size()) group->logs.push_back(logs[i]);
       if (i < engine_logs.size()) group->engine_logs.push_back(engine_logs[i]);
+      if (i < request_logs.size()) group->request_logs.push_back(request_logs[i]);
     }
-    group->replayer = std::make_unique<Replayer>(group->requests, group->logs, shared,
-                                                 group->engine_logs, begin, requests.size());
+    group->replayer =
+        std::make_unique<Replayer>(group->requests, group->logs, shared, group->engine_logs,
+                                   group->request_logs, begin, requests.size());
     groups.push_back(std::move(group));
     begin += size;
   }
@@ -393,7 +399,7 @@ ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
       result.requests.push_back(w->request());
       result.metrics.push_back(std::move(w->metrics()));
       if (options.timed())
-        result.what_if.push_back({w->TakeTimeline(), w->TakeService(), w->TakeEngine()});
+        result.what_if.push_back({w->TakeTimeline(), w->TakeService(), w->TakeEngine(), w->TakeQueueStats()});
     }
   return result;
 }

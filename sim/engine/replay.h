@@ -9,6 +9,7 @@
 #include "sim/engine/engine_log.h"
 #include "sim/engine/engine_stats.h"
 #include "sim/engine/load_timeline.h"
+#include "sim/engine/request_journeys.h"
 #include "sim/engine/run_metrics.h"
 #include "sim/engine/service_model.h"
 #include "sim/engine/sim_options.h"
@@ -16,6 +17,7 @@
 #include "traces/decision_log.h"
 #include "traces/instance_table.h"
 #include "traces/read_ahead.h"
+#include "traces/request_log.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {
@@ -33,6 +35,7 @@ struct WhatIfOutcome {
   std::shared_ptr<const LoadTimeline> timeline;
   std::shared_ptr<const ServiceModel> service;  // null without the service model
   std::shared_ptr<const EngineStats> engine;    // null without the engine model
+  std::shared_ptr<const ProxyQueueStats> queue; // null without the Proxy queue model
 };
 
 // Load fields of `up` and `load` events that a pinned Proxy's heartbeat
@@ -96,7 +99,8 @@ std::size_t ReplayGroups(const std::vector<StrategyRequest>& requests,
 // nullptr). `options` turns on what-if parts; by default none, and the
 // replay follows trace format v1 exactly. `engine_logs`, when not empty, is
 // parallel to `requests` and receives each run's engine log (with the
-// engine model). With `parallel` able to read, the runs are split into
+// engine model). `request_logs`, likewise, receives each run's request
+// log (with the Proxy queue model). With `parallel` able to read, the runs are split into
 // ReplayGroups groups read through it at once, each with its own Proxy
 // pool; the result, logs and errors are the same as `feed`'s single pass
 // would give. Throws InputError for bad input, UsageError for more than
@@ -106,7 +110,8 @@ ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
                     const std::vector<DecisionSink*>& logs = {},
                     const SimOptions& options = {},
                     const std::vector<EngineLog*>& engine_logs = {},
-                    const ParallelFeed& parallel = {});
+                    const ParallelFeed& parallel = {},
+                    const std::vector<RequestSink*>& request_logs = {});
 
 // Replay of the trace file at `path` ("-": standard input). `progress`,
 // when given, hears how far reading got.

@@ -38,6 +38,21 @@ void CheckSimOptions(const SimOptions& o) {
     throw UsageError("--signal-interval needs the engine model (--engine)");
   if (!o.signals() && (o.engine.signal_delay > 0.0 || o.engine.signal_jitter > 0.0))
     throw UsageError("--signal-delay and --signal-jitter need --signal-interval");
+  const ProxyQueueOptions& q = o.proxy_queue;
+  if (!q.on && (q.ready_concurrency != 8 || q.prepare_concurrency != 8 ||
+                q.coefficients != std::array<double, 4>{}))
+    throw UsageError(
+        "--ready-concurrency, --prepare-concurrency and --predictor-coefficients configure the "
+        "Proxy queue model: add --proxy-queue");
+  if (q.on && (o.service() || o.engine_model() || o.stale() || o.signals()))
+    throw UsageError(
+        "--proxy-queue takes each Instance's times from the arrivals' ttft and duration; it does "
+        "not combine with --slots, --engine, --stale-interval or --signal-interval yet");
+  if (q.on && (q.ready_concurrency < 1 || q.prepare_concurrency < 1 ||
+               q.ready_concurrency > kMaxReadyConcurrency))
+    throw UsageError(fmt::format(
+        "--ready-concurrency must be from 1 to {} and --prepare-concurrency at least 1",
+        kMaxReadyConcurrency));
   // Each snapshot waits delay + jitter to be published: so many are held at
   // once, whatever the trace.
   if (o.stale())

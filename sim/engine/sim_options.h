@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -31,6 +32,22 @@ struct EngineModelOptions {
   bool on() const { return config != nullptr; }
   bool signals() const { return signal_interval > 0.0; }
 };
+// The most ready workers per Instance the Proxy queue model takes (each
+// Instance keeps a slot time per worker).
+inline constexpr std::uint32_t kMaxReadyConcurrency = 4096;
+
+// The Proxy queue model's options (--proxy-queue, docs/proxy-queue.md);
+// off by default. The settings are the Proxy operator's.
+struct ProxyQueueOptions {
+  // The pinned Proxy version's queue manager between each strategy and the
+  // Instances; least_load reads its snapshot at every decision.
+  bool on = false;
+  std::uint32_t ready_concurrency = 8;    // READY_CONCURRENCY, >= 1
+  std::uint32_t prepare_concurrency = 8;  // PREPARE_CONCURRENCY, >= 1
+  // a, b, c, d of the predictor's ttft_coefficients.json (shipped: zeros).
+  std::array<double, 4> coefficients{};
+};
+
 // Limits of the what-if parts, each for one replay, shared by its strategy
 // runs (every run keeps its own windows and snapshots): past one, the run
 // stops with a usage error naming the option to change, before memory or
@@ -73,6 +90,9 @@ struct SimOptions {
   // LLM engine model: engines behind the Instances, and their signals.
   EngineModelOptions engine;
 
+  // The Proxy's own queue between the strategies and the Instances.
+  ProxyQueueOptions proxy_queue;
+
   // KV-cache capacity of each simulated Instance, in blocks. Not a what-if
   // part: it only matters when arrivals carry prefix_blocks, and every
   // strategy's prefix hit rate is measured against these caches.
@@ -100,7 +120,7 @@ struct SimOptions {
   // Whether any what-if part is on (the report then has its sections).
   bool any() const { return service() || stale() || windows() || engine_model(); }
   // Whether a run keeps a load timeline (completions in exact order).
-  bool timed() const { return any() || charts; }
+  bool timed() const { return any() || charts || proxy_queue.on; }
 };
 
 // Parses "ID=SPEED" (SPEED a finite number > 0); throws UsageError naming

@@ -1,6 +1,7 @@
 #include "sim/engine/world.h"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -29,6 +30,14 @@ World::World(const StrategyRequest& request, const SimOptions& options,
                                                options.charts);
   if (options.engine.on())
     engine_ = std::make_unique<EngineFleet>(options.engine.config, events_, options.window);
+  if (options.proxy_queue.on) {
+    if (strategy_->WantsRawHint())
+      throw UsageError(fmt::format(
+          "--proxy-queue: strategy {} reads each arrival's hint as JSON, which the queue "
+          "model's snapshot does not rewrite; it reaches the built-in strategies only",
+          request.requested_as));
+    queue_options_ = options.proxy_queue;
+  }
   if (options.signals()) {
     if (strategy_->WantsRawHint())
       throw UsageError(fmt::format(
@@ -41,6 +50,28 @@ World::World(const StrategyRequest& request, const SimOptions& options,
         SnapshotLimits{kMaxSnapshotValues / options.runs, kMaxPendingSnapshotValues / options.runs},
         "--signal-interval");
   }
+}
+
+void World::set_proxy(const ProxyProfile& profile) {
+  inflight_source_ = profile.inflight;
+  if (!queue_options_) return;
+  if (!profile.pinned())
+    throw UsageError(
+        "--proxy-queue: the spec profile has no Proxy queue; name a pinned Proxy version "
+        "(--proxy cacheroute@<commit> or latest)");
+  ProxyQueueConfig config;
+  config.ready_concurrency = queue_options_->ready_concurrency;
+  config.prepare_concurrency = queue_options_->prepare_concurrency;
+  config.predictor.coefficients = queue_options_->coefficients;
+  switch (profile.least_load) {
+    case LeastLoadForm::kFourQueueKeys: config.fields = QueueSnapshotFields::kFour; break;
+    case LeastLoadForm::kSevenQueueKeys: config.fields = QueueSnapshotFields::kNine; break;
+    default: config.fields = QueueSnapshotFields::kNone; break;
+  }
+  config.clears_ended_pending = profile.queue_clears_ended_pending;
+  config.milliseconds = time_unit_ms_;
+  queue_ = std::make_unique<ProxyQueue>(config);
+  if (!journeys_) journeys_ = std::make_unique<RequestJourneys>(nullptr, request_.info->name);
 }
 
 void World::AddInFlight(std::string_view where) {
@@ -146,7 +177,35 @@ void World::CompleteRouted(const RoutedArrival& routed, const Pool& pool) {
   }
 }
 
+void World::RunQueue(std::optional<double> limit, double latest, const Pool& pool) {
+  for (;;) {
+    const std::optional<double> next = queue_->NextClock();
+    if (!next || (limit && !(*next < *limit))) return;
+    queue_->RunNext(progress_);
+    for (const ProxyQueue::Progress& p : progress_) {
+      const double t = queue_->TraceTime(p.clock);
+      switch (p.kind) {
+        case ProxyQueue::Progress::Kind::kForwarded:
+          journeys_->Forwarded(p.record, t, p.clock);
+          break;
+        case ProxyQueue::Progress::Kind::kFirstToken:
+          journeys_->FirstToken(p.record, t, p.clock);
+          break;
+        case ProxyQueue::Progress::Kind::kEnded:
+          journeys_->Ended(p.record, t, p.clock, *table_);
+          // end_request: the counter of whatever registration holds the id.
+          Complete(Completion{p.instance, p.registration}, std::min(t, latest), pool);
+          break;
+      }
+    }
+  }
+}
+
 void World::RunDueEventsBefore(const EventKey& key, const Pool& pool) {
+  if (queue_) {
+    if (!queue_->begun()) queue_->Begin(key.time);
+    RunQueue(queue_->Clock(key.time), key.time, pool);
+  }
   if (timeline_ && !timeline_->begun()) {
     timeline_->Begin(key.time);
     if (engine_) engine_->Begin(key.time);
@@ -184,6 +243,11 @@ void World::RunDueEventsBefore(const EventKey& key, const Pool& pool) {
 
 void World::RunAllCompletions(const Pool& pool) {
   if (plain_) return;  // the replay's SharedCompletions hold its completions
+  if (queue_) {
+    // Until nothing can move: a request still unfinished then is stuck.
+    RunQueue(std::nullopt, std::numeric_limits<double>::infinity(), pool);
+    if (table_) journeys_->Finish(*table_, queue_->StalledBehindCompletions());
+  }
   while (!events_.empty()) RunInternal(pool);
   if (timeline_) timeline_->End(last_time_);
   if (service_) service_->CloseAt(last_time_);
@@ -209,6 +273,10 @@ void World::ServePrefix(const Hint& hint, InstanceIndex chosen, const Pool& pool
 bool World::Decide(const TraceEvent& arrival, std::uint64_t seq,
                    std::string_view request_id, const Pool& pool,
                    const InstanceTable& table, RoutedArrival* routed) {
+  if (queue_) {
+    DecideQueued(arrival, seq, request_id, pool, table);
+    return false;
+  }
   candidates_.Sync(pool, table);
   std::span<const Candidate> candidates = candidates_.candidates();
   if (candidates.empty()) {
@@ -347,6 +415,92 @@ const Hint& World::SignalledHint(const Hint& traced, std::span<const Candidate> 
   if (auto started = service_->Admit(chosen, arrival.t.value, *arrival.duration,
                                      pool.at(chosen).speed, registration))
     ScheduleCompletion(started->end, Completion{chosen, started->registration});
+}
+
+}  // namespace lbsim
+
+namespace lbsim {
+
+[[gnu::noinline]] void World::DecideQueued(const TraceEvent& arrival, std::uint64_t seq,
+                                           std::string_view request_id, const Pool& pool,
+                                           const InstanceTable& table) {
+  // The Instance's times come from the arrival: both, for a request that
+  // may be routed.
+  const bool completions = arrival.route == RequestRoute::kCompletions;
+  if (!arrival.duration)
+    throw FieldError(
+        "field \"duration\": expected a number >= 0 (time from forwarding to the end): the Proxy "
+        "queue model (--proxy-queue) needs it on every arrival, but it is missing");
+  if (!completions && !arrival.ttft)
+    throw FieldError(
+        "field \"ttft\": expected a number >= 0 (time from forwarding to the first chunk): the "
+        "Proxy queue model (--proxy-queue) needs it on every chat-route arrival, but it is "
+        "missing");
+  table_ = &table;
+  const double t = arrival.t.value;
+  const std::uint64_t record = journeys_->Arrived(seq, arrival.t, queue_->Clock(t), request_id);
+  candidates_.Sync(pool, table);
+  std::span<const Candidate> candidates = candidates_.candidates();
+  if (candidates.empty()) {
+    // select_instance returns before it builds a hint.
+    metrics_.RecordNoInstances(seq);
+    if (timeline_) timeline_->Decision(t, nullptr, "no_instances", 0);
+    if (log_)
+      log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id, nullptr,
+                                 "no_instances", 0});
+    journeys_->NotRouted(record, "no_instances", table);
+    return;
+  }
+  if (wants_arrival_info_) strategy_->BeforeSelect(ArrivalInfo{seq, t, request_id});
+  // hint["queue_depths"] = queue_pressure_snapshot(), in place of the
+  // trace's; its prefix blocks stay.
+  signalled_.raw_json.clear();
+  signalled_.prefix_blocks.assign(arrival.hint.prefix_blocks.begin(),
+                                  arrival.hint.prefix_blocks.end());
+  queue_->FillHint(t, signalled_);
+  std::string_view snapshot;
+  if (log_) {
+    snapshot_json_.clear();
+    queue_->AppendSnapshotJson(t, table, snapshot_json_);
+    snapshot = snapshot_json_;
+  }
+  const Choice choice = index_ ? index_->SelectIndexed(candidates, signalled_)
+                               : strategy_->Select(candidates, signalled_);
+  if (choice.refused) {
+    metrics_.RecordRefused(seq);
+    if (timeline_) timeline_->Decision(t, nullptr, "refused", candidates.size());
+    if (log_)
+      log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id, nullptr,
+                                 "refused", candidates.size(), snapshot});
+    journeys_->NotRouted(record, "refused", table);
+    return;
+  }
+  if (choice.index >= candidates.size())
+    throw std::logic_error(fmt::format("strategy {} chose candidate {} of {}",
+                                       request_.info->name, choice.index, candidates.size()));
+  metrics_.RecordDecision(seq, candidates, signalled_, choice);
+  const InstanceIndex chosen = candidates[choice.index].instance;
+  const std::uint64_t registration = candidates[choice.index].registration;
+  if (log_)
+    log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id,
+                               &table.Id(chosen), choice.reason, candidates.size(), snapshot});
+  if (timeline_) timeline_->Decision(t, &chosen, choice.reason, candidates.size());
+  ServePrefix(arrival.hint, chosen, pool);
+  // begin_request, then enqueue_prepare.
+  CountRouted(chosen, choice.index, true);
+  AddInFlight("field \"duration\": ");
+  if (timeline_) timeline_->Routed(chosen, t);
+  journeys_->Routed(record, chosen);
+  ProxyQueue::Request r;
+  r.instance = chosen;
+  r.registration = registration;
+  r.record = record;
+  r.ttft = arrival.ttft.value_or(*arrival.duration);
+  r.duration = *arrival.duration;
+  r.completions = completions;
+  r.input_tokens = arrival.input_tokens.value_or(0);
+  r.knowledge_tokens = arrival.knowledge_tokens.value_or(0);
+  queue_->Enqueue(r, t);
 }
 
 }  // namespace lbsim

@@ -14,6 +14,8 @@
 #include "sim/engine/load_timeline.h"
 #include "sim/engine/metric_view.h"
 #include "sim/engine/pool.h"
+#include "sim/engine/proxy_queue.h"
+#include "sim/engine/request_journeys.h"
 #include "sim/engine/run_metrics.h"
 #include "sim/engine/service_model.h"
 #include "sim/engine/shared_completions.h"
@@ -22,6 +24,7 @@
 #include "strategies/registry.h"
 #include "traces/decision_log.h"
 #include "traces/instance_table.h"
+#include "traces/request_log.h"
 #include "traces/trace_event.h"
 #include "traces/trace_reader.h"
 
@@ -46,11 +49,21 @@ class World {
   const StrategyRequest& request() const { return request_; }
   // Changes where inflight values come from; only before the first event.
   void set_inflight_source(InflightSource inflight) { inflight_source_ = inflight; }
+  // Makes `profile` the Proxy this world replays: its inflight source and,
+  // with the Proxy queue model, its queue manager. Only before the first
+  // event; throws UsageError when the queue model is on and `profile` has
+  // no queue (spec).
+  void set_proxy(const ProxyProfile& profile);
   const Strategy& strategy() const { return *strategy_; }
   RunMetrics& metrics() { return metrics_; }
 
   // Sends this world's decisions to `log` (not owned; may be nullptr).
   void set_log(DecisionSink* log) { log_ = log; }
+  // Sends the Proxy queue model's request log to `log` (not owned; may be
+  // nullptr); only with that model, before the first event.
+  void set_request_log(RequestSink* log) {
+    if (journeys_) journeys_ = std::make_unique<RequestJourneys>(log, request_.info->name);
+  }
   // Sends its LLM engine log to `log` (not owned; may be nullptr); only
   // with the engine model.
   void set_engine_log(EngineLog* log) {
@@ -60,11 +73,14 @@ class World {
   // unit and prefix unit. Throws FieldError for a prefix unit the engine
   // cannot hold.
   void SetTrace(const TraceHeader& header) {
+    time_unit_ms_ = header.time_unit == "ms";
+    if (queue_) queue_->set_milliseconds(time_unit_ms_);
+    if (journeys_) journeys_->set_clock_unit(time_unit_ms_ ? 1000.0 : 1.0);
     if (engine_) engine_->SetTrace(header.time_unit, header.prefix_block_tokens);
   }
   // Whether Decide reads its request_id argument (for the log or the
   // strategy); when not, any id will do.
-  bool ReadsRequestIds() const { return log_ != nullptr || wants_arrival_info_; }
+  bool ReadsRequestIds() const { return log_ != nullptr || wants_arrival_info_ || queue_; }
 
   // Runs every pending internal event (completion, metric snapshot or
   // publication) ordered before `key`, the next trace event's key; nothing
@@ -85,6 +101,9 @@ class World {
   std::shared_ptr<const EngineStats> TakeEngine() {
     return engine_ ? engine_->TakeStats() : nullptr;
   }
+  std::shared_ptr<const ProxyQueueStats> TakeQueueStats() {
+    return journeys_ ? std::make_shared<const ProxyQueueStats>(journeys_->TakeStats()) : nullptr;
+  }
 
   // Sets (or with nullopt, forgets) the inflight counter of `i`.
   void SetInflight(InstanceIndex i, std::optional<std::int64_t> value);
@@ -102,6 +121,9 @@ class World {
   bool Decide(const TraceEvent& arrival, std::uint64_t seq,
               std::string_view request_id, const Pool& pool,
               const InstanceTable& table, RoutedArrival* routed = nullptr);
+  // Decide's part under the Proxy queue model, out of line.
+  void DecideQueued(const TraceEvent& arrival, std::uint64_t seq, std::string_view request_id,
+                    const Pool& pool, const InstanceTable& table);
   // A plain world: completes an arrival Decide routed, now due. Plain
   // completions between two trace events may come in any order.
   void CompleteRouted(const RoutedArrival& routed, const Pool& pool);
@@ -130,6 +152,9 @@ class World {
   void Refuse(const TraceEvent& arrival, std::uint64_t seq, std::string_view request_id,
               std::size_t candidates);
   void Complete(const Completion& c, double time, const Pool& pool);
+  // Runs the Proxy queue's events before its clock `limit` (every one when
+  // nullopt); each request end completes a request at most at `latest`.
+  void RunQueue(std::optional<double> limit, double latest, const Pool& pool);
   // Complete's what-if part (load timeline, service model), out of line so
   // the common part inlines where completions run.
   void CompleteWhatIf(const Completion& c, double time, const Pool& pool);
@@ -176,7 +201,16 @@ class World {
   std::unique_ptr<LoadTimeline> timeline_;
   std::unique_ptr<EngineFleet> engine_;
   std::unique_ptr<SnapshotView<EngineSignals>> signals_;
-  Hint signalled_;  // SignalledHint's
+  Hint signalled_;  // SignalledHint's, or the Proxy queue's snapshot hint
+  // The Proxy queue model: the queue manager, each request's journey, the
+  // progress of a queue event, the run's Instances, the log line's snapshot.
+  std::optional<ProxyQueueOptions> queue_options_;  // with the model on
+  std::unique_ptr<ProxyQueue> queue_;
+  std::unique_ptr<RequestJourneys> journeys_;
+  std::vector<ProxyQueue::Progress> progress_;
+  const InstanceTable* table_ = nullptr;
+  std::string snapshot_json_;
+  bool time_unit_ms_ = false;  // the trace's times are in ms
   double last_time_ = 0.0;  // of the latest event run
 };
 

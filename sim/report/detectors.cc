@@ -281,6 +281,16 @@ void AddWarnings(StrategyReport& s, const ProxyReport& proxy) {
          fmt::format("{} routed without a duration: {} counts every routed request, so each "
                      "stays in its Instance's inflight for the rest of the trace",
                      Arrivals(s.never_completed), proxy.profile));
+  if (s.proxy_queue && s.proxy_queue->stuck > 0)
+    warn("stuck",
+         s.proxy_queue->stalled_behind_completions
+             ? fmt::format("{} never forwarded by the Proxy queue: they wait behind a "
+                           "completions-route request that ended but stays on its Instance's "
+                           "pending list, which {} never clears (fixed by 0927797, first in "
+                           "cacheroute@28e857c) (stuck)",
+                           Arrivals(s.proxy_queue->stuck), proxy.profile)
+             : fmt::format("{} never forwarded or never ended by the Proxy queue (stuck)",
+                           Arrivals(s.proxy_queue->stuck)));
   if (s.replays_proxy == false)
     warn("parameters_changed",
          fmt::format("parameters changed from {}'s {}: this run is not the pinned Proxy",

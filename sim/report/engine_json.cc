@@ -11,13 +11,13 @@ using ojson = nlohmann::ordered_json;
 
 ojson Optional(const std::optional<double>& v) { return v ? ojson(*v) : ojson(nullptr); }
 
+}  // namespace
+
 ojson DistributionJson(const DistributionSummary& d) {
   if (d.count == 0) return nullptr;
   return {{"count", d.count}, {"p50", d.p50}, {"p90", d.p90}, {"p99", d.p99},
           {"max", d.max},     {"mean", d.mean}};
 }
-
-}  // namespace
 
 ojson EngineFiguresJson(const EngineFigures& f) {
   const EngineCounters& c = f.counters;

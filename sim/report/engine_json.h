@@ -14,6 +14,10 @@ namespace lbsim {
 // distribution or undefined rate is null.
 nlohmann::ordered_json EngineFiguresJson(const EngineFigures& figures);
 
+// A distribution of per-request values as the JSON report writes it:
+// count, p50, p90, p99, max, mean; null when empty.
+nlohmann::ordered_json DistributionJson(const DistributionSummary& d);
+
 // The engine configuration in force, as the report's simulation.engine.
 nlohmann::ordered_json EngineConfigReportJson(const EngineConfig& config);
 

@@ -1,5 +1,8 @@
 #include "sim/report/report.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <fmt/format.h>
 
 namespace lbsim {
@@ -49,6 +52,7 @@ Report BuildReport(const ReplayResult& result) {
   report.instances = result.instances.Ids();
   report.proxy = BuildProxyReport(result);
   if (result.options.any()) report.simulation = result.options;
+  if (result.options.proxy_queue.on) report.proxy_queue = result.options.proxy_queue;
 
   for (std::size_t r = 0; r < result.requests.size(); ++r) {
     const StrategyRequest& request = result.requests[r];
@@ -111,12 +115,46 @@ Report BuildReport(const ReplayResult& result) {
           result.options.cache_blocks, m.requested_blocks(), m.matched_blocks(),
           static_cast<double>(m.matched_blocks()) / static_cast<double>(m.requested_blocks())};
     if (result.options.any()) s.what_if = BuildWhatIfReport(result, r);
+    if (r < result.what_if.size() && result.what_if[r].queue)
+      s.proxy_queue = BuildProxyQueueFigures(*result.what_if[r].queue);
     RunDetectors(s, result, r);
     AddWarnings(s, report.proxy);
     report.strategies.push_back(std::move(s));
   }
   if (result.options.charts) report.charts = BuildChartsReport(result, report);
   return report;
+}
+
+ProxyQueueFigures BuildProxyQueueFigures(const ProxyQueueStats& stats) {
+  // Exact nearest-rank percentiles: the value at 1-based rank ceil(p n / 100).
+  auto summarize = [](std::vector<double> values) {
+    DistributionSummary d;
+    d.count = values.size();
+    if (values.empty()) return d;
+    std::sort(values.begin(), values.end());
+    auto rank = [&](double p) {
+      const double n = static_cast<double>(values.size());
+      const auto k = static_cast<std::size_t>(std::ceil(p * n / 100.0));
+      return values[std::max<std::size_t>(k, 1) - 1];
+    };
+    d.p50 = rank(50);
+    d.p90 = rank(90);
+    d.p99 = rank(99);
+    d.max = values.back();
+    double sum = 0.0;
+    for (double v : values) sum += v;
+    d.mean = sum / static_cast<double>(values.size());
+    return d;
+  };
+  ProxyQueueFigures f;
+  f.requests = stats.requests;
+  f.forwarded = stats.forwarded;
+  f.stuck = stats.stuck;
+  f.stalled_behind_completions = stats.stalled_behind_completions;
+  f.wait = summarize(stats.waits);
+  f.client_ttft = summarize(stats.client_ttfts);
+  f.end_to_end = summarize(stats.end_to_ends);
+  return f;
 }
 
 }  // namespace lbsim

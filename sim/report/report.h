@@ -109,6 +109,21 @@ struct WindowReport {
   std::optional<EngineWindowReport> engine;  // with the engine model
 };
 
+// What the Proxy queue model measured for one strategy run
+// (--proxy-queue): times in the trace's unit, exact nearest-rank
+// percentiles.
+struct ProxyQueueFigures {
+  std::uint64_t requests = 0;   // decisions
+  std::uint64_t forwarded = 0;  // reached an Instance
+  std::uint64_t stuck = 0;      // routed, never forwarded or never ended
+  // Some stuck requests wait behind a completions request that ended but
+  // stayed pending (the Proxy before 0927797).
+  bool stalled_behind_completions = false;
+  DistributionSummary wait;          // arrival to forwarded
+  DistributionSummary client_ttft;   // arrival to first token
+  DistributionSummary end_to_end;    // arrival to end
+};
+
 // What the what-if parts measured for one strategy run.
 struct WhatIfReport {
   double span_start = 0.0;
@@ -214,6 +229,7 @@ struct StrategyReport {
   DetectorReport detectors;
   std::vector<Warning> warnings;  // plain-language hazards, named
   std::optional<WhatIfReport> what_if;  // when a what-if option is on
+  std::optional<ProxyQueueFigures> proxy_queue;  // with the Proxy queue model
 };
 
 struct Report {
@@ -227,8 +243,12 @@ struct Report {
   ProxyReport proxy;
   std::vector<StrategyReport> strategies;
   std::optional<SimOptions> simulation;  // when a what-if option is on
+  std::optional<ProxyQueueOptions> proxy_queue;  // with the Proxy queue model
   std::optional<ChartsReport> charts;    // when the replay kept chart series
 };
+
+// The Proxy queue figures of one run's queue statistics.
+ProxyQueueFigures BuildProxyQueueFigures(const ProxyQueueStats& stats);
 
 // Derives shares, fairness and warnings from a replay.
 Report BuildReport(const ReplayResult& result);

@@ -62,6 +62,15 @@ std::string EngineCells(const EngineFigures& e) {
                      Cell(e.batch_mean));
 }
 
+// The Proxy queue columns of a run's row (each starting with a comma).
+std::string QueueCells(const ProxyQueueFigures& q) {
+  using D = DistributionSummary;
+  return fmt::format(",{},{},{},{},{},{},{},{},{}", q.forwarded, q.stuck, Cell(q.wait, &D::mean),
+                     Cell(q.wait, &D::p50), Cell(q.wait, &D::p99), Cell(q.client_ttft, &D::p50),
+                     Cell(q.client_ttft, &D::p99), Cell(q.end_to_end, &D::p50),
+                     Cell(q.end_to_end, &D::p99));
+}
+
 }  // namespace
 
 std::string RenderCsv(const Report& report) {
@@ -78,6 +87,10 @@ std::string RenderCsv(const Report& report) {
     out += ",engine_served,engine_rejected,ttft_p50,ttft_p99,tpot_p50,tpot_p99,itl_p99,e2e_p50,"
            "e2e_p99,queue_delay_mean,prefix_hit_tokens,preemptions,output_tokens_per_s,"
            "kv_utilisation_mean,batch_mean";
+  const bool queue = report.proxy_queue.has_value();
+  if (queue)
+    out += ",queue_forwarded,queue_stuck,queue_wait_mean,queue_wait_p50,queue_wait_p99,"
+           "client_ttft_p50,client_ttft_p99,end_to_end_p50,end_to_end_p99";
   out += "\n";
   for (const StrategyReport& s : report.strategies) {
     for (std::size_t k = 0; k < s.instances.size(); ++k) {
@@ -91,6 +104,7 @@ std::string RenderCsv(const Report& report) {
                          i.unknown_while_others_known, i.chosen_while_unknown);
       if (s.what_if) out += WhatIfCells(*s.what_if, k);
       if (engine) out += EngineCells(s.what_if->instance_engine[k]);
+      if (queue) out += std::string(9, ',');  // the queue's figures are the run's
       out += "\n";
     }
     // The whole run: an empty instance; its decisions that chose, those
@@ -103,6 +117,7 @@ std::string RenderCsv(const Report& report) {
                        s.tie_decisions);
     if (s.what_if) out += RunWhatIfCells(*s.what_if);
     if (engine) out += s.what_if->engine ? EngineCells(*s.what_if->engine) : std::string(15, ',');
+    if (queue) out += s.proxy_queue ? QueueCells(*s.proxy_queue) : std::string(9, ',');
     out += "\n";
   }
   return out;

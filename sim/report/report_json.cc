@@ -218,6 +218,16 @@ ojson StrategyJson(const StrategyReport& s) {
   j["warnings"] = WarningsJson(s.warnings);
   j["detectors"] = DetectorsJson(s);
   if (s.what_if) j["what_if"] = WhatIfJson(s, *s.what_if);
+  if (s.proxy_queue) {
+    const ProxyQueueFigures& q = *s.proxy_queue;
+    j["proxy_queue"] = {{"requests", q.requests},
+                        {"forwarded", q.forwarded},
+                        {"stuck", q.stuck},
+                        {"stalled_behind_completions", q.stalled_behind_completions},
+                        {"queue_wait", DistributionJson(q.wait)},
+                        {"client_ttft", DistributionJson(q.client_ttft)},
+                        {"end_to_end", DistributionJson(q.end_to_end)}};
+  }
   return j;
 }
 
@@ -234,6 +244,10 @@ std::string RenderJson(const Report& report) {
                 {"path", report.trace_path},
                 {"description", report.trace_description}};
   if (report.simulation) j["simulation"] = SimulationJson(*report.simulation);
+  if (report.proxy_queue)
+    j["proxy_queue"] = {{"ready_concurrency", report.proxy_queue->ready_concurrency},
+                        {"prepare_concurrency", report.proxy_queue->prepare_concurrency},
+                        {"predictor_coefficients", report.proxy_queue->coefficients}};
   ojson strategies = ojson::array();
   for (const StrategyReport& s : report.strategies) strategies.push_back(StrategyJson(s));
   j["strategies"] = strategies;

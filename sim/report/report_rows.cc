@@ -105,6 +105,25 @@ void EngineRows(ReportRows& t, const Report& report, Row row) {
   }
 }
 
+// Rows of the Proxy queue model's figures, strategies side by side.
+template <typename Row>
+void ProxyQueueRows(ReportRows& t, const Report& report, Row row) {
+  auto queue = [](const StrategyReport& s) -> const ProxyQueueFigures& { return *s.proxy_queue; };
+  t.Blank();
+  t.Section(fmt::format("proxy queue ({}; p50 / p99)", report.time_unit));
+  row("  forwarded", [&](const StrategyReport& s) {
+    return fmt::format("{}", queue(s).forwarded);
+  });
+  row("  stuck", [&](const StrategyReport& s) { return fmt::format("{}", queue(s).stuck); });
+  row("  queue wait mean", [&](const StrategyReport& s) {
+    const DistributionSummary& d = queue(s).wait;
+    return d.count ? Latency(d.mean) : std::string("-");
+  });
+  row("  queue wait", [&](const StrategyReport& s) { return Quantiles(queue(s).wait); });
+  row("  client ttft", [&](const StrategyReport& s) { return Quantiles(queue(s).client_ttft); });
+  row("  end to end", [&](const StrategyReport& s) { return Quantiles(queue(s).end_to_end); });
+}
+
 // A duration in the trace's unit, for the table in seconds: three decimals
 // below 1000 s, whole seconds from there (a ms trace's 1676829.7 reads
 // 1677), so a column reads the same whatever the trace's unit.
@@ -259,6 +278,14 @@ ReportRows BuildReportRows(const Report& raw) {
                    : "spec (lbsim's typed contract, not a Proxy version)");
   if (report.simulation)
     t.header.emplace_back("what-if", SimulationLine(*report.simulation, report.time_unit));
+  if (report.proxy_queue) {
+    const ProxyQueueOptions& q = *report.proxy_queue;
+    t.header.emplace_back(
+        "queue", fmt::format("the Proxy's queue manager, {} ready workers and {} prepare tasks "
+                             "per Instance, predictor a,b,c,d {},{},{},{}",
+                             q.ready_concurrency, q.prepare_concurrency, q.coefficients[0],
+                             q.coefficients[1], q.coefficients[2], q.coefficients[3]));
+  }
 
   const auto& runs = report.strategies;
   auto row = [&](std::string title, auto cell) {
@@ -329,6 +356,7 @@ ReportRows BuildReportRows(const Report& raw) {
                : std::string("-");
   });
   if (report.simulation) WhatIfRows(t, report, row);
+  if (report.proxy_queue) ProxyQueueRows(t, report, row);
 
   auto with_cache = std::find_if(runs.begin(), runs.end(),
                                  [](const StrategyReport& s) { return s.prefix_cache; });

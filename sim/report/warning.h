@@ -27,13 +27,14 @@ struct Warning {
 //   no_instances        arrivals that found nothing alive
 //   refused             decisions the strategy refused (the Proxy's 503s)
 //   never_completed     routed requests the Proxy counts forever
+//   stuck               requests the Proxy queue never forwarded or ended
 //   parameters_changed  a pinned Proxy's strategy run with other parameters
 //   ignored_inflight    (the Proxy's) load inflight values a heartbeat ignores
 //   ignored_null_qps_1m (the Proxy's) qps_1m nulls a heartbeat leaves alone
 inline constexpr std::string_view kWarningNames[] = {
     "unknown_starvation", "never_chosen",      "concentration", "herding",
     "overload",           "fallback_burst",    "no_instances",  "refused",
-    "never_completed",    "parameters_changed", "ignored_inflight",
+    "never_completed",    "stuck",             "parameters_changed", "ignored_inflight",
     "ignored_null_qps_1m"};
 
 // Whether `name` is one of kWarningNames.

@@ -1,0 +1,220 @@
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/engine/queue_predictor.h"
+#include "strategies/hint.h"
+#include "traces/instance_table.h"
+
+namespace lbsim {
+
+// Which fields of its queue snapshot a Proxy version hands least_load in
+// hint["queue_depths"] (../shared/spec/proxy-queue.md).
+enum class QueueSnapshotFields : std::uint8_t {
+  kNone,  // df8382d, 2f1019a, 55b32e9: no queue hint
+  kFour,  // 8b116b6: the four depths (queue_depth_snapshot)
+  kNine,  // d4bd47f, 28e857c: the depths and the predicted pressure
+};
+
+// How one Proxy version's queue manager behaves, and its operator settings.
+struct ProxyQueueConfig {
+  std::uint32_t ready_concurrency = 8;    // READY_CONCURRENCY: ready workers
+  std::uint32_t prepare_concurrency = 8;  // PREPARE_CONCURRENCY
+  QueuePredictor predictor;
+  QueueSnapshotFields fields = QueueSnapshotFields::kNine;
+  // 28e857c (0927797): a request that ends while still pending (the
+  // completions route) leaves the pending list; before, it never did.
+  bool clears_ended_pending = true;
+  // The trace's time unit is ms (the Proxy's clock is in seconds).
+  bool milliseconds = false;
+};
+
+// One Instance's queue state as the Proxy's snapshot reports it.
+struct QueueSnapshotEntry {
+  std::uint64_t prepare_queue_depth = 0;
+  std::uint64_t ready_queue_depth = 0;
+  std::uint64_t active_prepare = 0;
+  std::uint64_t active_ready = 0;
+  std::uint64_t pending_prefill_count = 0;
+  std::uint64_t active_decode_count = 0;
+  double next_slot_ready_in_ms = 0.0;
+  double prefill_free_in_ms = 0.0;
+  double predicted_total_backlog_ms = 0.0;
+};
+
+// The Proxy's queue manager (CacheRoute proxy/queue/manager.py) between one
+// strategy run and its Instances, in the Proxy's own clock: time.time()
+// reads 1000000 + (t - t0) seconds at trace time t (t0: the first event's
+// time), and every timer and prediction is that clock's float arithmetic.
+// Per Instance, from its first request: arrivals wait on the prepare queue
+// until the instant's arrivals are all in; they are released to the ready
+// queue (at most 256) in order, each reserving its predicted prefill; 8
+// ready workers dequeue one at a time at least 20 ms apart and hold a
+// request until it ends; a dequeued request is forwarded only when it is
+// the oldest one without a first token (polled every 5 ms). A chat
+// request's first token comes `ttft` after forwarding; a completions
+// request has none before its end, and before 0927797 stays pending forever
+// (every later request on its Instance is stuck).
+class ProxyQueue {
+ public:
+  // A request the queue holds, as the caller identifies it.
+  struct Request {
+    InstanceIndex instance = 0;
+    std::uint64_t registration = 0;  // the caller's tag, handed back at the end
+    std::uint64_t record = 0;        // the caller's record of it
+    double ttft = 0.0;               // trace units, from forwarding
+    double duration = 0.0;           // trace units, from forwarding
+    bool completions = false;        // the completions route
+    std::uint64_t input_tokens = 0;
+    std::uint64_t knowledge_tokens = 0;
+  };
+  // What happened to a request, in the Proxy's clock.
+  struct Progress {
+    enum class Kind : std::uint8_t { kForwarded, kFirstToken, kEnded };
+    Kind kind = Kind::kForwarded;
+    std::uint64_t record = 0;
+    InstanceIndex instance = 0;
+    std::uint64_t registration = 0;
+    double clock = 0.0;
+  };
+
+  explicit ProxyQueue(const ProxyQueueConfig& config);
+
+  // The trace's time unit is ms; before Begin.
+  void set_milliseconds(bool ms) { config_.milliseconds = ms; }
+  // Sets t0 from the first event's trace time; once, before anything else.
+  void Begin(double first_time);
+  bool begun() const { return begun_; }
+  // The Proxy's clock at trace time `t`, and back.
+  double Clock(double t) const;
+  double TraceTime(double clock) const;
+
+  // The handler's synchronous part after select and begin_request, at trace
+  // time `t`: the request joins its Instance's prepare queue.
+  void Enqueue(const Request& request, double t);
+
+  // The clock of the next queue event, if any.
+  std::optional<double> NextClock() const {
+    if (events_.empty()) return std::nullopt;
+    return events_.front().clock;
+  }
+  // Runs the next queue event; each request it forwards, gives a first
+  // token or ends is appended to `out` (cleared first).
+  void RunNext(std::vector<Progress>& out);
+
+  // The snapshot at trace time `t`, as queue_pressure_snapshot builds it:
+  // Instances in the order of their first request, with `entries` parallel
+  // to `instances`.
+  void Snapshot(double t, std::vector<InstanceIndex>& instances,
+                std::vector<QueueSnapshotEntry>& entries) const;
+  // The snapshot at trace time `t` as the hint entries least_load reads:
+  // the configured fields of every Instance it holds.
+  void FillHint(double t, Hint& hint) const;
+  // The snapshot at trace time `t` as JSON, in the Proxy's key order and
+  // number forms (counts as integers, *_ms as Python floats); `names`
+  // gives each Instance's id. Empty when the version passes no queue hint.
+  void AppendSnapshotJson(double t, const InstanceTable& names, std::string& out) const;
+
+  // Requests never forwarded or never ended so far.
+  std::uint64_t unfinished() const { return unfinished_; }
+  // Whether some Instance's oldest pending request is a completions request
+  // that ended but stayed pending (before 0927797): every later request on
+  // it waits forever.
+  bool StalledBehindCompletions() const;
+  const ProxyQueueConfig& config() const { return config_; }
+
+ private:
+  using TaskId = std::uint32_t;
+  struct Task {
+    Request request;
+    double service_ms = 0.0;  // int(predicted service * 1000) / 1000.0, for rebuilds
+    double dequeued = 0.0;    // the clock its dispatch polls count from
+    double forwarded = 0.0;   // the clock it was forwarded at
+    bool waiting = false;     // dequeued, polling for its turn
+    bool forward_scheduled = false;
+  };
+  struct PendingTask {
+    TaskId task;
+    double service_s;  // max(0, int(predicted ms) / 1000)
+    bool ended = false;
+  };
+  enum class Fetcher : std::uint8_t { kWaitingTask, kSleeping, kNoWorker };
+  struct InstanceState {
+    bool seen = false;
+    std::deque<TaskId> prepare_queue; // enqueued this instant, not yet taken
+    std::deque<TaskId> prepare_stage; // taken, not yet on the ready queue
+    bool putter_blocked = false;      // prepare_stage.front() is reserved, waiting for room
+    std::deque<TaskId> ready;
+    std::deque<PendingTask> pending;  // reserved, no first token, reservation order
+    std::uint64_t decode = 0;
+    std::uint32_t active_ready = 0;
+    Fetcher fetcher = Fetcher::kWaitingTask;
+    double last_fetch = 0.0;
+    // The slots' free times as a sorted ring (oldest = lowest) and the
+    // prefill-free time, which is always the highest of them.
+    std::vector<double> slot_free;
+    std::size_t oldest_slot = 0;
+    double prefill_free = 0.0;
+    bool release_scheduled = false;
+  };
+  // kRelease: the instant's arrivals are prepared and released to the
+  // ready queue (reserving their prefill); kTake: then a waiting worker may
+  // take one.
+  enum class EventKind : std::uint8_t {
+    kRelease, kTake, kFetcherWake, kForward, kFirstChunk, kEnd };
+  // Events at one clock run releases first (the arrival handlers' own
+  // tasks run before the steps that the timers due then wake), then in
+  // the order they were scheduled.
+  struct Event {
+    double clock;
+    bool release;
+    std::uint64_t seq;
+    EventKind kind;
+    std::uint32_t target;  // the Instance (kRelease, kTake, kFetcherWake) or the task
+    bool operator>(const Event& o) const {
+      if (clock != o.clock) return clock > o.clock;
+      if (release != o.release) return o.release;
+      return seq > o.seq;
+    }
+  };
+
+  InstanceState& StateOf(InstanceIndex i);
+  void Push(double clock, EventKind kind, std::uint32_t target);
+  void Release(InstanceIndex i, double now);
+  void TryRelease(InstanceState& s, double now);
+  void Reserve(InstanceState& s, TaskId id, double now);
+  void Rebuild(InstanceState& s, double now);
+  void TryDequeue(InstanceIndex i, double now, std::vector<Progress>& out);
+  void WorkerFreed(InstanceIndex i, double now, std::vector<Progress>& out);
+  void LockTaken(InstanceIndex i, double now, std::vector<Progress>& out);
+  // The oldest pending request changed at `now`, by an event scheduled at
+  // clock `cause`: if a worker holds it, it is forwarded at its next poll.
+  void CheckHead(InstanceState& s, double now, double cause);
+  void Forward(TaskId id, double now, std::vector<Progress>& out);
+  void FirstChunk(TaskId id, double now, std::vector<Progress>& out);
+  void End(TaskId id, double now, std::vector<Progress>& out);
+  QueueSnapshotEntry EntryOf(const InstanceState& s, double now) const;
+  TaskId NewTask(const Request& r);
+  void FreeTask(TaskId id);
+
+  ProxyQueueConfig config_;
+  bool begun_ = false;
+  double t0_ = 0.0;
+  std::vector<InstanceState> instances_;
+  std::vector<InstanceIndex> order_;  // Instances by first request
+  std::vector<Task> tasks_;
+  std::vector<TaskId> free_tasks_;
+  std::vector<Event> events_;  // a min-heap by (clock, seq)
+  std::uint64_t seq_ = 0;
+  std::uint64_t unfinished_ = 0;
+};
+
+// Appends `x` as Python's repr() writes a float ("0.0", "47.626",
+// "1e+16", "1.5e-05").
+void AppendPythonFloat(std::string& out, double x);
+
+}  // namespace lbsim

@@ -1,0 +1,89 @@
+# The Proxy queue model (--proxy-queue, docs/proxy-queue.md) on
+# traces/examples/proxy_queue.ndjson: reports, decision logs with the
+# snapshot each decision read, request logs, the completions-route stall
+# before 0927797, and every input the model refuses. The decision and
+# request logs were compared with the real CacheRoute queue manager run in
+# virtual time at each version (docs/proxy-queue.md, "How it was checked").
+
+set(QUEUE_TRACE traces/examples/proxy_queue.ndjson)
+
+lbsim_cli_test(NAME "proxy queue: table rr and ll"
+  ARGS -s rr,ll --proxy-queue ${QUEUE_TRACE}
+  EXIT 0 STDOUT_GOLDEN ${GOLDEN}/proxy_queue.table.txt)
+lbsim_cli_test(NAME "proxy queue: report json"
+  ARGS -s rr,ll --proxy-queue --format json ${QUEUE_TRACE}
+  EXIT 0 STDOUT_GOLDEN ${GOLDEN}/proxy_queue.report.json)
+lbsim_cli_test(NAME "proxy queue: report csv"
+  ARGS -s rr,ll --proxy-queue --format csv ${QUEUE_TRACE}
+  EXIT 0 STDOUT_GOLDEN ${GOLDEN}/proxy_queue.csv)
+
+# Each version's decisions with the snapshot it hands least_load (none
+# before 8b116b6, four fields at 8b116b6, nine from d4bd47f), and each
+# request's journey.
+foreach(commit 55b32e9 8b116b6 d4bd47f 28e857c)
+  lbsim_cli_test(NAME "proxy queue: decisions and requests cacheroute@${commit}"
+    ARGS --proxy cacheroute@${commit} -s ll,rr --proxy-queue
+         --decisions ${OUT}/proxy_queue.${commit}.decisions.jsonl
+         --request-log ${OUT}/proxy_queue.${commit}.requests.jsonl
+         --output ${OUT}/proxy_queue.${commit}.txt ${QUEUE_TRACE}
+    EXIT 0 STDOUT_MATCH "^$"
+    FILE_GOLDEN ${OUT}/proxy_queue.${commit}.decisions.jsonl=${GOLDEN}/proxy_queue.${commit}.decisions.jsonl
+                ${OUT}/proxy_queue.${commit}.requests.jsonl=${GOLDEN}/proxy_queue.${commit}.requests.jsonl)
+endforeach()
+
+# The stall is a warning --fail-on can gate on; the fixed version passes.
+lbsim_cli_test(NAME "proxy queue: --fail-on stuck fails on the completions stall"
+  ARGS -s ll --proxy-queue --proxy cacheroute@d4bd47f --fail-on stuck --output ${OUT}/stuck.txt ${QUEUE_TRACE}
+  EXIT 1 STDOUT_MATCH "^$"
+  STDERR_MATCH "^lbsim: --fail-on: least_load: 13 arrivals never forwarded by the Proxy queue: they wait behind a completions-route request that ended but stays on its Instance's pending list, which cacheroute@d4bd47f never clears \\(fixed by 0927797, first in cacheroute@28e857c\\) \\(stuck\\)\n$")
+lbsim_cli_test(NAME "proxy queue: --fail-on stuck passes at 28e857c"
+  ARGS -s ll --proxy-queue --fail-on stuck --output ${OUT}/not-stuck.txt ${QUEUE_TRACE}
+  EXIT 0 STDOUT_MATCH "^$" STDERR_MATCH "^$")
+
+# Bad input under the model: one line naming the file, the line and the
+# field; nothing written.
+function(lbsim_queue_bad_input file message)
+  set(dir ${OUT}/queue-bad-${file})
+  lbsim_cli_test(NAME "proxy queue: bad input ${file}"
+    ARGS -s ll --proxy-queue --output ${dir}/report.txt --request-log ${dir}/requests.jsonl
+         tests/cli/queue/${file}
+    EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 2
+    STDERR_MATCH "^lbsim: error: tests/cli/queue/${file}${message}\nlbsim: no output written \\(--output ${dir}/report.txt, --request-log ${dir}/requests.jsonl\\)\n$"
+    ABSENT ${dir}/report.txt ${dir}/requests.jsonl
+    EMPTY_DIRS ${dir})
+endfunction()
+lbsim_queue_bad_input(missing_ttft.ndjson
+  ":3: field \"ttft\": expected a number >= 0 \\(time from forwarding to the first chunk\\): the Proxy queue model \\(--proxy-queue\\) needs it on every chat-route arrival, but it is missing")
+lbsim_queue_bad_input(missing_duration.ndjson
+  ":2: field \"duration\": expected a number >= 0 \\(time from forwarding to the end\\): the Proxy queue model \\(--proxy-queue\\) needs it on every arrival, but it is missing")
+lbsim_queue_bad_input(ttft_past_duration.ndjson
+  ":2: field \"ttft\": expected at most the arrival's duration, 0.5, got 0.6")
+lbsim_queue_bad_input(bad_route.ndjson
+  ":2: field \"route\": expected \"chat\" or \"completions\" \\(the Proxy route\\), got \"grpc\"")
+lbsim_queue_bad_input(bad_knowledge_tokens.ndjson
+  ":2: field \"knowledge_tokens\": expected an integer >= 0 \\(a token count, at most 2\\^53\\), got -3")
+
+# Options the model refuses, before anything is read or written.
+foreach(case
+    "spec|--proxy-queue --proxy spec|--proxy-queue: the spec profile has no Proxy queue. name a pinned Proxy version \\(--proxy cacheroute@<commit> or latest\\)"
+    "settings without the model|--ready-concurrency 4|--ready-concurrency, --prepare-concurrency and --predictor-coefficients configure the Proxy queue model: add --proxy-queue"
+    "no ready workers|--proxy-queue --ready-concurrency 0|--ready-concurrency must be from 1 to 4096 and --prepare-concurrency at least 1"
+    "three coefficients|--proxy-queue --predictor-coefficients 1,2,3|--predictor-coefficients 1,2,3: expected four finite numbers A,B,C,D \\(the predictor's a, b, c, d\\)"
+    "coefficient not a number|--proxy-queue --predictor-coefficients 1,2,x,4|--predictor-coefficients 1,2,x,4: expected four finite numbers A,B,C,D \\(the predictor's a, b, c, d\\)"
+    "with slots|--proxy-queue --slots 4|--proxy-queue takes each Instance's times from the arrivals' ttft and duration. it does not combine with --slots, --engine, --stale-interval or --signal-interval yet")
+  # (A ';' of a message is matched by its regex's '.', as a list cannot hold one.)
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 name)
+  list(GET parts 1 flags)
+  list(GET parts 2 message)
+  separate_arguments(flags UNIX_COMMAND "${flags}")
+  lbsim_cli_test(NAME "proxy queue: refused: ${name}"
+    ARGS -s ll ${flags} ${QUEUE_TRACE}
+    EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1
+    STDERR_MATCH "^lbsim: error: ${message}\n$")
+endforeach()
+lbsim_cli_test(NAME "proxy queue: refused: request log without the model"
+  ARGS -s ll --request-log ${OUT}/no-queue/requests.jsonl ${QUEUE_TRACE}
+  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 2
+  STDERR_MATCH "^lbsim: error: --request-log needs the Proxy queue model \\(--proxy-queue\\)\nlbsim: no output written \\(--request-log ${OUT}/no-queue/requests.jsonl\\)\n$"
+  ABSENT ${OUT}/no-queue/requests.jsonl)
