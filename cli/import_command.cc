@@ -15,7 +15,7 @@
 
 #include "traces/importers/field_text.h"
 #include "traces/importers/trace_import.h"
-#include "traces/input_file.h"
+#include "base/input/input_file.h"
 #include "base/errors.h"
 #include "sim/io/output_file.h"
 #include "sim/io/printable.h"

@@ -7,7 +7,7 @@
 #include "base/errors.h"
 #include "sim/io/output_file.h"
 #include "sim/sweep/sweep.h"
-#include "traces/text_file.h"
+#include "base/input/text_file.h"
 
 namespace lbsim {
 

@@ -1,4 +1,4 @@
-#include "traces/flat_object_scanner.h"
+#include "base/json/flat_object_scanner.h"
 
 #include <bit>
 #include <cstdint>
@@ -8,7 +8,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "traces/trace_reader.h"
+#include "base/json/json_limits.h"
 
 namespace lbsim {
 namespace {

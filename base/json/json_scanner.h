@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "traces/json_view.h"
+#include "base/json/json_view.h"
 
 namespace lbsim {
 

@@ -1,11 +1,11 @@
-#include "traces/file_window.h"
+#include "base/input/file_window.h"
 
 #include <sys/types.h>
 
 #include <cerrno>
 #include <cstring>
 
-#include "traces/input_file.h"
+#include "base/input/input_file.h"
 
 namespace lbsim {
 

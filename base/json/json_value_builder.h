@@ -23,7 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "traces/trace_reader.h"
+#include "base/json/json_limits.h"
 
 namespace lbsim {
 

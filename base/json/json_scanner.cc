@@ -1,4 +1,4 @@
-#include "traces/json_scanner.h"
+#include "base/json/json_scanner.h"
 
 #include <algorithm>
 #include <array>
@@ -10,9 +10,9 @@
 
 #include <fmt/format.h>
 
-#include "traces/decision_log.h"
-#include "traces/json_bytes.h"
-#include "traces/trace_reader.h"
+#include "base/json/json_write.h"
+#include "base/json/json_bytes.h"
+#include "base/json/json_limits.h"
 
 namespace lbsim {
 namespace {

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "traces/json_value_builder.h"
+#include "base/json/json_value_builder.h"
 
 namespace lbsim {
 

@@ -1,4 +1,4 @@
-#include "traces/text_file.h"
+#include "base/input/text_file.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "base/errors.h"
-#include "traces/input_file.h"
+#include "base/input/input_file.h"
 
 namespace lbsim {
 std::string WideTextMessage(std::string_view text) {

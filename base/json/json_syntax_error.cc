@@ -1,4 +1,4 @@
-#include "traces/json_syntax_error.h"
+#include "base/json/json_syntax_error.h"
 
 #include <cstdint>
 #include <optional>
@@ -8,8 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "traces/json_line_parser.h"
-#include "traces/trace_stream.h"
+#include "base/json/json_line_parser.h"
 
 namespace lbsim {
 namespace {
@@ -90,6 +89,28 @@ std::string DescribeDocumentSyntaxError(std::FILE* file) {
                        nul->column);
   if (!sax.failed) Disagree();
   return ParseErrorWithPosition(sax.what);
+}
+
+std::string ParseErrorDetail(const std::string& what) {
+  // nlohmann messages read "[json.exception.ID] parse error at line 1,
+  // column 5: DETAIL" or, without a position, "[json.exception.ID] DETAIL".
+  std::string detail = what;
+  std::size_t column = what.find("column ");
+  std::size_t colon = column == std::string::npos ? column : what.find(": ", column);
+  std::size_t id_end = what.starts_with("[json.exception.") ? what.find("] ") : std::string::npos;
+  if (colon != std::string::npos) detail = what.substr(colon + 2);
+  else if (id_end != std::string::npos) detail = what.substr(id_end + 2);
+  if (detail.size() > 160) detail = detail.substr(0, 157) + "...";
+  return detail;  // control characters are escaped where the message is printed
+}
+
+std::string ParseErrorWithPosition(const std::string& what, const std::string& location) {
+  unsigned long line = 0, column = 0;
+  std::size_t at = what.find("at line ");
+  if (at != std::string::npos &&
+      std::sscanf(what.c_str() + at, "at line %lu, column %lu", &line, &column) == 2)
+    return fmt::format("{}:{}: invalid JSON: {}", line, column, ParseErrorDetail(what));
+  return fmt::format("{}invalid JSON: {}", location, ParseErrorDetail(what));
 }
 
 }  // namespace lbsim

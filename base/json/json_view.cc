@@ -1,4 +1,4 @@
-#include "traces/json_view.h"
+#include "base/json/json_view.h"
 
 #include <charconv>
 #include <cstdlib>

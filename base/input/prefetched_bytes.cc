@@ -1,4 +1,4 @@
-#include "traces/prefetched_bytes.h"
+#include "base/input/prefetched_bytes.h"
 
 #include <sys/eventfd.h>
 #include <unistd.h>

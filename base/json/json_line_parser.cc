@@ -1,8 +1,8 @@
-#include "traces/json_line_parser.h"
+#include "base/json/json_line_parser.h"
 
 #include <fmt/format.h>
 
-#include "traces/trace_stream.h"
+#include "base/json/json_syntax_error.h"
 
 namespace lbsim {
 

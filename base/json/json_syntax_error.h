@@ -10,6 +10,14 @@
 
 namespace lbsim {
 
+// Extracts the useful part of a nlohmann parse error message.
+std::string ParseErrorDetail(const std::string& what);
+
+// "LINE:COLUMN: invalid JSON: DETAIL" from a nlohmann parse error message;
+// errors without a line and column (number overflow) get `location` in
+// front of "invalid JSON: DETAIL" instead.
+std::string ParseErrorWithPosition(const std::string& what, const std::string& location = "");
+
 // "invalid JSON at column N: DETAIL" for one JSON Lines line.
 std::string DescribeLineSyntaxError(std::string_view line);
 

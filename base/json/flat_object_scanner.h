@@ -5,7 +5,7 @@
 #include <span>
 #include <string_view>
 
-#include "traces/json_view.h"
+#include "base/json/json_view.h"
 
 namespace lbsim {
 

@@ -1,4 +1,4 @@
-#include "traces/input_file.h"
+#include "base/input/input_file.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -21,7 +21,7 @@
 
 #include "base/errors.h"
 #include "base/usable_cpus.h"
-#include "traces/prefetched_bytes.h"
+#include "base/input/prefetched_bytes.h"
 
 namespace lbsim {
 
