@@ -1,30 +1,60 @@
-#include "cli/import_command.h"
+// `lbsim import --from FORMAT IN`: a public LLM serving trace as a v1 trace.
 
 #include <unistd.h>
 
 #include <cerrno>
 #include <cmath>
-#include <cstring>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <limits>
 #include <memory>
 #include <optional>
+#include <string>
 #include <unordered_set>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "traces/importers/field_text.h"
-#include "traces/importers/trace_import.h"
-#include "base/input/input_file.h"
 #include "base/errors.h"
+#include "base/input/input_file.h"
+#include "cli/commands/command.h"
+#include "cli/option_checks.h"
 #include "sim/io/output_file.h"
 #include "sim/io/printable.h"
 #include "sim/io/write_stream.h"
 #include "traces/gen/trace_line_writer.h"
+#include "traces/importers/field_text.h"
+#include "traces/importers/trace_import.h"
 #include "traces/trace_stream.h"
 
 namespace lbsim {
 namespace {
+
+constexpr const char* kFooter = R"(
+Formats (field mappings in docs/import.md):
+  mooncake  JSON Lines: timestamp (ms), input_length, output_length, hash_ids
+  azure     CSV: TIMESTAMP (date-time), ContextTokens, GeneratedTokens
+  burstgpt  CSV: Timestamp (s), Model, Request tokens, Response tokens, ...
+Every request becomes an arrival: t in ms, duration from the token-time
+model, prefix_blocks from hash_ids. A malformed row stops the import with
+exit status 2 and no output file, unless --skip-bad.)";
+
+// What `lbsim import --from FORMAT IN [-o OUT]` was asked to do.
+struct ImportCommand {
+  std::string format;  // --from
+  std::string input;   // a path, or "-" for standard input
+  std::string output;  // -o; empty or "-": standard output
+  std::string instances;  // --instances: a count N, or comma-separated ids
+  std::string name;       // --name; empty: the input's file name
+  double prefill_ms_per_token = 0.1;
+  double decode_ms_per_token = 20.0;
+  double rate_scale = 1.0;
+  std::uint64_t limit = 0;  // 0: every request
+  bool skip_bad = false;
+  std::string failed;  // --failed keep|drop (burstgpt); empty: keep
+};
 
 // "N" gives inst-1 .. inst-N; anything else is a comma-separated id list.
 std::vector<std::string> InstanceIds(const std::string& text) {
@@ -85,8 +115,10 @@ std::string Counted(std::uint64_t n, std::string_view noun) {
   return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
 }
 
-}  // namespace
 
+// Converts the input to a v1 JSON Lines trace, written atomically when an
+// output file is named, and prints one summary line on stderr. Returns the
+// exit status; throws UsageError/InputError.
 int RunImport(const ImportCommand& c) {
   const ImportFormat& format = RequireImportFormat(c.format);
   ImportOptions options;
@@ -142,5 +174,59 @@ int RunImport(const ImportCommand& c) {
   std::fprintf(stderr, "%s\n", Printable(summary).c_str());
   return 0;
 }
+
+class ImportCli final : public Subcommand {
+ public:
+  void Declare(CLI::App& app) override {
+    cmd_ = app.add_subcommand("import",
+                              "Convert a public LLM serving trace into a v1 JSON Lines trace");
+    cmd_->footer(kFooter);
+    cmd_->add_option("--from", import_.format, "Input format: mooncake, azure or burstgpt")
+        ->required()
+        ->type_name("FORMAT");
+    cmd_->add_option("input", import_.input, "The public trace file, or - for standard input")
+        ->required()
+        ->type_name("IN");
+    cmd_->add_option("-o,--output", import_.output,
+                     "Write the trace to OUT (atomically) instead of standard output")
+        ->type_name("OUT");
+    cmd_->add_option("--instances", import_.instances,
+                     "The pool: a count N (inst-1 .. inst-N) or comma-separated ids; "
+                     "each starts alive with inflight 0")
+        ->required()
+        ->type_name("N|IDS");
+    cmd_->add_option("--prefill-ms-per-token", import_.prefill_ms_per_token,
+                     "Token-time model: milliseconds per input token")
+        ->default_str("0.1");
+    cmd_->add_option("--decode-ms-per-token", import_.decode_ms_per_token,
+                     "Token-time model: milliseconds per output token")
+        ->default_str("20");
+    cmd_->add_option("--rate-scale", import_.rate_scale,
+                     "Divide arrival times by X (2 = twice the request rate)")
+        ->default_str("1")
+        ->type_name("X");
+    cmd_->add_option("--limit", import_.limit, "Write only the first N requests (N >= 1)")
+        ->check(IntegerFrom(1, std::numeric_limits<std::uint64_t>::max()))
+        ->type_name("N");
+    cmd_->add_flag("--skip-bad", import_.skip_bad,
+                   "Skip malformed rows and report how many on stderr");
+    cmd_->add_option("--failed", import_.failed,
+                     "burstgpt: keep (default) or drop failed requests (0 response tokens)")
+        ->check(CLI::IsMember({"keep", "drop"}));
+    cmd_->add_option("--name", import_.name, "Trace name (default: the input's file name)");
+  }
+  std::vector<FileOption> FileOptions() const override {
+    return {{cmd_, "--output", &import_.output}};
+  }
+  // A failed import names no unwritten file (its summary goes to stderr).
+  int Run(std::vector<std::string>&) override { return RunImport(import_); }
+
+ private:
+  ImportCommand import_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> MakeImportCommand() { return std::make_unique<ImportCli>(); }
 
 }  // namespace lbsim

@@ -1,4 +1,5 @@
-#include "cli/replay_command.h"
+// `lbsim [OPTIONS] TRACE`: replays a trace through strategies and reports
+// what each would do.
 
 #include <algorithm>
 #include <cerrno>
@@ -6,14 +7,23 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+
+#include <unistd.h>
 
 #include "base/background_writer.h"
 #include "base/errors.h"
 #include "base/usable_cpus.h"
+#include "cli/commands/command.h"
+#include "cli/option_checks.h"
 #include "cli/output_format.h"
+#include "cli/proxy_options.h"
+#include "cli/what_if_options.h"
 #include "sim/engine/replay.h"
 #include "sim/io/output_file.h"
 #include "sim/io/progress_line.h"
@@ -27,6 +37,33 @@
 
 namespace lbsim {
 namespace {
+
+// What `lbsim [OPTIONS] TRACE` was asked to do.
+struct ReplayCommand {
+  std::string trace;
+  std::vector<std::string> strategies;  // --strategy values; empty: the default
+  std::vector<std::string> settings;    // NAME.KEY=VALUE
+  // table | json | csv | html; when -f was not given, from --output's extension
+  // (report.json: json), else table.
+  std::string format = "table";
+  bool format_given = false;
+  std::string output;                   // empty or "-": standard output
+  std::string decisions;                // decision log path, empty: none
+  std::string trace_format = "auto";
+  ProxyOptions proxy;  // --proxy, --python
+  // What-if options (all off by default): --slots, --speed, --stale-*,
+  // --window, --cache-blocks, --seed, --seeds, --engine, --signal-*.
+  WhatIfOptions what_if;
+  std::string window_csv;           // per-window CSV path, empty: none
+  std::string engine_log;           // engine log path, empty: none
+  std::string exec_timeout;  // seconds for exec strategies; empty: their default
+  unsigned threads = 0;      // --threads: threads a replay may use; 0: one per usable CPU
+  bool list_strategies = false;         // --list-strategies: list, replay nothing
+  bool quiet = false;                   // -q: no progress line
+  bool progress = false;                // show a progress line on stderr
+  bool seed_given = false;              // --seed was given
+  std::vector<std::string> fail_on;     // --fail-on values: exit 1 on these warnings
+};
 
 struct FileCloser {
   void operator()(std::FILE* f) const { std::fclose(f); }
@@ -126,8 +163,12 @@ class RunLogs {
   std::vector<std::unique_ptr<Writer>> writers_;
 };
 
-}  // namespace
 
+// Replays and writes the report and decision log. Every output file appears
+// only complete, and only when the whole run succeeds: when this throws,
+// no output file was written. Returns the exit status: 0, or 1 when a
+// warning --fail-on names was raised (each is printed on standard error,
+// after the outputs are written); throws UsageError/InputError.
 int RunReplay(const ReplayCommand& command) {
   const StrategyRegistry& registry = StrategyRegistry::Builtin();
   std::vector<std::string> specs;
@@ -145,13 +186,13 @@ int RunReplay(const ReplayCommand& command) {
   }
   CheckStrategyRunCount(specs.size());
   const std::vector<std::string> fail_on = ParseFailOn(command.fail_on, "--fail-on");
-  std::vector<std::uint64_t> seeds = command.seeds;
+  std::vector<std::uint64_t> seeds = command.what_if.seeds;
   if (!seeds.empty() && command.seed_given)
     throw UsageError("--seed and --seeds: give one (--seeds replays once per seed)");
   for (std::size_t k = 0; k < seeds.size(); ++k)
     if (std::find(seeds.begin(), seeds.begin() + k, seeds[k]) != seeds.begin() + k)
       throw UsageError(fmt::format("--seeds: seed {} is given twice", seeds[k]));
-  if (seeds.empty()) seeds.push_back(command.sim.seed);
+  if (seeds.empty()) seeds.push_back(command.what_if.sim.seed);
   constexpr std::string_view kFormats[] = {"table", "json", "csv", "html"};
   const std::string format =
       ChooseFormat(command.format_given ? std::optional(command.format) : std::nullopt,
@@ -171,7 +212,7 @@ int RunReplay(const ReplayCommand& command) {
   auto requests_for = [&](std::uint64_t seed) {
     std::vector<RunWideParam> run_wide;
     run_wide.emplace_back("seed", fmt::format("{}", seed));
-    run_wide.emplace_back("cache_blocks", fmt::format("{}", command.sim.cache_blocks));
+    run_wide.emplace_back("cache_blocks", fmt::format("{}", command.what_if.sim.cache_blocks));
     std::vector<StrategyRequest> out;
     for (const std::string& spec : specs)
       out.push_back(ParseStrategyRequest(registry, spec, settings, run_wide));
@@ -183,7 +224,7 @@ int RunReplay(const ReplayCommand& command) {
   CheckSettingsUsed(registry, requests, settings);
   const TraceEncoding encoding = ParseTraceEncoding(command.trace_format);
 
-  SimOptions sim = command.sim;
+  SimOptions sim = command.what_if.sim;
   sim.seed = seeds.front();
   sim.proxy = command.proxy.Choice();
   sim.charts = format == "html";
@@ -191,8 +232,8 @@ int RunReplay(const ReplayCommand& command) {
   // before anything is read (one named by the trace header, when read).
   if (sim.proxy.profile)
     for (const StrategyRequest& r : requests) BindToProxy(r, sim.proxy.Resolve(nullptr));
-  for (const std::string& s : command.speeds) sim.speeds.push_back(ParseSpeedAssignment(s, "--speed"));
-  sim.engine = command.engine.Resolve();
+  for (const std::string& s : command.what_if.speeds) sim.speeds.push_back(ParseSpeedAssignment(s, "--speed"));
+  sim.engine = command.what_if.engine.Resolve();
   CheckSimOptions(sim);
   if (!command.window_csv.empty() && !sim.windows())
     throw UsageError("--window-csv needs --window WIDTH");
@@ -349,6 +390,9 @@ int RunReplay(const ReplayCommand& command) {
   return FailOn(runs, fail_on);
 }
 
+// The output files `command` names, as "--output FILE", "--decisions FILE",
+// "--window-csv FILE" and "--engine-log FILE", for the note that a failed
+// run wrote none of them.
 std::vector<std::string> NamedOutputFiles(const ReplayCommand& command) {
   std::vector<std::string> named;
   if (!IsStandardOutputPath(command.output))
@@ -359,41 +403,110 @@ std::vector<std::string> NamedOutputFiles(const ReplayCommand& command) {
   return named;
 }
 
-int RunListStrategies(const ProxyRun& run) {
-  const StrategyRegistry& registry = StrategyRegistry::For(run);
-  std::vector<std::array<std::string, 4>> rows;
-  rows.push_back({"STRATEGY", "ALIASES", "STATUS", "DESCRIPTION"});
-  for (const StrategyInfo& s : registry.All()) {
-    std::string aliases;
-    for (std::string_view a : s.aliases) aliases += (aliases.empty() ? "" : ", ") + std::string(a);
-    rows.push_back({std::string(s.name), aliases.empty() ? "-" : aliases,
-                    std::string(StatusName(s.status)), std::string(s.description)});
+class ReplayCli final : public Command {
+ public:
+  void Declare(CLI::App& app) override {
+    using Help = WhatIfOptions::Help;
+    app_ = &app;
+    ReplayCommand& r = replay_;
+    app.add_option("trace", r.trace,
+                   "Trace to replay: .json (document), .ndjson/.jsonl (JSON Lines), - (stdin)");
+    app.add_option("-s,--strategy", r.strategies,
+                   "Strategy to run, by name or alias, with optional :KEY=VALUE parameters; "
+                   "repeat or separate with commas to compare (default: round_robin). "
+                   "exec:COMMAND runs an external strategy program (see docs/external-strategies.md); it takes "
+                   "the rest of the value, commas included")
+        ->allow_extra_args(false)
+        ->type_name("SPEC");
+    app.add_option("--exec-timeout", r.exec_timeout,
+                   "Seconds an exec:COMMAND strategy may take to answer one decision "
+                   "(default 10)")
+        ->type_name("SECONDS");
+    app.add_option("--set", r.settings,
+                   "Set a strategy parameter for every run of it, e.g. ll.qps_1m=0")
+        ->allow_extra_args(false)
+        ->type_name("NAME.KEY=VALUE");
+    app.add_option("-f,--format", r.format,
+                   "Report format; html writes one self-contained page with charts "
+                   "(default: from --output's extension, .json .csv .html .txt, else table)")
+        ->check(CLI::IsMember({"table", "json", "csv", "html"}))
+        ->default_str("table");
+    app.add_option("-o,--output", r.output,
+                   "Write the report to FILE (atomically) instead of standard output")
+        ->type_name("FILE");
+    app.add_option("--decisions", r.decisions,
+                   "Write the decision log (JSON Lines) to FILE "
+                   "(\"-\": standard output, given --output FILE)")
+        ->type_name("FILE");
+    r.proxy.AddTo(app);
+    app.add_option("--trace-format", r.trace_format,
+                   "Trace encoding when the file name does not tell")
+        ->check(CLI::IsMember({"auto", "document", "lines"}))
+        ->default_str("auto");
+    // What-if simulation (see docs/what-if.md); times in the trace's unit.
+    const std::string what_if = "What-if simulation";
+    r.what_if.AddModelTo(app, what_if, Help::kReplay);
+    seed_option_ = r.what_if.AddSeedTo(app);
+    r.what_if.AddSeedsTo(app, Help::kReplay);
+    app.add_option("--fail-on", r.fail_on,
+                   "Exit with status 1 when the report raises this warning: warning (any) or "
+                   "a warning name (herding, concentration, overload, ...); repeatable")
+        ->allow_extra_args(false)
+        ->type_name("NAME");
+    app.add_option("--threads", r.threads,
+                   "Threads a replay may use: 1 reads and replays on one; with 2 the trace is "
+                   "read ahead on the second; with more, three or more strategies are split into "
+                   "groups, each replayed on a thread of its own (default: one per usable CPU)")
+        ->check(IntegerFrom(1, 256, "256"))
+        ->type_name("N");
+    r.what_if.AddCacheBlocksTo(app, "", Help::kReplay);
+    r.what_if.AddWindowTo(app, what_if, Help::kReplay);
+    app.add_option("--window-csv", r.window_csv,
+                   "Write the per-window series as CSV to FILE "
+                   "(\"-\": standard output, given --output FILE); needs --window")
+        ->type_name("FILE")
+        ->group(what_if);
+    r.what_if.AddEngineTo(app, what_if);
+    app.add_option("--engine-log", r.engine_log,
+                   "Write every engine step and served request as JSON Lines to FILE "
+                   "(\"-\": standard output, given --output FILE); needs --engine")
+        ->type_name("FILE")
+        ->group(what_if);
+    app.add_flag("--list-strategies", r.list_strategies,
+                 "List the registered strategies and their parameters");
+    app.add_flag("-q,--quiet", r.quiet,
+                 "Show no progress line (shown on a terminal for replays longer than a second)");
   }
-  std::array<std::size_t, 4> width{};
-  for (const auto& r : rows)
-    for (std::size_t c = 0; c < 4; ++c) width[c] = std::max(width[c], r[c].size());
-  std::string out = fmt::format(
-      "As {} runs them{} (lbsim proxies lists every version; --proxy NAME lists another)\n\n",
-      run.profile->name,
-      run.profile->pinned() ? fmt::format(" on Python {}", PythonVersionName(run.python)) : "");
-  for (const auto& r : rows)
-    out += fmt::format("{:<{}}  {:<{}}  {:<{}}  {}\n", r[0], width[0], r[1], width[1],
-                       r[2], width[2], r[3]);
-  out += "\nPARAMETERS (set with --strategy NAME:KEY=VALUE or --set NAME.KEY=VALUE)\n";
-  for (const StrategyInfo& s : registry.All()) {
-    if (s.params.empty()) continue;
-    out += fmt::format("{}\n", s.name);
-    std::size_t w = 0, dw = 6;
-    for (const ParamSpec& p : s.params) {
-      w = std::max(w, p.name.size());
-      dw = std::max(dw, p.default_text.size());
-    }
-    for (const ParamSpec& p : s.params)
-      out += fmt::format("  {:<{}}  default {:<{}}  {}\n", p.name, w, p.default_text,
-                         dw, p.description);
+  // The replay is what runs when no subcommand is named; --list-strategies
+  // lists, also before a subcommand that is not a listing.
+  bool Chosen() const override {
+    return replay_.list_strategies || app_->get_subcommands().empty();
   }
-  WriteStandardOutput(out, "the listing");
-  return 0;
-}
+  std::vector<FileOption> FileOptions() const override {
+    return {{app_, "--output", &replay_.output},
+            {app_, "--decisions", &replay_.decisions},
+            {app_, "--window-csv", &replay_.window_csv},
+            {app_, "trace", &replay_.trace, false}};
+  }
+  int Run(std::vector<std::string>& unwritten) override {
+    if (replay_.list_strategies) return RunListStrategies(replay_.proxy.Choice().Resolve(nullptr));
+    if (replay_.trace.empty())
+      throw UsageError("no trace given: lbsim [OPTIONS] TRACE (see lbsim --help)");
+    replay_.format_given = app_->get_option("--format")->count() > 0;
+    unwritten = NamedOutputFiles(replay_);
+    replay_.progress = !replay_.quiet && ::isatty(STDERR_FILENO);
+    replay_.seed_given = seed_option_->count() > 0;
+    return RunReplay(replay_);
+  }
+
+ private:
+  ReplayCommand replay_;
+  CLI::App* app_ = nullptr;
+  CLI::Option* seed_option_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> MakeReplayCommand() { return std::make_unique<ReplayCli>(); }
 
 }  // namespace lbsim
