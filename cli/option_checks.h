@@ -21,7 +21,4 @@ CLI::Validator NonNegative(bool zero_ok);
 // and print its own bounds in full.
 CLI::Validator IntegerFrom(std::uint64_t min, std::uint64_t max, std::string max_text = "");
 
-// The largest seed: what strategies take (exact as a double).
-inline constexpr std::uint64_t kMaxSeed = std::uint64_t{1} << 53;
-
 }  // namespace lbsim

@@ -3,9 +3,15 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/option_checks.h"
+#include "sim/engine/what_if_ranges.h"
 
 namespace lbsim {
 namespace {
+
+// Accepts an integer in `range`, as the replay's flags have always checked.
+CLI::Validator InRange(const WhatIfRange& range) {
+  return IntegerFrom(range.min, range.max, std::string(range.max_text));
+}
 
 // The replay's help text or the sweep's.
 const char* Pick(WhatIfOptions::Help help, const char* replay, const char* sweep) {
@@ -19,13 +25,13 @@ const char* Pick(WhatIfOptions::Help help, const char* replay, const char* sweep
 // test pins either text; making the sweep's the replay's is a visible
 // change, left to be made on purpose.
 CLI::Validator SlotsCheck(WhatIfOptions::Help help) {
-  if (help == WhatIfOptions::Help::kReplay) return IntegerFrom(1, 1u << 30, "2^30");
-  return CLI::Range(1u, 1u << 30).description("");
+  if (help == WhatIfOptions::Help::kReplay) return InRange(kSlotsRange);
+  return CLI::Range(static_cast<unsigned>(kSlotsRange.min), static_cast<unsigned>(kSlotsRange.max))
+      .description("");
 }
 CLI::Validator CacheBlocksCheck(WhatIfOptions::Help help) {
-  if (help == WhatIfOptions::Help::kReplay)
-    return IntegerFrom(1, std::uint64_t{1} << 53, "2^53");
-  return CLI::Range(std::size_t{1}, std::size_t{1} << 53);
+  if (help == WhatIfOptions::Help::kReplay) return InRange(kCacheBlocksRange);
+  return CLI::Range(std::size_t{kCacheBlocksRange.min}, std::size_t{kCacheBlocksRange.max});
 }
 
 // A what-if time (in the trace's unit): its flag, the SimOptions field it
@@ -107,7 +113,7 @@ CLI::Option* WhatIfOptions::AddSeedTo(CLI::App& app) {
       .add_option("--seed", sim.seed,
                   "Seed of the randomized strategies (random, power_of_two) unless set per "
                   "strategy, and of the stale-metrics jitter; reports echo it (default 1)")
-      ->check(IntegerFrom(0, kMaxSeed, "2^53"))
+      ->check(InRange(kSeedRange))
       ->type_name("N");
 }
 
@@ -117,7 +123,7 @@ void WhatIfOptions::AddSeedsTo(CLI::App& app, Help help) {
                       "Replay once per seed (as --seed) and report every figure's median and "
                       "spread [min, max] over them (table or JSON)",
                       "Run each randomized strategy once per seed"))
-      ->check(IntegerFrom(0, kMaxSeed, "2^53"))
+      ->check(InRange(kSeedRange))
       ->delimiter(',')
       ->allow_extra_args(false)
       ->type_name("S1,S2,...");

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/errors.h"
+#include "sim/engine/what_if_ranges.h"
 #include "sim/io/json_file.h"
 #include "sim/report/warning.h"
 
@@ -98,6 +99,11 @@ class ScenarioParser {
     const std::uint64_t x = ok ? v.get<std::uint64_t>() : 0;
     if (!ok || x < lo || x > hi) Expected(key, what, v);
     return x;
+  }
+  // An integer in one of the what-if ranges (ExpectedInteger says which).
+  std::uint64_t Integer(const ojson& v, std::string_view key, const WhatIfRange& range,
+                        std::string_view what = "") const {
+    return Integer(v, key, range.min, range.max, ExpectedInteger(range, what));
   }
 
   // A finite number > 0 (or >= 0 with `zero_ok`).
@@ -208,11 +214,10 @@ class ScenarioParser {
 
   // The what-if options, the seed(s) and cache_blocks.
   void ParseWhatIf(const ojson& options, Scenario& s) const {
-    constexpr std::uint64_t kMaxExact = std::uint64_t{1} << 53;
     SimOptions& o = s.sim;
     if (const ojson* v = Member(options, "slots"))
       o.slots = static_cast<std::uint32_t>(
-          Integer(*v, "options.slots", 1, 1u << 30, "an integer from 1 to 2^30 (slots per Instance)"));
+          Integer(*v, "options.slots", kSlotsRange, "slots per Instance"));
     if (const ojson* v = Member(options, "speeds")) {
       if (!v->is_object() || v->empty())
         Expected("options.speeds", "an object of \"INSTANCE\": SPEED (numbers > 0)", *v);
@@ -239,17 +244,19 @@ class ScenarioParser {
     }
     if (const ojson* v = Member(options, "window")) o.window = Time(*v, "options.window", false);
     if (const ojson* v = Member(options, "cache_blocks"))
-      o.cache_blocks = Integer(*v, "options.cache_blocks", 1, kMaxExact,
-                               "an integer from 1 to 2^53 (KV-cache blocks per Instance)");
-    constexpr std::string_view kSeed = "an integer from 0 to 2^53";
-    if (const ojson* v = Member(options, "seed")) o.seed = Integer(*v, "options.seed", 0, kMaxExact, kSeed);
+      o.cache_blocks =
+          Integer(*v, "options.cache_blocks", kCacheBlocksRange, "KV-cache blocks per Instance");
+    if (const ojson* v = Member(options, "seed")) o.seed = Integer(*v, "options.seed", kSeedRange);
     if (const ojson* v = Member(options, "seeds")) {
       if (Member(options, "seed")) Fail("options.seeds", "give either options.seed or options.seeds, not both");
       if (!v->is_array() || v->size() < 2)
-        Expected("options.seeds", "an array of at least two seeds (integers from 0 to 2^53)", *v);
+        Expected("options.seeds",
+                 fmt::format("an array of at least two seeds (integers from {} to {})",
+                             kSeedRange.min, kSeedRange.max_text),
+                 *v);
       for (std::size_t i = 0; i < v->size(); ++i) {
         const std::string key = fmt::format("options.seeds[{}]", i);
-        const std::uint64_t seed = Integer((*v)[i], key, 0, kMaxExact, kSeed);
+        const std::uint64_t seed = Integer((*v)[i], key, kSeedRange);
         if (std::find(s.seeds.begin(), s.seeds.end(), seed) != s.seeds.end())
           Fail(key, fmt::format("seed {} is already in the list", seed));
         s.seeds.push_back(seed);
