@@ -31,8 +31,4 @@ struct EngineOptions {
 // at VALUE (docs/engine.md). Throws UsageError or InputError.
 std::shared_ptr<const EngineConfig> ResolveEngine(const std::string& value);
 
-// `lbsim engines [NAME]`: lists the built-in configurations, or prints the
-// one named as a configuration file to start from.
-int RunListEngines(const std::string& name);
-
 }  // namespace lbsim

@@ -21,8 +21,4 @@ struct ProxyOptions {
   ProxyChoice Choice() const;
 };
 
-// Lists every Proxy profile: its version, least_load form, where inflight
-// comes from, what changed, and least_load's defaults under it.
-int RunListProxies();
-
 }  // namespace lbsim

@@ -1,7 +1,8 @@
 # The core's folders are layers (docs/architecture.md): a file may include
 # only files of the layers its own layer is allowed to see. This scans every
-# #include "..." of every .h, .cc and .inc under base/, strategies/,
-# traces/ and sim/, and fails listing each include that breaks the rule.
+# #include "..." of every .h, .cc and .inc under base/ (with base/json/
+# and base/input/), strategies/, traces/ and sim/, and fails listing each
+# include that breaks the rule.
 # cli/ and tests/ sit on top and may include anything.
 #
 # -DSOURCE_DIR=<the project's source directory>
@@ -10,7 +11,9 @@ cmake_minimum_required(VERSION 3.25)
 
 # The layer a path (relative to SOURCE_DIR) belongs to, or "" when none.
 function(layer_of path out)
-  if(path MATCHES "^base/")
+  if(path MATCHES "^base/(json|input)/")
+    set(layer base/${CMAKE_MATCH_1})
+  elseif(path MATCHES "^base/")
     set(layer base)
   elseif(path MATCHES "^strategies/exec/")
     set(layer strategies/exec)
@@ -28,16 +31,22 @@ function(layer_of path out)
   set(${out} "${layer}" PARENT_SCOPE)
 endfunction()
 
-# What each layer may include, itself included.
+# What each layer may include, itself included. base/json/ (bounded JSON
+# scanning, parsing and writing) and base/input/ (files and standard input
+# as bytes, decompressed) see only base/ and themselves; every layer above
+# them sees both.
 set(allowed_base            base)
-set(allowed_strategies      base strategies)
-set(allowed_traces          base strategies traces)
-set(allowed_strategies/exec base strategies traces strategies/exec)
-set(allowed_sim/io          base strategies traces sim/io)
-set(allowed_sim/engine      base strategies traces sim/engine)
-set(allowed_sim/report      base strategies traces sim/io sim/engine sim/report)
-set(allowed_sim/check       base strategies traces sim/io sim/engine sim/report sim/check)
-set(allowed_sim/sweep       base strategies traces sim/io sim/engine sim/report sim/sweep)
+set(allowed_base/json       base base/json)
+set(allowed_base/input      base base/input)
+set(generic                 base base/json base/input)
+set(allowed_strategies      ${generic} strategies)
+set(allowed_traces          ${generic} strategies traces)
+set(allowed_strategies/exec ${generic} strategies strategies/exec)
+set(allowed_sim/io          ${generic} strategies traces sim/io)
+set(allowed_sim/engine      ${generic} strategies traces sim/engine)
+set(allowed_sim/report      ${generic} strategies traces sim/io sim/engine sim/report)
+set(allowed_sim/check       ${generic} strategies traces sim/io sim/engine sim/report sim/check)
+set(allowed_sim/sweep       ${generic} strategies traces sim/io sim/engine sim/report sim/sweep)
 
 if(NOT IS_DIRECTORY "${SOURCE_DIR}/base" OR NOT IS_DIRECTORY "${SOURCE_DIR}/sim")
   message(FATAL_ERROR "SOURCE_DIR (${SOURCE_DIR}) is not lbsim's source directory")

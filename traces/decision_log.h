@@ -51,8 +51,7 @@ class DecisionLogWriter final : public DecisionSink {
   std::string line_;  // with background_: the lines not yet handed on
 };
 
-// Appends `s` to `out` as a JSON string literal (quotes included).
-void AppendJsonString(std::string& out, std::string_view s);
+// (AppendJsonString, for any string: base/json/json_write.h.)
 
 // Appends a trace time as JSON: an integer literal as written, otherwise
 // the shortest text that reads back as the same double.

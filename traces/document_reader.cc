@@ -16,13 +16,13 @@
 #include <nlohmann/json.hpp>
 
 #include "base/errors.h"
-#include "traces/file_window.h"
-#include "traces/flat_object_scanner.h"
-#include "traces/json_scanner.h"
-#include "traces/json_line_parser.h"
-#include "traces/json_syntax_error.h"
+#include "base/input/file_window.h"
+#include "base/json/flat_object_scanner.h"
+#include "base/json/json_scanner.h"
+#include "base/json/json_line_parser.h"
+#include "base/json/json_syntax_error.h"
 #include "traces/line_layouts.h"
-#include "traces/text_file.h"
+#include "base/input/text_file.h"
 #include "traces/trace_stream.h"
 
 namespace lbsim {

@@ -9,8 +9,8 @@
 
 #include "base/number_text.h"
 #include "strategies/python_float.h"
-#include "traces/decision_log.h"
-#include "traces/json_line_parser.h"
+#include "base/json/json_write.h"
+#include "base/json/json_line_parser.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "traces/instance_table.h"
-#include "traces/json_view.h"
+#include "base/json/json_view.h"
 #include "traces/trace_event.h"
 
 namespace lbsim {

@@ -8,7 +8,7 @@
 
 #include "strategies/hint.h"
 #include "traces/instance_table.h"
-#include "traces/json_view.h"
+#include "base/json/json_view.h"
 
 namespace lbsim {
 

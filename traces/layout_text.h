@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "base/load_word.h"
-#include "traces/json_bytes.h"
+#include "base/json/json_bytes.h"
 #include "traces/trace_event.h"
 
 #if defined(__SSE2__)

@@ -5,8 +5,8 @@
 #include <cstring>
 
 #include "traces/event_decoder.h"
-#include "traces/json_bytes.h"
-#include "traces/json_view.h"
+#include "base/json/json_bytes.h"
+#include "base/json/json_view.h"
 #include "traces/layout_text.h"
 #include "traces/trace_reader.h"
 

@@ -10,7 +10,7 @@
 
 #include "traces/hint_layout.h"
 #include "traces/instance_table.h"
-#include "traces/json_view.h"
+#include "base/json/json_view.h"
 #include "traces/trace_reader.h"
 #include "traces/trace_event.h"
 

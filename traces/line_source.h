@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "traces/file_window.h"
+#include "base/input/file_window.h"
 
 namespace lbsim {
 

@@ -8,11 +8,11 @@
 #include <fmt/format.h>
 
 #include "base/errors.h"
-#include "traces/flat_object_scanner.h"
-#include "traces/json_scanner.h"
-#include "traces/json_syntax_error.h"
+#include "base/json/flat_object_scanner.h"
+#include "base/json/json_scanner.h"
+#include "base/json/json_syntax_error.h"
 #include "traces/line_source.h"
-#include "traces/text_file.h"
+#include "base/input/text_file.h"
 #include "traces/trace_stream.h"
 
 namespace lbsim {

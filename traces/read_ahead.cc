@@ -21,7 +21,7 @@
 #include "base/errors.h"
 #include "base/signal_cleanup.h"
 #include "base/usable_cpus.h"
-#include "traces/input_file.h"
+#include "base/input/input_file.h"
 #include "traces/trace_stream.h"
 
 namespace lbsim {

@@ -2,6 +2,7 @@
 
 #include "base/background_writer.h"
 #include "base/number_text.h"
+#include "base/json/json_write.h"
 #include "traces/decision_log.h"
 
 namespace lbsim {

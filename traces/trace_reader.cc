@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "base/errors.h"
-#include "traces/input_file.h"
-#include "traces/json_scanner.h"
+#include "base/input/input_file.h"
+#include "base/json/json_scanner.h"
 #include "traces/trace_stream.h"
 
 namespace lbsim {

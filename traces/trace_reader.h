@@ -8,6 +8,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "base/json/json_limits.h"
 #include "traces/instance_table.h"
 #include "traces/trace_event.h"
 
@@ -87,10 +88,8 @@ struct TraceCounts {
 inline constexpr std::size_t kMaxLineBytes = 64u << 20;
 // Bytes of JSON text of one event, or of one header value, in a JSON document.
 inline constexpr std::size_t kMaxValueBytes = 64u << 20;
-// Levels of nesting inside one event or header (the object itself is 1).
-inline constexpr std::size_t kMaxNestingDepth = 512;
-// JSON values (scalars, arrays, objects) in one event or header.
-inline constexpr std::size_t kMaxEventValues = 1'000'000;
+// (Levels of nesting and JSON values in one event or header:
+// kMaxNestingDepth and kMaxEventValues, in base/json/json_limits.h.)
 // Distinct Instance ids in one trace.
 inline constexpr std::size_t kMaxInstances = 10'000;
 // Bytes of one Instance id or request id.
@@ -101,11 +100,8 @@ inline constexpr std::size_t kMaxIdBytes = 4096;
 // limit keeps a trace of endless durations from growing memory without
 // bound. (gen and import refuse to write a trace past it.)
 inline constexpr std::size_t kMaxInFlight = 1'000'000;
-// Bytes of a JSON file lbsim reads whole into memory (a scenario, a report
-// for lbsim diff, a gen spec), and JSON values in it: a value costs 16 to
-// 100 bytes of memory however short its text.
-inline constexpr std::size_t kMaxJsonFileBytes = 64u << 20;
-inline constexpr std::size_t kMaxJsonFileValues = 4'000'000;
+// (Bytes and values of a JSON file read whole: kMaxJsonFileBytes and
+// kMaxJsonFileValues, in base/json/json_limits.h.)
 
 // Reads the trace at `path` ("-": standard input; gzip or zstd content is
 // decompressed, told by its magic bytes), validating every rule of trace

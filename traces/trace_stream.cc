@@ -73,27 +73,4 @@ bool TraceStream::EventByLayout(std::string_view text, std::uint64_t position,
   return true;
 }
 
-std::string ParseErrorDetail(const std::string& what) {
-  // nlohmann messages read "[json.exception.ID] parse error at line 1,
-  // column 5: DETAIL" or, without a position, "[json.exception.ID] DETAIL".
-  std::string detail = what;
-  std::size_t column = what.find("column ");
-  std::size_t colon = column == std::string::npos ? column : what.find(": ", column);
-  std::size_t id_end = what.starts_with("[json.exception.") ? what.find("] ") : std::string::npos;
-  if (colon != std::string::npos) detail = what.substr(colon + 2);
-  else if (id_end != std::string::npos) detail = what.substr(id_end + 2);
-  if (detail.size() > 160) detail = detail.substr(0, 157) + "...";
-  return detail;  // control characters are escaped where the message is printed
-}
-
-std::string ParseErrorWithPosition(const std::string& what, const std::string& location) {
-  unsigned long line = 0, column = 0;
-  std::size_t at = what.find("at line ");
-  if (at != std::string::npos &&
-      std::sscanf(what.c_str() + at, "at line %lu, column %lu", &line, &column) == 2)
-    return fmt::format("{}:{}: invalid JSON: {}", line, column, ParseErrorDetail(what));
-  return fmt::format("{}invalid JSON: {}", location, ParseErrorDetail(what));
-}
-
-
 }  // namespace lbsim

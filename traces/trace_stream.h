@@ -9,8 +9,8 @@
 #include <string>
 
 #include "traces/event_decoder.h"
-#include "traces/input_file.h"
-#include "traces/json_view.h"
+#include "base/input/input_file.h"
+#include "base/json/json_view.h"
 #include "traces/line_layouts.h"
 #include "traces/trace_reader.h"
 
@@ -97,14 +97,6 @@ class TraceStream {
 // its members' values, that is, inside hints (and unknown keys). Its own
 // fields (t, duration, ...) and the header keep refusing them.
 inline constexpr std::size_t kEventOverflowDepth = 2;
-
-// Extracts the useful part of a nlohmann parse error message.
-std::string ParseErrorDetail(const std::string& what);
-
-// "LINE:COLUMN: invalid JSON: DETAIL" from a nlohmann parse error message;
-// errors without a line and column (number overflow) get `location` in
-// front of "invalid JSON: DETAIL" instead.
-std::string ParseErrorWithPosition(const std::string& what, const std::string& location = "");
 
 // Read the trace in `input` (seekable for a document) into `stream`.
 void ReadLinesTrace(InputFile& input, TraceStream& stream);

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/errors.h"
+#include "sim/engine/what_if_ranges.h"
 #include "sim/io/json_file.h"
 #include "sim/report/warning.h"
 
@@ -99,6 +100,11 @@ class ScenarioParser {
     if (!ok || x < lo || x > hi) Expected(key, what, v);
     return x;
   }
+  // An integer in one of the what-if ranges (ExpectedInteger says which).
+  std::uint64_t Integer(const ojson& v, std::string_view key, const WhatIfRange& range,
+                        std::string_view what = "") const {
+    return Integer(v, key, range.min, range.max, ExpectedInteger(range, what));
+  }
 
   // A finite number > 0 (or >= 0 with `zero_ok`).
   double Time(const ojson& v, std::string_view key, bool zero_ok) const {
@@ -162,9 +168,11 @@ class ScenarioParser {
     OnlyKeys(options, "options",
              {"trace_format", "set", "proxy", "python", "slots", "speeds", "stale_interval",
               "stale_delay", "stale_jitter", "window", "seed", "seeds", "cache_blocks", "engine",
-              "signal_interval", "signal_delay", "signal_jitter"});
+              "signal_interval", "signal_delay", "signal_jitter", "proxy_queue",
+              "ready_concurrency", "prepare_concurrency", "predictor_coefficients"});
     ParseWhatIf(options, s);
     ParseEngineOptions(options, s);
+    ParseQueueOptions(options, s);
     if (const ojson* p = Member(options, "proxy")) {
       s.proxy.profile = FindProxyProfile(String(*p, "options.proxy", true));
       if (!s.proxy.profile)
@@ -208,11 +216,10 @@ class ScenarioParser {
 
   // The what-if options, the seed(s) and cache_blocks.
   void ParseWhatIf(const ojson& options, Scenario& s) const {
-    constexpr std::uint64_t kMaxExact = std::uint64_t{1} << 53;
     SimOptions& o = s.sim;
     if (const ojson* v = Member(options, "slots"))
       o.slots = static_cast<std::uint32_t>(
-          Integer(*v, "options.slots", 1, 1u << 30, "an integer from 1 to 2^30 (slots per Instance)"));
+          Integer(*v, "options.slots", kSlotsRange, "slots per Instance"));
     if (const ojson* v = Member(options, "speeds")) {
       if (!v->is_object() || v->empty())
         Expected("options.speeds", "an object of \"INSTANCE\": SPEED (numbers > 0)", *v);
@@ -239,17 +246,19 @@ class ScenarioParser {
     }
     if (const ojson* v = Member(options, "window")) o.window = Time(*v, "options.window", false);
     if (const ojson* v = Member(options, "cache_blocks"))
-      o.cache_blocks = Integer(*v, "options.cache_blocks", 1, kMaxExact,
-                               "an integer from 1 to 2^53 (KV-cache blocks per Instance)");
-    constexpr std::string_view kSeed = "an integer from 0 to 2^53";
-    if (const ojson* v = Member(options, "seed")) o.seed = Integer(*v, "options.seed", 0, kMaxExact, kSeed);
+      o.cache_blocks =
+          Integer(*v, "options.cache_blocks", kCacheBlocksRange, "KV-cache blocks per Instance");
+    if (const ojson* v = Member(options, "seed")) o.seed = Integer(*v, "options.seed", kSeedRange);
     if (const ojson* v = Member(options, "seeds")) {
       if (Member(options, "seed")) Fail("options.seeds", "give either options.seed or options.seeds, not both");
       if (!v->is_array() || v->size() < 2)
-        Expected("options.seeds", "an array of at least two seeds (integers from 0 to 2^53)", *v);
+        Expected("options.seeds",
+                 fmt::format("an array of at least two seeds (integers from {} to {})",
+                             kSeedRange.min, kSeedRange.max_text),
+                 *v);
       for (std::size_t i = 0; i < v->size(); ++i) {
         const std::string key = fmt::format("options.seeds[{}]", i);
-        const std::uint64_t seed = Integer((*v)[i], key, 0, kMaxExact, kSeed);
+        const std::uint64_t seed = Integer((*v)[i], key, kSeedRange);
         if (std::find(s.seeds.begin(), s.seeds.end(), seed) != s.seeds.end())
           Fail(key, fmt::format("seed {} is already in the list", seed));
         s.seeds.push_back(seed);
@@ -263,6 +272,41 @@ class ScenarioParser {
     if (v.is_string()) return v.get<std::string>();
     if (v.is_number()) return Number(v, key).text;
     Expected(key, "a number or a string", v);
+  }
+
+  // options.proxy_queue (true: the Proxy queue model, --proxy-queue) and
+  // the Proxy operator's settings, as the command line's options.
+  void ParseQueueOptions(const ojson& options, Scenario& s) {
+    ProxyQueueOptions& q = s.sim.proxy_queue;
+    if (const ojson* v = Member(options, "proxy_queue")) {
+      if (!v->is_boolean()) Expected("options.proxy_queue", "true or false", *v);
+      q.on = v->get<bool>();
+    }
+    const bool settings = Member(options, "ready_concurrency") ||
+                          Member(options, "prepare_concurrency") ||
+                          Member(options, "predictor_coefficients");
+    if (settings && !q.on)
+      Fail("options.proxy_queue",
+           "options.ready_concurrency, options.prepare_concurrency and "
+           "options.predictor_coefficients configure the Proxy queue model: add "
+           "\"proxy_queue\": true");
+    if (const ojson* v = Member(options, "ready_concurrency"))
+      q.ready_concurrency = static_cast<std::uint32_t>(
+          Integer(*v, "options.ready_concurrency", 1, kMaxReadyConcurrency,
+                  fmt::format("an integer from 1 to {} (ready workers per Instance)",
+                              kMaxReadyConcurrency)));
+    if (const ojson* v = Member(options, "prepare_concurrency"))
+      q.prepare_concurrency = static_cast<std::uint32_t>(
+          Integer(*v, "options.prepare_concurrency", 1, 0xffffffffu,
+                  "an integer from 1 to 2^32-1 (prepare tasks per Instance)"));
+    if (const ojson* v = Member(options, "predictor_coefficients")) {
+      if (!v->is_array() || v->size() != 4)
+        Expected("options.predictor_coefficients",
+                 "an array of four finite numbers [a, b, c, d]", *v);
+      for (std::size_t k = 0; k < 4; ++k)
+        q.coefficients[k] =
+            Number((*v)[k], fmt::format("options.predictor_coefficients[{}]", k)).value;
+    }
   }
 
   // options.engine: a built-in engine or a configuration file (relative to

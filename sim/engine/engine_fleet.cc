@@ -4,7 +4,7 @@
 
 #include "base/errors.h"
 #include "base/number_text.h"
-#include "traces/decision_log.h"
+#include "base/json/json_write.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {

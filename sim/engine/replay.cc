@@ -12,6 +12,7 @@
 #include "sim/engine/shared_completions.h"
 #include "sim/engine/world.h"
 #include "traces/decision_log.h"
+#include "base/json/json_write.h"
 
 namespace lbsim {
 namespace {

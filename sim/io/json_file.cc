@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "base/errors.h"
-#include "traces/json_line_parser.h"
-#include "traces/text_file.h"
+#include "base/json/json_line_parser.h"
+#include "base/input/text_file.h"
 
 namespace lbsim {
 

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "traces/trace_reader.h"
+#include "base/json/json_limits.h"
 
 namespace lbsim {
 

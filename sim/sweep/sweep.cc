@@ -13,6 +13,7 @@
 #include "base/number_text.h"
 #include "base/signal_cleanup.h"
 #include "sim/engine/replay.h"
+#include "sim/engine/what_if_ranges.h"
 #include "sim/report/report.h"
 
 namespace lbsim {
@@ -106,12 +107,16 @@ void SetSimOption(SimOptions& o, std::string_view key, std::string_view value,
   auto bad = [&](std::string_view expected) {
     throw UsageError(fmt::format("{}: expected {}, got '{}'", where, expected, value));
   };
-  auto whole = [&](double lo, double hi) {
-    if (!number || x != std::floor(x) || x < lo || x > hi) return false;
-    return true;
+  // Whether the value is an integer in `range`; if not, says so, naming
+  // `what` (when given) in parentheses.
+  auto integer = [&](const WhatIfRange& range, std::string_view what) {
+    if (number && x == std::floor(x) && x >= static_cast<double>(range.min) &&
+        x <= static_cast<double>(range.max))
+      return;
+    bad(ExpectedInteger(range, what));
   };
-  if (key == "slots") {
-    if (!whole(1, 1u << 30)) bad("an integer from 1 to 2^30 (slots per Instance)");
+  if (key == kSlotsRange.key) {
+    integer(kSlotsRange, "slots per Instance");
     o.slots = static_cast<std::uint32_t>(x);
   } else if (key == "stale_interval" || key == "stale_delay" || key == "stale_jitter" ||
              key == "window") {
@@ -120,11 +125,11 @@ void SetSimOption(SimOptions& o, std::string_view key, std::string_view value,
      : key == "stale_delay"  ? o.stale_delay
      : key == "stale_jitter" ? o.stale_jitter
                              : o.window) = x;
-  } else if (key == "seed") {
-    if (!whole(0, 9007199254740992.0)) bad("an integer from 0 to 2^53");
+  } else if (key == kSeedRange.key) {
+    integer(kSeedRange, "");
     o.seed = static_cast<std::uint64_t>(x);
-  } else if (key == "cache_blocks") {
-    if (!whole(1, 9007199254740992.0)) bad("an integer from 1 to 2^53 (KV-cache blocks)");
+  } else if (key == kCacheBlocksRange.key) {
+    integer(kCacheBlocksRange, "KV-cache blocks");
     o.cache_blocks = static_cast<std::size_t>(x);
   } else if (key.substr(0, 6) == "speed." && key.size() > 6) {
     if (!number || !(x > 0.0)) bad("a number > 0 (a service speed)");

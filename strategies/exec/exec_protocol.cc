@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "traces/decision_log.h"
-#include "traces/json_line_parser.h"
+#include "base/json/json_line_parser.h"
+#include "base/json/json_write.h"
 
 namespace lbsim {
 namespace {
@@ -11,9 +11,6 @@ namespace {
 using nlohmann::json;
 
 constexpr std::size_t kMaxReasonLength = 32;
-
-// Appends a double as JSON: the shortest text that reads back the same.
-void AppendDouble(std::string& out, double x) { AppendTraceTime(out, TraceTime{x, false, 0}); }
 
 bool IsReasonWord(std::string_view w) {
   if (w.empty() || w.size() > kMaxReasonLength || w == "no_instances") return false;
@@ -39,7 +36,7 @@ std::string CandidateIds(std::span<const Candidate> candidates) {
 void AppendExecRequest(std::string& out, const ArrivalInfo& arrival,
                        std::span<const Candidate> candidates, const Hint& hint) {
   fmt::format_to(std::back_inserter(out), "{{\"seq\":{},\"t\":", arrival.seq);
-  AppendDouble(out, arrival.t);
+  AppendJsonDouble(out, arrival.t);
   out += ",\"request\":";
   AppendJsonString(out, arrival.request);
   out += ",\"candidates\":[";
@@ -48,12 +45,12 @@ void AppendExecRequest(std::string& out, const ArrivalInfo& arrival,
     out += i ? ",{\"id\":" : "{\"id\":";
     AppendJsonString(out, c.id);
     out += ",\"weight\":";
-    AppendDouble(out, c.weight);
+    AppendJsonDouble(out, c.weight);
     out += ",\"inflight\":";
     if (c.inflight) fmt::format_to(std::back_inserter(out), "{}", *c.inflight);
     else out += "null";
     out += ",\"qps_1m\":";
-    if (c.qps_1m) AppendDouble(out, *c.qps_1m);
+    if (c.qps_1m) AppendJsonDouble(out, *c.qps_1m);
     else out += "null";
     out += '}';
   }

@@ -28,8 +28,8 @@
 #include <string>
 
 #include "event_line_decoding.h"
-#include "traces/flat_object_scanner.h"
-#include "traces/json_scanner.h"
+#include "base/json/flat_object_scanner.h"
+#include "base/json/json_scanner.h"
 #include "traces/line_layouts.h"
 
 namespace {

@@ -1,7 +1,7 @@
 #include "event_line_decoding.h"
 
 #include "traces/event_decoder.h"
-#include "traces/json_scanner.h"
+#include "base/json/json_scanner.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {

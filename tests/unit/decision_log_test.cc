@@ -19,6 +19,7 @@
 #include "replay_fixture.h"
 #include "stream_contents.h"
 #include "traces/decision_log.h"
+#include "base/json/json_write.h"
 
 namespace lbsim {
 namespace {

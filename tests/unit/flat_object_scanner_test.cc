@@ -9,8 +9,8 @@
 
 #include <doctest/doctest.h>
 
-#include "traces/flat_object_scanner.h"
-#include "traces/json_scanner.h"
+#include "base/json/flat_object_scanner.h"
+#include "base/json/json_scanner.h"
 
 namespace lbsim {
 namespace {

@@ -10,8 +10,8 @@
 
 #include <doctest/doctest.h>
 
-#include "traces/input_file.h"
-#include "traces/prefetched_bytes.h"
+#include "base/input/input_file.h"
+#include "base/input/prefetched_bytes.h"
 #include "replay_fixture.h"
 
 namespace lbsim {

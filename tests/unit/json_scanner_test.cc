@@ -13,8 +13,8 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
-#include "traces/json_scanner.h"
-#include "traces/json_view.h"
+#include "base/json/json_scanner.h"
+#include "base/json/json_view.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {

@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-#include "traces/json_scanner.h"
+#include "base/json/json_scanner.h"
 #include "traces/layout_text.h"
 
 namespace lbsim {

@@ -16,8 +16,8 @@
 
 #include "event_line_decoding.h"
 #include "traces/event_decoder.h"
-#include "traces/flat_object_scanner.h"
-#include "traces/json_scanner.h"
+#include "base/json/flat_object_scanner.h"
+#include "base/json/json_scanner.h"
 #include "traces/layout_text.h"
 #include "traces/line_layouts.h"
 #include "traces/trace_reader.h"

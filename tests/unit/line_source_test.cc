@@ -4,7 +4,7 @@
 
 #include <doctest/doctest.h>
 
-#include "traces/json_line_parser.h"
+#include "base/json/json_line_parser.h"
 #include "traces/line_source.h"
 
 namespace lbsim {

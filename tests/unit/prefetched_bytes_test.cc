@@ -11,7 +11,7 @@
 
 #include <doctest/doctest.h>
 
-#include "traces/prefetched_bytes.h"
+#include "base/input/prefetched_bytes.h"
 
 namespace lbsim {
 namespace {

@@ -8,7 +8,7 @@
 #include "sim/engine/replay.h"
 #include "sim/report/report.h"
 #include "traces/event_decoder.h"
-#include "traces/json_scanner.h"
+#include "base/json/json_scanner.h"
 #include "traces/trace_reader.h"
 #include "replay_fixture.h"
 

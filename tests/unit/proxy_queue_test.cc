@@ -157,7 +157,7 @@ TEST_CASE("proxy queue: the snapshot of same-instant arrivals and of the chain")
                    0) == 0);
 }
 
-TEST_CASE("proxy queue: 8b116b6's snapshot has the four depths only; L1 versions none") {
+TEST_CASE("proxy queue: 8b116b6's snapshot has the four depths only, L1 versions none") {
   ProxyQueueConfig four;
   four.fields = QueueSnapshotFields::kFour;
   ProxyQueue q(four);

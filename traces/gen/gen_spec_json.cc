@@ -11,8 +11,8 @@
 
 #include "base/errors.h"
 #include "traces/gen/gen_spec.h"
-#include "traces/json_line_parser.h"
-#include "traces/text_file.h"
+#include "base/json/json_line_parser.h"
+#include "base/input/text_file.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {

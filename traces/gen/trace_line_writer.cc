@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "base/errors.h"
-#include "traces/decision_log.h"
+#include "base/json/json_write.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {

@@ -8,7 +8,7 @@
 
 #include "traces/importers/field_text.h"
 #include "base/errors.h"
-#include "traces/text_file.h"
+#include "base/input/text_file.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "traces/importers/import_format.h"
-#include "traces/json_line_parser.h"
+#include "base/json/json_line_parser.h"
 #include "traces/line_source.h"
 #include "traces/trace_reader.h"
 

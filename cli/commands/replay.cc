@@ -1,0 +1,552 @@
+// `lbsim [OPTIONS] TRACE`: replays a trace through strategies and reports
+// what each would do.
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+#include "base/background_writer.h"
+#include "base/errors.h"
+#include "base/usable_cpus.h"
+#include "cli/commands/command.h"
+#include "cli/option_checks.h"
+#include "cli/output_format.h"
+#include "cli/proxy_options.h"
+#include "cli/queue_options.h"
+#include "cli/what_if_options.h"
+#include "sim/engine/replay.h"
+#include "sim/io/output_file.h"
+#include "sim/io/progress_line.h"
+#include "sim/io/printable.h"
+#include "sim/io/write_stream.h"
+#include "sim/report/report.h"
+#include "sim/report/seed_spread.h"
+#include "sim/report/warning.h"
+#include "strategies/registry.h"
+#include "traces/read_ahead.h"
+#include "traces/request_log.h"
+
+namespace lbsim {
+namespace {
+
+// What `lbsim [OPTIONS] TRACE` was asked to do.
+struct ReplayCommand {
+  std::string trace;
+  std::vector<std::string> strategies;  // --strategy values; empty: the default
+  std::vector<std::string> settings;    // NAME.KEY=VALUE
+  // table | json | csv | html; when -f was not given, from --output's extension
+  // (report.json: json), else table.
+  std::string format = "table";
+  bool format_given = false;
+  std::string output;                   // empty or "-": standard output
+  std::string decisions;                // decision log path, empty: none
+  std::string trace_format = "auto";
+  ProxyOptions proxy;  // --proxy, --python
+  // What-if options (all off by default): --slots, --speed, --stale-*,
+  // --window, --cache-blocks, --seed, --seeds, --engine, --signal-*.
+  WhatIfOptions what_if;
+  std::string window_csv;           // per-window CSV path, empty: none
+  std::string engine_log;           // engine log path, empty: none
+  QueueOptions queue;               // --proxy-queue and its settings
+  std::string request_log;          // request log path, empty: none
+  std::string exec_timeout;  // seconds for exec strategies; empty: their default
+  unsigned threads = 0;      // --threads: threads a replay may use; 0: one per usable CPU
+  bool list_strategies = false;         // --list-strategies: list, replay nothing
+  bool quiet = false;                   // -q: no progress line
+  bool progress = false;                // show a progress line on stderr
+  bool seed_given = false;              // --seed was given
+  std::vector<std::string> fail_on;     // --fail-on values: exit 1 on these warnings
+};
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using ScratchFile = std::unique_ptr<std::FILE, FileCloser>;
+
+// Appends the scratch decision log `from` to `to`. A write error on either
+// shows when `to` is finished; one on `from` (a full disk while the replay
+// wrote it) would silently drop decisions, so it throws UsageError.
+void AppendFile(std::FILE* from, std::FILE* to, std::string_view path) {
+  errno = 0;
+  bool ok = std::fflush(from) == 0 && !std::ferror(from);
+  std::rewind(from);
+  char buffer[1 << 16];
+  std::size_t n;
+  while (ok && (n = std::fread(buffer, 1, sizeof buffer, from)) > 0)
+    if (std::fwrite(buffer, 1, n, to) != n) break;  // Finish() reports it
+  if (!ok || std::ferror(from))
+    throw UsageError(fmt::format("{}: cannot write output: {}", path,
+                                 errno ? std::strerror(errno) : "scratch file error"));
+}
+
+
+// Prints each warning that `names` select, one line each on standard
+// error; 1 when there is one, else 0.
+int FailOn(const SeededReports& runs, const std::vector<std::string>& names) {
+  const std::vector<std::string> found = SelectedWarnings(runs, names);
+  for (const std::string& line : found)
+    std::fputs(fmt::format("lbsim: --fail-on: {}\n", Printable(line)).c_str(), stderr);
+  return found.empty() ? 0 : 1;
+}
+// Writes engine log lines to a stdio stream in blocks that `background`'s
+// thread writes; Flush hands on the last one. A write error shows when the
+// stream's file is finished.
+class EngineLogWriter final : public EngineLog {
+ public:
+  EngineLogWriter(std::FILE* out, BackgroundWriter* background)
+      : out_(out), background_(background) {}
+  void Line(std::string_view json) override {
+    block_ += json;
+    block_ += '\n';
+    if (block_.size() >= BackgroundWriter::kBlockBytes) background_->Submit(out_, block_);
+  }
+  void Flush() {
+    if (!block_.empty()) background_->Submit(out_, block_);
+  }
+
+ private:
+  std::FILE* out_;
+  BackgroundWriter* background_;
+  std::string block_;
+};
+
+// A log that every strategy run of a replay writes (--decisions,
+// --engine-log), run after run in one file: the first run writes into the
+// output file, the others into scratch files beside it, appended in run
+// order when the replay is done. `Writer` writes one run's lines to a stdio
+// stream through a BackgroundWriter, so that the replay's thread does not
+// wait for the kernel to copy them; Flush hands on what it holds.
+template <typename Writer>
+class RunLogs {
+ public:
+  RunLogs(const std::string& path, std::size_t runs) : file_(path) {
+    for (std::size_t i = 0; i < runs; ++i) {
+      std::FILE* out = file_.stream();
+      if (i > 0) {
+        scratch_.emplace_back(ScratchFileNear(path));
+        out = scratch_.back().get();
+      }
+      writers_.push_back(std::make_unique<Writer>(out, &background_));
+    }
+  }
+
+  // One writer per run, as the interface `Sink` the replay takes.
+  template <typename Sink>
+  std::vector<Sink*> Sinks() const {
+    std::vector<Sink*> out;
+    for (const std::unique_ptr<Writer>& w : writers_) out.push_back(w.get());
+    return out;
+  }
+  // Waits for every line to be written, appends the other runs' logs to
+  // the file and finishes it.
+  void Finish() {
+    for (const std::unique_ptr<Writer>& w : writers_) w->Flush();
+    background_.Drain();
+    for (ScratchFile& f : scratch_) AppendFile(f.get(), file_.stream(), file_.Name());
+    file_.Finish();
+  }
+  void Commit() { file_.Commit(); }
+
+ private:
+  OutputFile file_;
+  std::vector<ScratchFile> scratch_;  // the logs of runs 2..N
+  // Declared after the files, whose streams it writes to until it stops,
+  // and before the writers, which hand it blocks.
+  BackgroundWriter background_;
+  std::vector<std::unique_ptr<Writer>> writers_;
+};
+
+
+// Replays and writes the report and decision log. Every output file appears
+// only complete, and only when the whole run succeeds: when this throws,
+// no output file was written. Returns the exit status: 0, or 1 when a
+// warning --fail-on names was raised (each is printed on standard error,
+// after the outputs are written); throws UsageError/InputError.
+int RunReplay(const ReplayCommand& command) {
+  const StrategyRegistry& registry = StrategyRegistry::Builtin();
+  std::vector<std::string> specs;
+  for (const std::string& value : command.strategies)
+    for (std::string& spec : SplitStrategyList(registry, value)) specs.push_back(std::move(spec));
+  std::vector<std::string> settings = command.settings;
+  if (!command.exec_timeout.empty()) {
+    const StrategyInfo& exec = registry.Require("exec");
+    bool used = std::any_of(specs.begin(), specs.end(), [&](const std::string& s) {
+      return registry.Find(std::string_view(s).substr(0, s.find(':'))) == &exec;
+    });
+    if (!used)
+      throw UsageError("--exec-timeout: no exec:COMMAND strategy in this run");
+    settings.push_back(fmt::format("{}.timeout={}", exec.name, command.exec_timeout));
+  }
+  CheckStrategyRunCount(specs.size());
+  const std::vector<std::string> fail_on = ParseFailOn(command.fail_on, "--fail-on");
+  std::vector<std::uint64_t> seeds = command.what_if.seeds;
+  if (!seeds.empty() && command.seed_given)
+    throw UsageError("--seed and --seeds: give one (--seeds replays once per seed)");
+  for (std::size_t k = 0; k < seeds.size(); ++k)
+    if (std::find(seeds.begin(), seeds.begin() + k, seeds[k]) != seeds.begin() + k)
+      throw UsageError(fmt::format("--seeds: seed {} is given twice", seeds[k]));
+  if (seeds.empty()) seeds.push_back(command.what_if.sim.seed);
+  constexpr std::string_view kFormats[] = {"table", "json", "csv", "html"};
+  const std::string format =
+      ChooseFormat(command.format_given ? std::optional(command.format) : std::nullopt,
+                   command.output, kFormats, "table");
+  if (seeds.size() > 1) {
+    if (format == "csv" || format == "html")
+      throw UsageError("--seeds with several seeds writes a table or JSON (--format table|json)");
+    if (!command.decisions.empty())
+      throw UsageError("--decisions: one decision log per replay; with --seeds give one seed");
+    if (!command.window_csv.empty())
+      throw UsageError("--window-csv: one series per replay; with --seeds give one seed");
+    if (!command.engine_log.empty())
+      throw UsageError("--engine-log: one log per replay; with --seeds give one seed");
+    if (!command.request_log.empty())
+      throw UsageError("--request-log: one log per replay; with --seeds give one seed");
+  }
+  // --seed also seeds every randomized strategy and --cache-blocks sizes
+  // kv_aware's cache, unless a strategy sets its own.
+  auto requests_for = [&](std::uint64_t seed) {
+    std::vector<RunWideParam> run_wide;
+    run_wide.emplace_back("seed", fmt::format("{}", seed));
+    run_wide.emplace_back("cache_blocks", fmt::format("{}", command.what_if.sim.cache_blocks));
+    std::vector<StrategyRequest> out;
+    for (const std::string& spec : specs)
+      out.push_back(ParseStrategyRequest(registry, spec, settings, run_wide));
+    if (out.empty())
+      out.push_back(ParseStrategyRequest(registry, registry.Default().name, settings, run_wide));
+    return out;
+  };
+  const std::vector<StrategyRequest> requests = requests_for(seeds.front());
+  CheckSettingsUsed(registry, requests, settings);
+  const TraceEncoding encoding = ParseTraceEncoding(command.trace_format);
+
+  SimOptions sim = command.what_if.sim;
+  sim.seed = seeds.front();
+  sim.proxy = command.proxy.Choice();
+  sim.charts = format == "html";
+  // A profile named here is known now: strategies that do not fit it fail
+  // before anything is read (one named by the trace header, when read).
+  if (sim.proxy.profile)
+    for (const StrategyRequest& r : requests) BindToProxy(r, sim.proxy.Resolve(nullptr));
+  for (const std::string& s : command.what_if.speeds) sim.speeds.push_back(ParseSpeedAssignment(s, "--speed"));
+  sim.engine = command.what_if.engine.Resolve();
+  sim.proxy_queue = command.queue.Resolve();
+  CheckSimOptions(sim);
+  if (sim.proxy_queue.on && sim.proxy.profile && !sim.proxy.profile->pinned())
+    throw UsageError(
+        "--proxy-queue: the spec profile has no Proxy queue; name a pinned Proxy version "
+        "(--proxy cacheroute@<commit> or latest)");
+  if (!command.request_log.empty() && !sim.proxy_queue.on)
+    throw UsageError("--request-log needs the Proxy queue model (--proxy-queue)");
+  if (!command.window_csv.empty() && !sim.windows())
+    throw UsageError("--window-csv needs --window WIDTH");
+  if (!command.engine_log.empty() && !sim.engine_model())
+    throw UsageError("--engine-log needs the engine model (--engine)");
+
+  RefuseOverwrite(command.output, command.trace, "--output");
+  RefuseOverwrite(command.decisions, command.trace, "--decisions");
+  RefuseOverwrite(command.window_csv, command.trace, "--window-csv");
+  RefuseOverwrite(command.engine_log, command.trace, "--engine-log");
+  RefuseOverwrite(command.request_log, command.trace, "--request-log");
+  // "-" is standard output, which holds one output: the report unless
+  // --output names a file.
+  auto refuse_beside_report = [&](std::string_view flag, const std::string& path) {
+    if (path == "-" && IsStandardOutputPath(command.output))
+      throw UsageError(fmt::format(
+          "{} -: the report already goes to standard output; give --output FILE", flag));
+  };
+  refuse_beside_report("--decisions", command.decisions);
+  refuse_beside_report("--window-csv", command.window_csv);
+  refuse_beside_report("--engine-log", command.engine_log);
+  refuse_beside_report("--request-log", command.request_log);
+  {
+    std::vector<std::string> dashes;
+    for (const auto& [flag, path] : {std::pair{"--decisions", &command.decisions},
+                                     std::pair{"--window-csv", &command.window_csv},
+                                     std::pair{"--engine-log", &command.engine_log},
+                                     std::pair{"--request-log", &command.request_log}})
+      if (*path == "-") dashes.push_back(fmt::format("{} -", flag));
+    if (dashes.size() > 1) {
+      std::string named;
+      for (std::size_t i = 0; i < dashes.size(); ++i)
+        named += (i == 0 ? "" : i + 1 == dashes.size() ? " and " : ", ") + dashes[i];
+      throw UsageError(named + ": only one of them can go to standard output");
+    }
+  }
+  if (!command.decisions.empty() && !command.output.empty() &&
+      (command.decisions == command.output || SameFile(command.decisions, command.output)))
+    throw UsageError("--decisions and --output name the same file");
+  for (const std::string* other : {&command.output, &command.decisions})
+    if (!command.window_csv.empty() && !other->empty() &&
+        (command.window_csv == *other || SameFile(command.window_csv, *other)))
+      throw UsageError("--window-csv names the same file as --output or --decisions");
+  for (const std::string* other : {&command.output, &command.decisions, &command.window_csv})
+    if (!command.engine_log.empty() && !other->empty() &&
+        (command.engine_log == *other || SameFile(command.engine_log, *other)))
+      throw UsageError("--engine-log names the same file as --output, --decisions or --window-csv");
+  for (const std::string* other :
+       {&command.output, &command.decisions, &command.window_csv, &command.engine_log})
+    if (!command.request_log.empty() && !other->empty() &&
+        (command.request_log == *other || SameFile(command.request_log, *other)))
+      throw UsageError(
+          "--request-log names the same file as --output, --decisions, --window-csv or "
+          "--engine-log");
+
+  // What goes to standard output must not go into a file an output replaces.
+  if (IsStandardOutputPath(command.output) || command.decisions == "-" ||
+      command.window_csv == "-" || command.engine_log == "-" || command.request_log == "-") {
+    RefuseStandardOutputAs(command.output, "--output");
+    RefuseStandardOutputAs(command.decisions, "--decisions");
+    RefuseStandardOutputAs(command.window_csv, "--window-csv");
+    RefuseStandardOutputAs(command.engine_log, "--engine-log");
+    RefuseStandardOutputAs(command.request_log, "--request-log");
+  }
+
+  const unsigned threads = command.threads > 0 ? command.threads : UsableCpus();
+  const bool read_ahead = threads >= 2;
+  auto feed = [&](InstanceTable& table, TraceVisitor& visitor, TraceProgress* shown) {
+    return read_ahead ? ReadTraceAhead(command.trace, encoding, table, visitor, shown)
+                      : ReadTrace(command.trace, encoding, table, visitor, shown);
+  };
+  // With CPUs to spare, a run of several strategies splits them into
+  // groups, each visiting the trace read ahead on a thread of its own.
+  auto parallel = [&](TraceProgress* shown) {
+    ParallelFeed p;
+    if (!read_ahead) return p;
+    p.threads = threads;
+    p.read = [&command, encoding, shown](std::span<const TraceConsumer> consumers) {
+      return ReadTraceAhead(command.trace, encoding, consumers, shown);
+    };
+    return p;
+  };
+  SeededReports runs;
+  if (seeds.size() > 1) {
+    // Several seeds: one replay each, then one report of them all.
+    std::optional<OutputFile> report_file;
+    if (!IsStandardOutputPath(command.output)) report_file.emplace(command.output);
+    for (std::uint64_t seed : seeds) {
+      SimOptions seeded = sim;
+      seeded.seed = seed;
+      ReplayResult result = Replay(
+          command.trace,
+          [&](InstanceTable& table, TraceVisitor& visitor) { return feed(table, visitor, nullptr); },
+          requests_for(seed), {}, seeded, {}, parallel(nullptr));
+      runs.seeds.push_back(seed);
+      runs.reports.push_back(BuildReport(result));
+    }
+    const std::string text =
+        format == "json" ? RenderSeededJson(runs) : RenderSeededTable(runs);
+    if (report_file) {
+      WriteText(text, report_file->stream(), command.output + ": cannot write output");
+      report_file->Finish();
+      report_file->Commit();
+    } else {
+      WriteStandardOutput(text, "the report");
+    }
+    return FailOn(runs, fail_on);
+  }
+
+  // Outputs are prepared before reading and committed only after success.
+  std::optional<RunLogs<DecisionLogWriter>> decision_logs;
+  std::vector<DecisionSink*> logs;
+  if (!command.decisions.empty()) {
+    decision_logs.emplace(command.decisions, requests.size());
+    logs = decision_logs->Sinks<DecisionSink>();
+  }
+  std::optional<RunLogs<EngineLogWriter>> engine_log_files;
+  std::vector<EngineLog*> engine_logs;
+  if (!command.engine_log.empty()) {
+    engine_log_files.emplace(command.engine_log, requests.size());
+    engine_logs = engine_log_files->Sinks<EngineLog>();
+  }
+  std::optional<RunLogs<RequestLogWriter>> request_log_files;
+  std::vector<RequestSink*> request_logs;
+  if (!command.request_log.empty()) {
+    request_log_files.emplace(command.request_log, requests.size());
+    request_logs = request_log_files->Sinks<RequestSink>();
+  }
+  std::optional<OutputFile> report_file;
+  if (!IsStandardOutputPath(command.output))
+    report_file.emplace(command.output);
+  std::optional<OutputFile> window_file;
+  if (!command.window_csv.empty()) window_file.emplace(command.window_csv);
+
+  std::optional<ProgressLine> progress;
+  if (command.progress) progress.emplace(stderr);
+  // A replay has the machine to itself: with a second CPU, the trace is
+  // read on a second thread while the strategies run on this one (or on
+  // several, see above).
+  TraceProgress* shown = progress ? &*progress : nullptr;
+  ReplayResult result = Replay(
+      command.trace,
+      [&](InstanceTable& table, TraceVisitor& visitor) { return feed(table, visitor, shown); },
+      requests, logs, sim, engine_logs, parallel(shown), request_logs);
+  if (progress) progress->Finish();
+
+  Report report = BuildReport(result);
+  std::string text = format == "json"   ? RenderJson(report)
+                     : format == "csv"  ? RenderCsv(report)
+                     : format == "html" ? RenderHtml(report)
+                                        : RenderTable(report);
+  // Every output is complete on disk before any is put in place.
+  if (decision_logs) decision_logs->Finish();
+  if (window_file) {
+    WriteText(RenderWindowCsv(report), window_file->stream(),
+                command.window_csv + ": cannot write output");
+    window_file->Finish();
+  }
+  if (engine_log_files) engine_log_files->Finish();
+  if (request_log_files) request_log_files->Finish();
+  if (report_file) {
+    WriteText(text, report_file->stream(), command.output + ": cannot write output");
+    report_file->Finish();
+  }
+  if (decision_logs) decision_logs->Commit();
+  if (window_file) window_file->Commit();
+  if (engine_log_files) engine_log_files->Commit();
+  if (request_log_files) request_log_files->Commit();
+  if (report_file) report_file->Commit();
+  else WriteStandardOutput(text, "the report");
+  runs.seeds.push_back(sim.seed);
+  runs.reports.push_back(std::move(report));
+  return FailOn(runs, fail_on);
+}
+
+// The output files `command` names, as "--output FILE", "--decisions FILE",
+// "--window-csv FILE", "--engine-log FILE" and "--request-log FILE", for the note that a failed
+// run wrote none of them.
+std::vector<std::string> NamedOutputFiles(const ReplayCommand& command) {
+  std::vector<std::string> named;
+  if (!IsStandardOutputPath(command.output))
+    named.push_back("--output " + command.output);
+  if (!command.decisions.empty()) named.push_back("--decisions " + command.decisions);
+  if (!command.window_csv.empty()) named.push_back("--window-csv " + command.window_csv);
+  if (!command.engine_log.empty()) named.push_back("--engine-log " + command.engine_log);
+  if (!command.request_log.empty()) named.push_back("--request-log " + command.request_log);
+  return named;
+}
+
+class ReplayCli final : public Command {
+ public:
+  void Declare(CLI::App& app) override {
+    using Help = WhatIfOptions::Help;
+    app_ = &app;
+    ReplayCommand& r = replay_;
+    app.add_option("trace", r.trace,
+                   "Trace to replay: .json (document), .ndjson/.jsonl (JSON Lines), - (stdin)");
+    app.add_option("-s,--strategy", r.strategies,
+                   "Strategy to run, by name or alias, with optional :KEY=VALUE parameters; "
+                   "repeat or separate with commas to compare (default: round_robin). "
+                   "exec:COMMAND runs an external strategy program (see docs/external-strategies.md); it takes "
+                   "the rest of the value, commas included")
+        ->allow_extra_args(false)
+        ->type_name("SPEC");
+    app.add_option("--exec-timeout", r.exec_timeout,
+                   "Seconds an exec:COMMAND strategy may take to answer one decision "
+                   "(default 10)")
+        ->type_name("SECONDS");
+    app.add_option("--set", r.settings,
+                   "Set a strategy parameter for every run of it, e.g. ll.qps_1m=0")
+        ->allow_extra_args(false)
+        ->type_name("NAME.KEY=VALUE");
+    app.add_option("-f,--format", r.format,
+                   "Report format; html writes one self-contained page with charts "
+                   "(default: from --output's extension, .json .csv .html .txt, else table)")
+        ->check(CLI::IsMember({"table", "json", "csv", "html"}))
+        ->default_str("table");
+    app.add_option("-o,--output", r.output,
+                   "Write the report to FILE (atomically) instead of standard output")
+        ->type_name("FILE");
+    app.add_option("--decisions", r.decisions,
+                   "Write the decision log (JSON Lines) to FILE "
+                   "(\"-\": standard output, given --output FILE)")
+        ->type_name("FILE");
+    r.proxy.AddTo(app);
+    app.add_option("--trace-format", r.trace_format,
+                   "Trace encoding when the file name does not tell")
+        ->check(CLI::IsMember({"auto", "document", "lines"}))
+        ->default_str("auto");
+    // What-if simulation (see docs/what-if.md); times in the trace's unit.
+    const std::string what_if = "What-if simulation";
+    r.what_if.AddModelTo(app, what_if, Help::kReplay);
+    seed_option_ = r.what_if.AddSeedTo(app);
+    r.what_if.AddSeedsTo(app, Help::kReplay);
+    app.add_option("--fail-on", r.fail_on,
+                   "Exit with status 1 when the report raises this warning: warning (any) or "
+                   "a warning name (herding, concentration, overload, ...); repeatable")
+        ->allow_extra_args(false)
+        ->type_name("NAME");
+    app.add_option("--threads", r.threads,
+                   "Threads a replay may use: 1 reads and replays on one; with 2 the trace is "
+                   "read ahead on the second; with more, three or more strategies are split into "
+                   "groups, each replayed on a thread of its own (default: one per usable CPU)")
+        ->check(IntegerFrom(1, 256, "256"))
+        ->type_name("N");
+    r.what_if.AddCacheBlocksTo(app, "", Help::kReplay);
+    r.what_if.AddWindowTo(app, what_if, Help::kReplay);
+    app.add_option("--window-csv", r.window_csv,
+                   "Write the per-window series as CSV to FILE "
+                   "(\"-\": standard output, given --output FILE); needs --window")
+        ->type_name("FILE")
+        ->group(what_if);
+    r.what_if.AddEngineTo(app, what_if);
+    app.add_option("--engine-log", r.engine_log,
+                   "Write every engine step and served request as JSON Lines to FILE "
+                   "(\"-\": standard output, given --output FILE); needs --engine")
+        ->type_name("FILE")
+        ->group(what_if);
+    r.queue.AddTo(app, what_if);
+    app.add_option("--request-log", r.request_log,
+                   "Write each request's arrival, forwarding, first token, end and outcome as "
+                   "JSON Lines to FILE (\"-\": standard output, given --output FILE); needs "
+                   "--proxy-queue")
+        ->type_name("FILE")
+        ->group(what_if);
+    app.add_flag("--list-strategies", r.list_strategies,
+                 "List the registered strategies and their parameters");
+    app.add_flag("-q,--quiet", r.quiet,
+                 "Show no progress line (shown on a terminal for replays longer than a second)");
+  }
+  // The replay is what runs when no subcommand is named; --list-strategies
+  // lists, also before a subcommand that is not a listing.
+  bool Chosen() const override {
+    return replay_.list_strategies || app_->get_subcommands().empty();
+  }
+  std::vector<FileOption> FileOptions() const override {
+    return {{app_, "--output", &replay_.output},
+            {app_, "--decisions", &replay_.decisions},
+            {app_, "--window-csv", &replay_.window_csv},
+            {app_, "trace", &replay_.trace, false}};
+  }
+  int Run(std::vector<std::string>& unwritten) override {
+    if (replay_.list_strategies) return RunListStrategies(replay_.proxy.Choice().Resolve(nullptr));
+    if (replay_.trace.empty())
+      throw UsageError("no trace given: lbsim [OPTIONS] TRACE (see lbsim --help)");
+    replay_.format_given = app_->get_option("--format")->count() > 0;
+    unwritten = NamedOutputFiles(replay_);
+    replay_.progress = !replay_.quiet && ::isatty(STDERR_FILENO);
+    replay_.seed_given = seed_option_->count() > 0;
+    return RunReplay(replay_);
+  }
+
+ private:
+  ReplayCommand replay_;
+  CLI::App* app_ = nullptr;
+  CLI::Option* seed_option_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> MakeReplayCommand() { return std::make_unique<ReplayCli>(); }
+
+}  // namespace lbsim

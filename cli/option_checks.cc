@@ -1,0 +1,36 @@
+#include "cli/option_checks.h"
+
+#include <charconv>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "base/number_text.h"
+
+namespace lbsim {
+
+CLI::Validator NonNegative(bool zero_ok) {
+  return CLI::Validator(
+      [zero_ok](std::string& text) -> std::string {
+        double x = 0;
+        if (ParseFiniteNumber(text, x) && (x > 0 || (zero_ok && x == 0))) return {};
+        return fmt::format("expected a number {} 0, got {}", zero_ok ? ">=" : ">", text);
+      },
+      "");
+}
+
+CLI::Validator IntegerFrom(std::uint64_t min, std::uint64_t max, std::string max_text) {
+  if (max_text.empty()) max_text = fmt::format("{}", max);
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        std::uint64_t x = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
+        if (!text.empty() && ec == std::errc() && end == text.data() + text.size() && x >= min &&
+            x <= max)
+          return {};
+        return fmt::format("expected an integer from {} to {}, got {}", min, max_text, text);
+      },
+      "");
+}
+
+}  // namespace lbsim

@@ -1,0 +1,24 @@
+#pragma once
+
+// The validators the commands' options share, each with its one error text.
+
+#include <cstdint>
+#include <string>
+
+namespace CLI {
+class Validator;
+}  // namespace CLI
+
+namespace lbsim {
+
+// Accepts a finite number > 0 (or, with `zero_ok`, >= 0); otherwise says
+// "expected a number > 0, got TEXT" (">= 0").
+CLI::Validator NonNegative(bool zero_ok);
+
+// Accepts an integer written in decimal digits, from `min` to `max`;
+// otherwise says "expected an integer from MIN to MAX_TEXT, got TEXT"
+// (`max_text` empty: `max` in digits). CLI11 would take "-1" for 2^64-1,
+// and print its own bounds in full.
+CLI::Validator IntegerFrom(std::uint64_t min, std::uint64_t max, std::string max_text = "");
+
+}  // namespace lbsim
