@@ -160,7 +160,7 @@ void ProxyQueue::RunNext(std::vector<Progress>& out) {
       instances_[e.target].fetcher = Fetcher::kWaitingTask;
       TryDequeue(e.target, e.clock, out);
       break;
-    case EventKind::kForward: Forward(e.target, e.clock, out); break;
+    case EventKind::kPoll: Poll(e.target, e.clock, out); break;
     case EventKind::kFirstChunk: FirstChunk(e.target, e.clock, out); break;
     case EventKind::kEnd: End(e.target, e.clock, out); break;
   }
@@ -239,12 +239,8 @@ void ProxyQueue::TryDequeue(InstanceIndex i, double now, std::vector<Progress>& 
     TryRelease(s, now);
   }
   // _wait_dispatch_turn's first look, at once.
-  Task& task = tasks_[id];
-  task.dequeued = now;
-  if (!s.pending.empty() && !s.pending.front().ended && s.pending.front().task == id)
-    Forward(id, now, out);
-  else
-    task.waiting = true;
+  if (!s.pending.front().ended && s.pending.front().task == id) Forward(id, now, out);
+  else if (!s.pending.front().ended) Push(now + kDispatchPoll, EventKind::kPoll, id);
   // The fetch lock passes to an idle worker, if any.
   if (s.active_ready < config_.ready_concurrency) LockTaken(i, now, out);
   else s.fetcher = Fetcher::kNoWorker;
@@ -268,30 +264,22 @@ void ProxyQueue::WorkerFreed(InstanceIndex i, double now, std::vector<Progress>&
   if (s.fetcher == Fetcher::kNoWorker) LockTaken(i, now, out);
 }
 
-void ProxyQueue::CheckHead(InstanceState& s, double now, double cause) {
-  if (s.pending.empty() || s.pending.front().ended) return;
-  Task& task = tasks_[s.pending.front().task];
-  if (!task.waiting || task.forward_scheduled) return;
-  // Its polls: at its dequeue, then every 5 ms, each sleep from the last
-  // wake. Timers due at one clock fire in the order they were set: a poll
-  // that falls on this very clock sees the change only when its timer was
-  // set (at the poll before) no earlier than the change's own timer.
-  double before = task.dequeued;
-  double poll = before + kDispatchPoll;
-  while (poll < now) {
-    before = poll;
-    poll = poll + kDispatchPoll;
+void ProxyQueue::Poll(TaskId id, double now, std::vector<Progress>& out) {
+  // _wait_dispatch_turn: forward when it is the oldest pending request,
+  // else sleep 5 ms. Behind a completions request that ended but stays
+  // pending nothing can change: the task waits for ever, unpolled.
+  Task& task = tasks_[id];
+  InstanceState& s = instances_[task.request.instance];
+  const PendingTask& head = s.pending.front();
+  if (!head.ended && head.task == id) {
+    Forward(id, now, out);
+    return;
   }
-  if (poll == now && cause > before) poll = poll + kDispatchPoll;
-  task.forward_scheduled = true;
-  Push(poll, EventKind::kForward, s.pending.front().task);
+  if (!head.ended) Push(now + kDispatchPoll, EventKind::kPoll, id);
 }
 
 void ProxyQueue::Forward(TaskId id, double now, std::vector<Progress>& out) {
-  Task& task = tasks_[id];
-  task.waiting = false;
-  task.forwarded = now;
-  const Request& r = task.request;
+  const Request& r = tasks_[id].request;
   out.push_back(Progress{Progress::Kind::kForwarded, r.record, r.instance, r.registration, now});
   const double scale = config_.milliseconds ? 1000.0 : 1.0;
   if (!r.completions) Push(now + r.ttft / scale, EventKind::kFirstChunk, id);
@@ -307,12 +295,10 @@ void ProxyQueue::FirstChunk(TaskId id, double now, std::vector<Progress>& out) {
   ++s.decode;
   s.pending.pop_front();
   Rebuild(s, now);
-  CheckHead(s, now, tasks_[id].forwarded);
 }
 
 void ProxyQueue::End(TaskId id, double now, std::vector<Progress>& out) {
   const Request r = tasks_[id].request;
-  const double forwarded = tasks_[id].forwarded;
   InstanceState& s = instances_[r.instance];
   if (r.completions) {
     // Its one chunk, at the end, is the client's first token; the task is
@@ -321,7 +307,6 @@ void ProxyQueue::End(TaskId id, double now, std::vector<Progress>& out) {
     if (config_.clears_ended_pending) {
       s.pending.pop_front();
       Rebuild(s, now);
-      CheckHead(s, now, forwarded);
     } else {
       s.pending.front().ended = true;
     }

@@ -132,10 +132,6 @@ class ProxyQueue {
   struct Task {
     Request request;
     double service_ms = 0.0;  // int(predicted service * 1000) / 1000.0, for rebuilds
-    double dequeued = 0.0;    // the clock its dispatch polls count from
-    double forwarded = 0.0;   // the clock it was forwarded at
-    bool waiting = false;     // dequeued, polling for its turn
-    bool forward_scheduled = false;
   };
   struct PendingTask {
     TaskId task;
@@ -165,7 +161,7 @@ class ProxyQueue {
   // ready queue (reserving their prefill); kTake: then a waiting worker may
   // take one.
   enum class EventKind : std::uint8_t {
-    kRelease, kTake, kFetcherWake, kForward, kFirstChunk, kEnd };
+    kRelease, kTake, kFetcherWake, kPoll, kFirstChunk, kEnd };
   // Events at one clock run releases first (the arrival handlers' own
   // tasks run before the steps that the timers due then wake), then in
   // the order they were scheduled.
@@ -191,9 +187,8 @@ class ProxyQueue {
   void TryDequeue(InstanceIndex i, double now, std::vector<Progress>& out);
   void WorkerFreed(InstanceIndex i, double now, std::vector<Progress>& out);
   void LockTaken(InstanceIndex i, double now, std::vector<Progress>& out);
-  // The oldest pending request changed at `now`, by an event scheduled at
-  // clock `cause`: if a worker holds it, it is forwarded at its next poll.
-  void CheckHead(InstanceState& s, double now, double cause);
+  // A worker's poll for its request's dispatch turn.
+  void Poll(TaskId id, double now, std::vector<Progress>& out);
   void Forward(TaskId id, double now, std::vector<Progress>& out);
   void FirstChunk(TaskId id, double now, std::vector<Progress>& out);
   void End(TaskId id, double now, std::vector<Progress>& out);
