@@ -140,6 +140,10 @@ void ProxyQueue::Enqueue(const Request& request, double t) {
         "Proxy's prepare queue holds {}, and its handlers would block (not modelled)",
         kQueueRoom, kQueueRoom));
   s.prepare_queue.push_back(NewTask(request));
+  if (!s.hinted) {
+    s.hinted = true;
+    hinted_.push_back(request.instance);
+  }
   ++unfinished_;
   if (!s.release_scheduled) {
     s.release_scheduled = true;
@@ -347,14 +351,26 @@ void ProxyQueue::Snapshot(double t, std::vector<InstanceIndex>& instances,
   for (InstanceIndex i : order_) entries.push_back(EntryOf(instances_[i], now));
 }
 
-void ProxyQueue::FillHint(double t, Hint& hint) const {
+void ProxyQueue::FillHint(double t, Hint& hint) {
   hint.queues.clear();
   hint.any_overflow = false;
   if (config_.fields == QueueSnapshotFields::kNone) return;
   const double now = Clock(t);
   const bool nine = config_.fields == QueueSnapshotFields::kNine;
-  for (InstanceIndex i : order_) {
+  for (std::size_t k = 0; k < hinted_.size();) {
+    const InstanceIndex i = hinted_[k];
     const QueueSnapshotEntry e = EntryOf(instances_[i], now);
+    if (e.prepare_queue_depth == 0 && e.ready_queue_depth == 0 && e.active_prepare == 0 &&
+        e.active_ready == 0 && e.pending_prefill_count == 0 && e.active_decode_count == 0 &&
+        e.predicted_total_backlog_ms == 0.0) {
+      // Idle: it stays so until its next request (time only brings the
+      // backlog down).
+      instances_[i].hinted = false;
+      hinted_[k] = hinted_.back();
+      hinted_.pop_back();
+      continue;
+    }
+    ++k;
     Hint::Entry& entry = hint.queues.emplace_back();
     entry.instance = i;
     // kQueueFields order: queue_depth (never sent), then the keys below.

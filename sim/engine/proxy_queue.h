@@ -112,8 +112,11 @@ class ProxyQueue {
   void Snapshot(double t, std::vector<InstanceIndex>& instances,
                 std::vector<QueueSnapshotEntry>& entries) const;
   // The snapshot at trace time `t` as the hint entries least_load reads:
-  // the configured fields of every Instance it holds.
-  void FillHint(double t, Hint& hint) const;
+  // the configured fields of every Instance it holds that is not idle. An
+  // idle Instance's entry (every field 0) adds only zero terms to a score
+  // its known inflight already gives (every Instance the queue has seen
+  // counts its requests), so leaving it out changes no decision.
+  void FillHint(double t, Hint& hint);
   // The snapshot at trace time `t` as JSON, in the Proxy's key order and
   // number forms (counts as integers, *_ms as Python floats); `names`
   // gives each Instance's id. Empty when the version passes no queue hint.
@@ -156,6 +159,7 @@ class ProxyQueue {
     std::size_t oldest_slot = 0;
     double prefill_free = 0.0;
     bool release_scheduled = false;
+    bool hinted = false;  // in hinted_
   };
   // kRelease: the instant's arrivals are prepared and released to the
   // ready queue (reserving their prefill); kTake: then a waiting worker may
@@ -201,6 +205,9 @@ class ProxyQueue {
   double t0_ = 0.0;
   std::vector<InstanceState> instances_;
   std::vector<InstanceIndex> order_;  // Instances by first request
+  // Instances that may have a snapshot entry other than all zeros: each
+  // joins at a request and leaves at a FillHint that finds it idle.
+  std::vector<InstanceIndex> hinted_;
   std::vector<Task> tasks_;
   std::vector<TaskId> free_tasks_;
   std::vector<Event> events_;  // a min-heap by (clock, seq)
