@@ -134,7 +134,6 @@ class ProxyQueue {
   using TaskId = std::uint32_t;
   struct Task {
     Request request;
-    double service_ms = 0.0;  // int(predicted service * 1000) / 1000.0, for rebuilds
   };
   struct PendingTask {
     TaskId task;
