@@ -242,10 +242,6 @@ int RunReplay(const ReplayCommand& command) {
   sim.engine = command.what_if.engine.Resolve();
   sim.proxy_queue = command.queue.Resolve();
   CheckSimOptions(sim);
-  if (sim.proxy_queue.on && sim.proxy.profile && !sim.proxy.profile->pinned())
-    throw UsageError(
-        "--proxy-queue: the spec profile has no Proxy queue; name a pinned Proxy version "
-        "(--proxy cacheroute@<commit> or latest)");
   if (!command.request_log.empty() && !sim.proxy_queue.on)
     throw UsageError("--request-log needs the Proxy queue model (--proxy-queue)");
   if (!command.window_csv.empty() && !sim.windows())

@@ -361,12 +361,13 @@ inline void World::CountRouted(InstanceIndex routed, std::size_t slot, bool has_
 }
 
 [[gnu::noinline]] void World::Refuse(const TraceEvent& arrival, std::uint64_t seq,
-                                     std::string_view request_id, std::size_t candidates) {
+                                     std::string_view request_id, std::size_t candidates,
+                                     std::string_view queue_depths) {
   metrics_.RecordRefused(seq);
   if (timeline_) timeline_->Decision(arrival.t.value, nullptr, "refused", candidates);
   if (log_)
     log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id, nullptr,
-                               "refused", candidates});
+                               "refused", candidates, queue_depths});
 }
 
 [[gnu::noinline]] void World::AdmitToEngine(const TraceEvent& arrival, std::uint64_t seq,
@@ -467,11 +468,7 @@ namespace lbsim {
   const Choice choice = index_ ? index_->SelectIndexed(candidates, signalled_)
                                : strategy_->Select(candidates, signalled_);
   if (choice.refused) {
-    metrics_.RecordRefused(seq);
-    if (timeline_) timeline_->Decision(t, nullptr, "refused", candidates.size());
-    if (log_)
-      log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id, nullptr,
-                                 "refused", candidates.size(), snapshot});
+    Refuse(arrival, seq, request_id, candidates.size(), snapshot);
     journeys_->NotRouted(record, "refused", table);
     return;
   }

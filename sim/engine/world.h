@@ -150,7 +150,7 @@ class World {
   void AddInFlight(std::string_view where);
   // A refused decision: logged and counted, nothing routed.
   void Refuse(const TraceEvent& arrival, std::uint64_t seq, std::string_view request_id,
-              std::size_t candidates);
+              std::size_t candidates, std::string_view queue_depths = {});
   void Complete(const Completion& c, double time, const Pool& pool);
   // Runs the Proxy queue's events before its clock `limit` (every one when
   // nullopt); each request end completes a request at most at `latest`.
