@@ -55,9 +55,7 @@ std::uint32_t EngineFleet::NewRequest() {
   return static_cast<std::uint32_t>(requests_.size() - 1);
 }
 
-bool EngineFleet::Admit(const TraceEvent& arrival, std::uint64_t seq, InstanceIndex i,
-                        std::uint64_t registration, double speed, const InstanceTable& table) {
-  table_ = &table;
+void EngineFleet::RequireTokens(const TraceEvent& arrival) {
   for (const auto& [field, value] : {std::pair{"input_tokens", &arrival.input_tokens},
                                      std::pair{"output_tokens", &arrival.output_tokens}})
     if (!*value)
@@ -65,10 +63,24 @@ bool EngineFleet::Admit(const TraceEvent& arrival, std::uint64_t seq, InstanceIn
           "field \"{}\": expected an integer >= 0 (a token count): the engine model (--engine) "
           "serves every arrival by its tokens, but it is missing",
           field));
+}
+
+bool EngineFleet::Admit(const TraceEvent& arrival, std::uint64_t seq, InstanceIndex i,
+                        std::uint64_t registration, double speed, const InstanceTable& table) {
+  RequireTokens(arrival);
+  return Admit(EngineArrival{seq, arrival.t.value, *arrival.input_tokens, *arrival.output_tokens,
+                             arrival.hint.prefix_blocks, 0},
+               i, registration, speed, table);
+}
+
+bool EngineFleet::Admit(const EngineArrival& arrival, InstanceIndex i,
+                        std::uint64_t registration, double speed, const InstanceTable& table) {
+  table_ = &table;
   EngineOf(i);
-  const double t = arrival.t.value;
-  const std::uint64_t input = std::max<std::uint64_t>(*arrival.input_tokens, 1);
-  const std::uint64_t output = *arrival.output_tokens;
+  const double t = arrival.t;
+  const std::uint64_t seq = arrival.seq;
+  const std::uint64_t input = std::max<std::uint64_t>(arrival.input_tokens, 1);
+  const std::uint64_t output = arrival.output_tokens;
   const std::uint32_t id = NewRequest();
   EngineRequest& r = requests_[id];
   // A fresh request in a reused slot, keeping its vectors' memory.
@@ -79,6 +91,7 @@ bool EngineFleet::Admit(const TraceEvent& arrival, std::uint64_t seq, InstanceIn
   r.holds = std::move(holds);
   r.seq = seq;
   r.registration = registration;
+  r.tag = arrival.tag;
   r.arrival = t;
   r.input = input;
   r.output = output;
@@ -91,8 +104,8 @@ bool EngineFleet::Admit(const TraceEvent& arrival, std::uint64_t seq, InstanceIn
     free_.push_back(id);
     return false;
   }
-  const std::size_t m = std::min<std::size_t>(arrival.hint.prefix_blocks.size(), input / unit_tokens_);
-  r.units.assign(arrival.hint.prefix_blocks.begin(), arrival.hint.prefix_blocks.begin() + m);
+  const std::size_t m = std::min<std::size_t>(arrival.prefix_blocks.size(), input / unit_tokens_);
+  r.units.assign(arrival.prefix_blocks.begin(), arrival.prefix_blocks.begin() + m);
   r.holds.assign(m, 0);
   Slot& s = slots_[i];
   ++s.pending_prefill;
@@ -193,6 +206,7 @@ void EngineFleet::EndStep(InstanceIndex i, double time) {
       r.first_out = time + post;
       latencies.ttft.Add(r.first_out - r.arrival);
       stats_->FirstToken(i, r.first_out, r.first_out - r.arrival);
+      if (listener_) listener_->FirstToken(r.tag, r.first_out);
     } else {
       const double g = time - r.last_token;
       if (gaps > 0 && g != gap) {
@@ -230,8 +244,10 @@ void EngineFleet::Served(InstanceIndex i, std::uint32_t id, double end) {
   l.e2e.Add(end - r.arrival);
   if (r.output >= 2) l.tpot.Add((r.last_token - r.first_token) / static_cast<double>(r.output - 1));
   if (log_) LogRequest(i, r, r.first_out, end, false);
-  events_.Push(end, EventClass::kCompletion,
-               InternalEvent{InternalEvent::Kind::kCompletion, i, r.registration});
+  if (listener_) listener_->Ended(r.tag, end);
+  else
+    events_.Push(end, EventClass::kCompletion,
+                 InternalEvent{InternalEvent::Kind::kCompletion, i, r.registration});
   free_.push_back(id);
 }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "sim/engine/internal_event.h"
 #include "sim/engine/llm_engine.h"
 #include "sim/engine/pool.h"
+#include "sim/engine/response_listener.h"
 #include "traces/instance_table.h"
 #include "traces/trace_event.h"
 
@@ -24,6 +26,16 @@ namespace lbsim {
 struct EngineSignals {
   static constexpr std::size_t kFirstKey = 1;  // kQueueFields[1]: active_prepare
   std::array<double, 7> value{};
+};
+
+// What an engine serves of an arrival.
+struct EngineArrival {
+  std::uint64_t seq = 0;  // the arrival's number, for the engine log
+  double t = 0.0;         // when the engine gets it
+  std::uint64_t input_tokens = 0;
+  std::uint64_t output_tokens = 0;
+  std::span<const std::uint64_t> prefix_blocks;
+  std::uint64_t tag = 0;  // handed back to the ResponseListener
 };
 
 // One strategy run's LLM engines, one per Instance routed to (docs/
@@ -46,11 +58,20 @@ class EngineFleet {
     strategy_ = std::move(strategy);
   }
 
-  // The arrival number `seq`, routed at its time to Instance `i`
-  // (registration `registration`, speed `speed`). False when the engine
-  // rejects it at once (too long for its KV cache: the caller completes it
-  // now); otherwise the fleet schedules its completion. Throws FieldError
-  // when the arrival has no token counts.
+  // Reports each request's first token and end to `listener` instead of
+  // scheduling its completion on the World's events (may be nullptr).
+  void set_listener(ResponseListener* listener) { listener_ = listener; }
+
+  // Throws FieldError unless `arrival` has both token counts.
+  static void RequireTokens(const TraceEvent& arrival);
+  // `arrival`, routed to Instance `i` (registration `registration`, speed
+  // `speed`). False when the engine rejects it at once (too long for its
+  // KV cache: the caller completes it now); otherwise the fleet schedules
+  // its completion (or tells the listener).
+  bool Admit(const EngineArrival& arrival, InstanceIndex i, std::uint64_t registration,
+             double speed, const InstanceTable& table);
+  // The arrival number `seq` at its own time, as above; throws FieldError
+  // when it has no token counts.
   bool Admit(const TraceEvent& arrival, std::uint64_t seq, InstanceIndex i,
              std::uint64_t registration, double speed, const InstanceTable& table);
   // Runs an engine event (not a completion) due at `time`; speeds come
@@ -101,6 +122,7 @@ class EngineFleet {
   std::shared_ptr<EngineStats> stats_;
   const InstanceTable* table_ = nullptr;
   EngineLog* log_ = nullptr;
+  ResponseListener* listener_ = nullptr;
   std::string strategy_;
   std::string line_;
 };

@@ -12,6 +12,7 @@ namespace lbsim {
 struct EngineRequest {
   std::uint64_t seq = 0;           // the arrival's number (1-based)
   std::uint64_t registration = 0;  // of the Instance it was routed to
+  std::uint64_t tag = 0;           // the admitter's, for its ResponseListener
   double arrival = 0.0;
   double enqueued = 0.0;           // joined the waiting queue
   double scheduled = -1.0;         // first step start; < 0 until then

@@ -121,7 +121,7 @@ ProxyQueue::TaskId ProxyQueue::NewTask(const Request& r) {
 
 void ProxyQueue::FreeTask(TaskId id) { free_tasks_.push_back(id); }
 
-void ProxyQueue::Enqueue(const Request& request, double t) {
+std::uint32_t ProxyQueue::Enqueue(const Request& request, double t) {
   const double now = Clock(t);
   InstanceState& s = StateOf(request.instance);
   if (!s.seen) {
@@ -139,7 +139,8 @@ void ProxyQueue::Enqueue(const Request& request, double t) {
         "more than {} arrivals at one instant routed to one Instance under --proxy-queue: the "
         "Proxy's prepare queue holds {}, and its handlers would block (not modelled)",
         kQueueRoom, kQueueRoom));
-  s.prepare_queue.push_back(NewTask(request));
+  const TaskId id = NewTask(request);
+  s.prepare_queue.push_back(id);
   if (!s.hinted) {
     s.hinted = true;
     hinted_.push_back(request.instance);
@@ -150,6 +151,7 @@ void ProxyQueue::Enqueue(const Request& request, double t) {
     Push(now, EventKind::kRelease, request.instance);
     Push(now, EventKind::kTake, request.instance);
   }
+  return id;
 }
 
 void ProxyQueue::RunNext(std::vector<Progress>& out) {
@@ -157,6 +159,7 @@ void ProxyQueue::RunNext(std::vector<Progress>& out) {
   std::pop_heap(events_.begin(), events_.end(), std::greater<>());
   const Event e = events_.back();
   events_.pop_back();
+  now_ = e.clock;
   switch (e.kind) {
     case EventKind::kRelease: Release(e.target, e.clock); break;
     case EventKind::kTake: TryDequeue(e.target, e.clock, out); break;
@@ -284,16 +287,34 @@ void ProxyQueue::Poll(TaskId id, double now, std::vector<Progress>& out) {
 
 void ProxyQueue::Forward(TaskId id, double now, std::vector<Progress>& out) {
   const Request& r = tasks_[id].request;
-  out.push_back(Progress{Progress::Kind::kForwarded, r.record, r.instance, r.registration, now});
+  out.push_back(
+      Progress{Progress::Kind::kForwarded, r.record, r.instance, r.registration, now, id});
+  if (config_.instance_reports_times) return;
   const double scale = config_.milliseconds ? 1000.0 : 1.0;
   if (!r.completions) Push(now + r.ttft / scale, EventKind::kFirstChunk, id);
   Push(now + r.duration / scale, EventKind::kEnd, id);
 }
 
+void ProxyQueue::FirstToken(std::uint64_t task, double t) {
+  const TaskId id = static_cast<TaskId>(task);
+  Task& k = tasks_[id];
+  if (k.request.completions) return;
+  k.first_token_reported = true;
+  Push(std::max(Clock(t), now_), EventKind::kFirstChunk, id);
+}
+
+void ProxyQueue::Ended(std::uint64_t task, double t) {
+  const TaskId id = static_cast<TaskId>(task);
+  const double at = std::max(Clock(t), now_);
+  if (!tasks_[id].request.completions && !tasks_[id].first_token_reported)
+    Push(at, EventKind::kFirstChunk, id);
+  Push(at, EventKind::kEnd, id);
+}
+
 void ProxyQueue::FirstChunk(TaskId id, double now, std::vector<Progress>& out) {
   const Request& r = tasks_[id].request;
   InstanceState& s = instances_[r.instance];
-  out.push_back(Progress{Progress::Kind::kFirstToken, r.record, r.instance, r.registration, now});
+  out.push_back(Progress{Progress::Kind::kFirstToken, r.record, r.instance, r.registration, now, id});
   // _mark_task_first_token_and_recompute: the task (the oldest pending
   // one, forwarded as such) decodes; the chain is rebuilt from now.
   ++s.decode;
@@ -307,7 +328,7 @@ void ProxyQueue::End(TaskId id, double now, std::vector<Progress>& out) {
   if (r.completions) {
     // Its one chunk, at the end, is the client's first token; the task is
     // still the oldest pending one.
-    out.push_back(Progress{Progress::Kind::kFirstToken, r.record, r.instance, r.registration, now});
+    out.push_back(Progress{Progress::Kind::kFirstToken, r.record, r.instance, r.registration, now, id});
     if (config_.clears_ended_pending) {
       s.pending.pop_front();
       Rebuild(s, now);
@@ -317,7 +338,7 @@ void ProxyQueue::End(TaskId id, double now, std::vector<Progress>& out) {
   } else {
     --s.decode;
   }
-  out.push_back(Progress{Progress::Kind::kEnded, r.record, r.instance, r.registration, now});
+  out.push_back(Progress{Progress::Kind::kEnded, r.record, r.instance, r.registration, now, id});
   --unfinished_;
   FreeTask(id);
   WorkerFreed(r.instance, now, out);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/engine/queue_predictor.h"
+#include "sim/engine/response_listener.h"
 #include "strategies/hint.h"
 #include "traces/instance_table.h"
 
@@ -31,6 +32,11 @@ struct ProxyQueueConfig {
   bool clears_ended_pending = true;
   // The trace's time unit is ms (the Proxy's clock is in seconds).
   bool milliseconds = false;
+  // The Instance model (--engine, --slots) reports each forwarded request's
+  // first token and end through the queue's ResponseListener side, tagged
+  // with Progress::task; otherwise they follow forwarding by Request::ttft
+  // and Request::duration.
+  bool instance_reports_times = false;
 };
 
 // One Instance's queue state as the Proxy's snapshot reports it.
@@ -58,16 +64,19 @@ struct QueueSnapshotEntry {
 // the oldest one without a first token (polled every 5 ms). A chat
 // request's first token comes `ttft` after forwarding; a completions
 // request has none before its end, and before 0927797 stays pending forever
-// (every later request on its Instance is stuck).
-class ProxyQueue {
+// (every later request on its Instance is stuck). With
+// instance_reports_times the Instance model says when those come instead
+// (ResponseListener, in trace time; a chat response that ends without a
+// first token gets its first chunk at its end).
+class ProxyQueue : public ResponseListener {
  public:
   // A request the queue holds, as the caller identifies it.
   struct Request {
     InstanceIndex instance = 0;
     std::uint64_t registration = 0;  // the caller's tag, handed back at the end
     std::uint64_t record = 0;        // the caller's record of it
-    double ttft = 0.0;               // trace units, from forwarding
-    double duration = 0.0;           // trace units, from forwarding
+    double ttft = 0.0;               // trace units, from forwarding (unless
+    double duration = 0.0;           // the Instance model reports them)
     bool completions = false;        // the completions route
     std::uint64_t input_tokens = 0;
     std::uint64_t knowledge_tokens = 0;
@@ -80,6 +89,7 @@ class ProxyQueue {
     InstanceIndex instance = 0;
     std::uint64_t registration = 0;
     double clock = 0.0;
+    std::uint32_t task = 0;  // the tag of ResponseListener calls about it
   };
 
   explicit ProxyQueue(const ProxyQueueConfig& config);
@@ -94,8 +104,9 @@ class ProxyQueue {
   double TraceTime(double clock) const;
 
   // The handler's synchronous part after select and begin_request, at trace
-  // time `t`: the request joins its Instance's prepare queue.
-  void Enqueue(const Request& request, double t);
+  // time `t`: the request joins its Instance's prepare queue. Returns its
+  // task number (Progress::task), which is reused once the request ends.
+  std::uint32_t Enqueue(const Request& request, double t);
 
   // The clock of the next queue event, if any.
   std::optional<double> NextClock() const {
@@ -105,6 +116,13 @@ class ProxyQueue {
   // Runs the next queue event; each request it forwards, gives a first
   // token or ends is appended to `out` (cleared first).
   void RunNext(std::vector<Progress>& out);
+
+  // ResponseListener (instance_reports_times): the forwarded request
+  // `task` got its first token / ended at trace time `t`, no earlier than
+  // the event being run. A completions request's first token is ignored:
+  // the Proxy reads its one chunk at the end.
+  void FirstToken(std::uint64_t task, double t) override;
+  void Ended(std::uint64_t task, double t) override;
 
   // The snapshot at trace time `t`, as queue_pressure_snapshot builds it:
   // Instances in the order of their first request, with `entries` parallel
@@ -134,6 +152,7 @@ class ProxyQueue {
   using TaskId = std::uint32_t;
   struct Task {
     Request request;
+    bool first_token_reported = false;  // instance_reports_times
   };
   struct PendingTask {
     TaskId task;
@@ -211,6 +230,7 @@ class ProxyQueue {
   std::vector<TaskId> free_tasks_;
   std::vector<Event> events_;  // a min-heap by (clock, seq)
   std::uint64_t seq_ = 0;
+  double now_ = 0.0;  // the clock of the event being run, or last run
   std::uint64_t unfinished_ = 0;
 };
 

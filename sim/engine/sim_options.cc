@@ -44,10 +44,10 @@ void CheckSimOptions(const SimOptions& o) {
     throw UsageError(
         "--ready-concurrency, --prepare-concurrency and --predictor-coefficients configure the "
         "Proxy queue model: add --proxy-queue");
-  if (q.on && (o.service() || o.engine_model() || o.stale() || o.signals()))
+  if (q.on && (o.stale() || o.signals()))
     throw UsageError(
-        "--proxy-queue takes each Instance's times from the arrivals' ttft and duration; it does "
-        "not combine with --slots, --engine, --stale-interval or --signal-interval yet");
+        "--proxy-queue hands least_load the Proxy's own live snapshot at every decision; it does "
+        "not combine with --stale-interval or --signal-interval (a Proxy fed by an exporter)");
   if (q.on && (q.ready_concurrency < 1 || q.prepare_concurrency < 1 ||
                q.ready_concurrency > kMaxReadyConcurrency))
     throw UsageError(fmt::format(

@@ -70,7 +70,9 @@ void World::set_proxy(const ProxyProfile& profile) {
   }
   config.clears_ended_pending = profile.queue_clears_ended_pending;
   config.milliseconds = time_unit_ms_;
+  config.instance_reports_times = engine_ || service_;
   queue_ = std::make_unique<ProxyQueue>(config);
+  if (engine_) engine_->set_listener(queue_.get());
   if (!journeys_) journeys_ = std::make_unique<RequestJourneys>(nullptr, request_.info->name);
 }
 
@@ -177,16 +179,29 @@ void World::CompleteRouted(const RoutedArrival& routed, const Pool& pool) {
   }
 }
 
-void World::RunQueue(std::optional<double> limit, double latest, const Pool& pool) {
+void World::RunQueue(std::optional<EventKey> before, double latest, const Pool& pool) {
+  // The queue's events and the engines' (the only internal events beside
+  // it) in one time order, compared in the Proxy's clock; at one clock the
+  // engines' run first (a response that arrives as a poll wakes is read).
+  const std::optional<double> limit =
+      before ? std::optional<double>(queue_->Clock(before->time)) : std::nullopt;
   for (;;) {
     const std::optional<double> next = queue_->NextClock();
-    if (!next || (limit && !(*next < *limit))) return;
+    const bool queue_due = next && (!limit || *next < *limit);
+    const bool internal_due = !events_.empty() && (!before || events_.TopKey() < *before);
+    if (!queue_due && !internal_due) return;
+    if (internal_due && (!queue_due || queue_->Clock(events_.TopKey().time) <= *next)) {
+      engine_time_ = events_.TopKey().time;
+      RunInternal(pool);
+      continue;
+    }
     queue_->RunNext(progress_);
     for (const ProxyQueue::Progress& p : progress_) {
       const double t = queue_->TraceTime(p.clock);
       switch (p.kind) {
         case ProxyQueue::Progress::Kind::kForwarded:
           journeys_->Forwarded(p.record, t, p.clock);
+          if (engine_ || service_) ServeForwarded(p, t, pool);
           break;
         case ProxyQueue::Progress::Kind::kFirstToken:
           journeys_->FirstToken(p.record, t, p.clock);
@@ -201,10 +216,29 @@ void World::RunQueue(std::optional<double> limit, double latest, const Pool& poo
   }
 }
 
+void World::ServeForwarded(const ProxyQueue::Progress& p, double t, const Pool& pool) {
+  const HeldArrival& held = held_[p.task];
+  const double speed = pool.at(p.instance).speed;
+  if (service_) {
+    // One request at a time reaches an Instance before its first token,
+    // which the slots give at its end: a slot is always free.
+    const std::optional<ServiceModel::Started> started =
+        service_->Admit(p.instance, t, held.duration, speed, p.registration);
+    if (!started)
+      throw std::logic_error("the Proxy queue forwarded to an Instance with every slot busy");
+    queue_->Ended(p.task, started->end);
+    return;
+  }
+  const EngineArrival arrival{held.seq, std::max(t, engine_time_), held.input_tokens,
+                              held.output_tokens, held.prefix_blocks, p.task};
+  if (!engine_->Admit(arrival, p.instance, p.registration, speed, *table_))
+    queue_->Ended(p.task, arrival.t);  // rejected at once: an empty response
+}
+
 void World::RunDueEventsBefore(const EventKey& key, const Pool& pool) {
   if (queue_) {
     if (!queue_->begun()) queue_->Begin(key.time);
-    RunQueue(queue_->Clock(key.time), key.time, pool);
+    RunQueue(key, key.time, pool);
   }
   if (timeline_ && !timeline_->begun()) {
     timeline_->Begin(key.time);
@@ -425,18 +459,23 @@ namespace lbsim {
 [[gnu::noinline]] void World::DecideQueued(const TraceEvent& arrival, std::uint64_t seq,
                                            std::string_view request_id, const Pool& pool,
                                            const InstanceTable& table) {
-  // The Instance's times come from the arrival: both, for a request that
-  // may be routed.
+  // The Instance's times: from the engine (which needs the tokens), the
+  // slots (the duration), else the arrival (both times), for every request
+  // that may be routed.
   const bool completions = arrival.route == RequestRoute::kCompletions;
-  if (!arrival.duration)
-    throw FieldError(
-        "field \"duration\": expected a number >= 0 (time from forwarding to the end): the Proxy "
-        "queue model (--proxy-queue) needs it on every arrival, but it is missing");
-  if (!completions && !arrival.ttft)
+  if (engine_) {
+    EngineFleet::RequireTokens(arrival);
+  } else if (!arrival.duration) {
+    throw FieldError(fmt::format(
+        "field \"duration\": expected a number >= 0 ({}): the Proxy queue model (--proxy-queue) "
+        "needs it on every arrival, but it is missing",
+        service_ ? "the request's service time on a slot" : "time from forwarding to the end"));
+  } else if (!service_ && !completions && !arrival.ttft) {
     throw FieldError(
         "field \"ttft\": expected a number >= 0 (time from forwarding to the first chunk): the "
-        "Proxy queue model (--proxy-queue) needs it on every chat-route arrival, but it is "
-        "missing");
+        "Proxy queue model (--proxy-queue) needs it on every chat-route arrival without --engine "
+        "or --slots, but it is missing");
+  }
   table_ = &table;
   const double t = arrival.t.value;
   const std::uint64_t record = journeys_->Arrived(seq, arrival.t, queue_->Clock(t), request_id);
@@ -482,7 +521,8 @@ namespace lbsim {
     log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id,
                                &table.Id(chosen), choice.reason, candidates.size(), snapshot});
   if (timeline_) timeline_->Decision(t, &chosen, choice.reason, candidates.size());
-  ServePrefix(arrival.hint, chosen, pool);
+  // With the engine model its own caches measure prefix reuse.
+  if (!engine_) ServePrefix(arrival.hint, chosen, pool);
   // begin_request, then enqueue_prepare.
   CountRouted(chosen, choice.index, true);
   AddInFlight("field \"duration\": ");
@@ -492,12 +532,23 @@ namespace lbsim {
   r.instance = chosen;
   r.registration = registration;
   r.record = record;
-  r.ttft = arrival.ttft.value_or(*arrival.duration);
-  r.duration = *arrival.duration;
+  if (!engine_ && !service_) {
+    r.duration = *arrival.duration;
+    r.ttft = arrival.ttft.value_or(r.duration);
+  }
   r.completions = completions;
   r.input_tokens = arrival.input_tokens.value_or(0);
   r.knowledge_tokens = arrival.knowledge_tokens.value_or(0);
-  queue_->Enqueue(r, t);
+  const std::uint32_t task = queue_->Enqueue(r, t);
+  if (!engine_ && !service_) return;
+  // What the Instance model serves once the queue forwards it.
+  if (held_.size() <= task) held_.resize(task + 1);
+  HeldArrival& held = held_[task];
+  held.seq = seq;
+  held.duration = arrival.duration.value_or(0.0);
+  held.input_tokens = arrival.input_tokens.value_or(0);
+  held.output_tokens = arrival.output_tokens.value_or(0);
+  held.prefix_blocks.assign(arrival.hint.prefix_blocks.begin(), arrival.hint.prefix_blocks.end());
 }
 
 }  // namespace lbsim

@@ -152,9 +152,13 @@ class World {
   void Refuse(const TraceEvent& arrival, std::uint64_t seq, std::string_view request_id,
               std::size_t candidates, std::string_view queue_depths = {});
   void Complete(const Completion& c, double time, const Pool& pool);
-  // Runs the Proxy queue's events before its clock `limit` (every one when
-  // nullopt); each request end completes a request at most at `latest`.
-  void RunQueue(std::optional<double> limit, double latest, const Pool& pool);
+  // Runs the Proxy queue's events and the engines' in one time order,
+  // those before `before` (every one when nullopt); each request end
+  // completes a request at most at `latest`.
+  void RunQueue(std::optional<EventKey> before, double latest, const Pool& pool);
+  // Hands the request the queue forwarded (`p`, at trace time `t`) to the
+  // Instance model (engine or slots), which reports its times to the queue.
+  void ServeForwarded(const ProxyQueue::Progress& p, double t, const Pool& pool);
   // Complete's what-if part (load timeline, service model), out of line so
   // the common part inlines where completions run.
   void CompleteWhatIf(const Completion& c, double time, const Pool& pool);
@@ -208,6 +212,17 @@ class World {
   std::unique_ptr<ProxyQueue> queue_;
   std::unique_ptr<RequestJourneys> journeys_;
   std::vector<ProxyQueue::Progress> progress_;
+  // What the engine or the slots serve of each queued request, by task
+  // number (reused as the queue reuses them).
+  struct HeldArrival {
+    std::uint64_t seq = 0;
+    double duration = 0.0;
+    std::uint64_t input_tokens = 0;
+    std::uint64_t output_tokens = 0;
+    std::vector<std::uint64_t> prefix_blocks;
+  };
+  std::vector<HeldArrival> held_;
+  double engine_time_ = 0.0;  // of the latest engine event run
   const InstanceTable* table_ = nullptr;
   std::string snapshot_json_;
   bool time_unit_ms_ = false;  // the trace's times are in ms

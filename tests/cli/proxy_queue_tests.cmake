@@ -53,7 +53,7 @@ function(lbsim_queue_bad_input file message)
     EMPTY_DIRS ${dir})
 endfunction()
 lbsim_queue_bad_input(missing_ttft.ndjson
-  ":3: field \"ttft\": expected a number >= 0 \\(time from forwarding to the first chunk\\): the Proxy queue model \\(--proxy-queue\\) needs it on every chat-route arrival, but it is missing")
+  ":3: field \"ttft\": expected a number >= 0 \\(time from forwarding to the first chunk\\): the Proxy queue model \\(--proxy-queue\\) needs it on every chat-route arrival without --engine or --slots, but it is missing")
 lbsim_queue_bad_input(missing_duration.ndjson
   ":2: field \"duration\": expected a number >= 0 \\(time from forwarding to the end\\): the Proxy queue model \\(--proxy-queue\\) needs it on every arrival, but it is missing")
 lbsim_queue_bad_input(ttft_past_duration.ndjson
@@ -70,7 +70,8 @@ foreach(case
     "no ready workers|--proxy-queue --ready-concurrency 0|--ready-concurrency must be from 1 to 4096 and --prepare-concurrency at least 1"
     "three coefficients|--proxy-queue --predictor-coefficients 1,2,3|--predictor-coefficients 1,2,3: expected four finite numbers A,B,C,D \\(the predictor's a, b, c, d\\)"
     "coefficient not a number|--proxy-queue --predictor-coefficients 1,2,x,4|--predictor-coefficients 1,2,x,4: expected four finite numbers A,B,C,D \\(the predictor's a, b, c, d\\)"
-    "with slots|--proxy-queue --slots 4|--proxy-queue takes each Instance's times from the arrivals' ttft and duration. it does not combine with --slots, --engine, --stale-interval or --signal-interval yet")
+    "with stale metrics|--proxy-queue --stale-interval 1|--proxy-queue hands least_load the Proxy's own live snapshot at every decision. it does not combine with --stale-interval or --signal-interval \\(a Proxy fed by an exporter\\)"
+    "with engine signals|--proxy-queue --engine llama-3.1-8b-h100 --signal-interval 1|--proxy-queue hands least_load the Proxy's own live snapshot at every decision. it does not combine with --stale-interval or --signal-interval \\(a Proxy fed by an exporter\\)")
   # (A ';' of a message is matched by its regex's '.', as a list cannot hold one.)
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 name)
@@ -87,3 +88,23 @@ lbsim_cli_test(NAME "proxy queue: refused: request log without the model"
   EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 2
   STDERR_MATCH "^lbsim: error: --request-log needs the Proxy queue model \\(--proxy-queue\\)\nlbsim: no output written \\(--request-log ${OUT}/no-queue/requests.jsonl\\)\n$"
   ABSENT ${OUT}/no-queue/requests.jsonl)
+
+# In front of the engine model: each engine gets a request when the queue
+# forwards it (one before its first token per Instance, the second 20 ms
+# later at the earliest, then at a 5 ms poll); a request without output
+# and a completions request get their one chunk at the end; one too long
+# for the KV cache ends when forwarded. Reviewed against the engine log.
+lbsim_cli_test(NAME "proxy queue: in front of the engine, request log"
+  ARGS -s rr --proxy-queue --engine llama-3.1-8b-h100
+       --request-log ${OUT}/proxy_queue.engine.requests.jsonl --output ${OUT}/proxy_queue.engine.txt
+       tests/cli/queue/engine_two_instances.ndjson
+  EXIT 0 STDOUT_MATCH "^$"
+  FILE_GOLDEN ${OUT}/proxy_queue.engine.requests.jsonl=${GOLDEN}/proxy_queue.engine.requests.jsonl)
+lbsim_cli_test(NAME "proxy queue: in front of the engine, an arrival without tokens"
+  ARGS -s ll --proxy-queue --engine llama-3.1-8b-h100 ${QUEUE_TRACE}
+  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: ${QUEUE_TRACE}:2: field \"output_tokens\": expected an integer >= 0 \\(a token count\\): the engine model \\(--engine\\) serves every arrival by its tokens, but it is missing\n$")
+lbsim_cli_test(NAME "proxy queue: in front of the slots, an arrival without duration"
+  ARGS -s ll --proxy-queue --slots 2 tests/cli/queue/missing_duration.ndjson
+  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: tests/cli/queue/missing_duration.ndjson:2: field \"duration\": expected a number >= 0 \\(the request's service time on a slot\\): the Proxy queue model \\(--proxy-queue\\) needs it on every arrival, but it is missing\n$")

@@ -82,6 +82,43 @@ TEST_CASE("proxy queue: one request is forwarded per Instance before its first t
   CHECK(q.unfinished() == 0);
 }
 
+TEST_CASE("proxy queue: an Instance model reports the first token and the end") {
+  ProxyQueueConfig config;
+  config.instance_reports_times = true;
+  ProxyQueue q(config);
+  q.Begin(0.0);
+  const std::uint32_t chat = q.Enqueue(Chat(0, 0, 9.0, 9.0), 0.0);  // times not read
+  ProxyQueue::Request c = Chat(0, 1, 9.0, 9.0);
+  c.completions = true;
+  const std::uint32_t completions = q.Enqueue(c, 0.0);
+  std::vector<ProxyQueue::Progress> progress;
+  q.RunNext(progress);  // release
+  q.RunNext(progress);  // take: the chat request is forwarded at once
+  REQUIRE(progress.size() == 1);
+  CHECK(progress[0].kind == ProxyQueue::Progress::Kind::kForwarded);
+  CHECK(progress[0].task == chat);
+  // Nothing is scheduled for it but the second request's dequeue at 20 ms.
+  REQUIRE(q.NextClock());
+  CHECK(q.TraceTime(*q.NextClock()) == doctest::Approx(0.02).epsilon(1e-9));
+  // A chat response that ends without a first token gets one at its end.
+  q.Ended(chat, 0.03);
+  Timeline t;
+  Run(q, t, q.Clock(0.0301));
+  CHECK(t.first_token[0] == doctest::Approx(0.03).epsilon(1e-9));
+  CHECK(t.ended[0] == doctest::Approx(0.03).epsilon(1e-9));
+  // The completions request, dequeued at 0.02, goes at its poll at 0.03,
+  // which runs after the end reported at 0.03 before that poll was set.
+  // Its engine's first token is not the Proxy's: its one chunk comes at
+  // the end.
+  CHECK(t.forwarded[1] == doctest::Approx(0.03).epsilon(1e-9));
+  q.FirstToken(completions, 0.04);
+  q.Ended(completions, 0.06);
+  Run(q, t);
+  CHECK(t.first_token[1] == doctest::Approx(0.06).epsilon(1e-9));
+  CHECK(t.ended[1] == doctest::Approx(0.06).epsilon(1e-9));
+  CHECK(q.unfinished() == 0);
+}
+
 TEST_CASE("proxy queue: polls count from the dequeue, every 5 ms") {
   ProxyQueue q(ProxyQueueConfig{});
   q.Begin(0.0);
