@@ -12,8 +12,9 @@ void QueueOptions::AddTo(CLI::App& app, const std::string& group) {
   app.add_flag("--proxy-queue", on,
                "Proxy queue model: the pinned Proxy's queue manager between each strategy and "
                "the Instances (8 ready workers, one forward before its first token, 20 ms "
-               "dequeues); least_load reads its snapshot at every decision; each arrival's "
-               "ttft and duration time the Instance (docs/proxy-queue.md)")
+               "dequeues); least_load reads its snapshot at every decision; the Instances' "
+               "times come from --engine, else --slots, else each arrival's ttft and duration "
+               "(docs/proxy-queue.md)")
       ->group(group);
   app.add_option("--ready-concurrency", ready_concurrency,
                  fmt::format("Proxy queue: READY_CONCURRENCY, ready workers per Instance, 1 to "

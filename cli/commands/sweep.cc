@@ -15,6 +15,7 @@
 #include "cli/option_checks.h"
 #include "cli/output_format.h"
 #include "cli/proxy_options.h"
+#include "cli/queue_options.h"
 #include "cli/what_if_options.h"
 #include "sim/io/output_file.h"
 #include "sim/sweep/sweep.h"
@@ -49,6 +50,7 @@ struct SweepCommand {
   std::string output;                   // empty or "-": standard output
   std::string trace_format = "auto";
   ProxyOptions proxy;  // --proxy, --python
+  QueueOptions queue;  // --proxy-queue and its settings
   std::string scatter;      // html: "X,Y" figures to plot; empty: the default
 };
 
@@ -60,6 +62,7 @@ int RunSweepCommand(const SweepCommand& command) {
   grid.traces = command.traces;
   grid.strategies = command.strategies;
   grid.sim = command.what_if.sim;
+  grid.sim.proxy_queue = command.queue.Resolve();
   for (const std::string& s : command.what_if.speeds) grid.sim.speeds.push_back(ParseSpeedAssignment(s, "--speed"));
   // "sim.KEY=VALUE" sets a what-if option of every cell, as the flags do.
   for (const std::string& setting : command.settings) {
@@ -87,13 +90,15 @@ int RunSweepCommand(const SweepCommand& command) {
   if (!command.scatter.empty() && format != "html")
     throw UsageError("--scatter: only the html format draws a scatter (-f html)");
   // Checked before any work: a bad figure name fails at once.
-  const bool service =
-      grid.sim.service() || std::any_of(grid.axes.begin(), grid.axes.end(), [](const SweepAxis& a) {
-        return a.IsSim() && a.key == "slots";
-      });
+  auto varied = [&](std::string_view key) {
+    return std::any_of(grid.axes.begin(), grid.axes.end(),
+                       [&](const SweepAxis& a) { return a.IsSim() && a.key == key; });
+  };
+  const bool service = grid.sim.service() || varied("slots");
+  const bool queue = grid.sim.proxy_queue.on || varied("proxy_queue");
   const SweepScatter scatter = command.scatter.empty()
-                                   ? DefaultSweepScatter(service)
-                                   : ParseSweepScatter(command.scatter, service);
+                                   ? DefaultSweepScatter(service, queue)
+                                   : ParseSweepScatter(command.scatter, service, queue);
   for (const std::string& trace : command.traces) RefuseOverwrite(command.output, trace, "--output");
 
   OutputTarget output(command.output);
@@ -128,7 +133,8 @@ class SweepCli final : public Subcommand {
                      "Run strategy NAME once with each value of parameter KEY, or every "
                      "strategy once with each value of what-if option sim.KEY (slots, "
                      "stale_interval, stale_delay, stale_jitter, window, seed, cache_blocks, "
-                     "speed.ID); repeat to vary several: every combination runs")
+                     "speed.ID, proxy_queue, ready_concurrency, prepare_concurrency); repeat to "
+                     "vary several: every combination runs")
         ->allow_extra_args(false)
         ->type_name("NAME.KEY=V1,V2,...");
     const std::string what_if = "What-if simulation (every cell; --set sim.KEY=VALUE too)";
@@ -148,7 +154,8 @@ class SweepCli final : public Subcommand {
         ->default_str("csv");
     cmd_->add_option("--scatter", sweep_.scatter,
                      "html: the two figures to plot against each other, x first (default "
-                     "latency_p99,jain with --slots, else herded_decisions,jain)")
+                     "client_ttft_p99,jain with --proxy-queue, latency_p99,jain with --slots, "
+                     "else herded_decisions,jain)")
         ->type_name("X,Y");
     cmd_->add_option("-o,--output", sweep_.output,
                      "Write to FILE (atomically) instead of standard output")
@@ -159,6 +166,7 @@ class SweepCli final : public Subcommand {
         ->default_str("auto");
     sweep_.proxy.AddTo(*cmd_);
     sweep_.what_if.AddEngineTo(*cmd_, "What-if simulation");
+    sweep_.queue.AddTo(*cmd_, "What-if simulation");
   }
   std::vector<FileOption> FileOptions() const override {
     return {{cmd_, "--output", &sweep_.output}};

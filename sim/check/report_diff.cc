@@ -20,13 +20,32 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
+// One figure of a strategy: where it is, its value and what the
+// catalogue says of it.
+struct Leaf {
+  std::string pointer;  // JSON pointer from the strategy object
+  std::string figure;   // dotted path
+  FigureKind kind;      // kind.family is set
+  std::optional<double> value;  // nullopt: null
+};
+
 // One strategy of a report, as the diff reads it.
 struct StrategyFigures {
   std::string label;
   std::string requested_as;
   std::uint64_t decisions = 0;
   const ojson* object = nullptr;  // the strategy's JSON object
+  std::vector<Leaf> leaves;       // its figures, in report order
 };
+
+bool In(std::string_view word, std::initializer_list<std::string_view> words) {
+  return std::find(words.begin(), words.end(), word) != words.end();
+}
+
+// Every figure of strategy object `node`, in report order; the first figure
+// the catalogue does not know goes to `unknown` (and the walk stops).
+void Flatten(const ojson& node, std::vector<std::string>& path, std::string& pointer,
+             std::vector<Leaf>& out, std::optional<std::string>& unknown);
 
 // A report file, read and checked.
 struct ReportFile {
@@ -78,6 +97,14 @@ class ReportReader {
       f.decisions = Count(s, "decisions", where + ".decisions");
       for (const char* key : {"share", "fairness", "reasons"}) Object(s, key, where + "." + key);
       f.object = &s;
+      std::vector<std::string> path;
+      std::string pointer;
+      std::optional<std::string> unknown;
+      Flatten(s, path, pointer, f.leaves, unknown);
+      if (unknown)
+        Fail(where + "." + *unknown,
+             "not a figure lbsim knows (expected a report from lbsim --format json; "
+             "docs/reports.md lists the figures)");
       r.by_label.emplace(f.label, r.strategies.size());
       r.strategies.push_back(std::move(f));
     }
@@ -158,98 +185,9 @@ std::vector<std::string> CheckSameRun(const ReportFile& base, const ReportFile& 
   return allowed;
 }
 
-// One figure of a strategy: where it is and its value.
-struct Leaf {
-  std::string pointer;  // JSON pointer from the strategy object
-  std::string figure;   // dotted path
-  DiffFamily family;
-  std::optional<double> value;  // nullopt: null
-  bool headline;
-  bool detail;          // per Instance or window: flagged only when named
-  bool strategy_words;  // a reason, tie or fallback count: the strategy's own
-};
-
-bool In(std::string_view word, std::initializer_list<std::string_view> words) {
-  return std::find(words.begin(), words.end(), word) != words.end();
-}
-
-// The family of the figure whose path segments are `path`, or nullopt for
-// what a diff does not compare (names, parameters, positions, the spread).
-std::optional<DiffFamily> Classify(const std::vector<std::string>& path) {
-  const std::string& first = path.front();
-  const std::string& last = path.back();
-  auto has = [&](std::string_view word) {
-    return std::find(path.begin(), path.end(), word) != path.end();
-  };
-  if (In(first, {"strategy", "requested_as", "label", "status", "params", "replays_proxy",
-                 "warnings", "expected_share", "spread"}) ||
-      In(last, {"first_seq", "start", "end", "capacity_blocks", "fired"}))
-    return std::nullopt;
-  if (first == "share") return DiffFamily::kShare;
-  if (first == "fairness") return DiffFamily::kFairness;
-  if (first == "reasons") return DiffFamily::kReason;
-  if (first == "herded_decisions") return DiffFamily::kHerding;
-  if (first == "longest_run") return last == "length" ? std::optional(DiffFamily::kRun) : std::nullopt;
-  if (first == "prefix_cache") return last == "hit_rate" ? DiffFamily::kRate : DiffFamily::kBlocks;
-  if (first == "detectors") {
-    if (In(last, {"run_decisions", "alternation_decisions"})) return DiffFamily::kHerding;
-    if (last == "length") return DiffFamily::kRun;
-    if (last == "offered_utilisation") return DiffFamily::kUtilisation;
-    if (In(last, {"share", "expected_share"})) return DiffFamily::kShare;
-    if (last == "highest_rate") return DiffFamily::kRate;
-    return DiffFamily::kDetector;
-  }
-  if (first == "what_if") {
-    if (path.size() > 1 && path[1] == "span") return std::nullopt;
-    if (has("engine")) return DiffFamily::kEngine;
-    if (has("latency")) return DiffFamily::kLatency;
-    if (has("wait") || last == "mean_queue_wait") return DiffFamily::kWait;
-    if (In(last, {"utilisation", "offered_utilisation"})) return DiffFamily::kUtilisation;
-    if (In(last, {"inflight_mean", "inflight_peak"}) || has("mean_inflight"))
-      return DiffFamily::kInflight;
-    if (has("share")) return DiffFamily::kShare;
-    if (last == "fallback_rate") return DiffFamily::kRate;
-    return DiffFamily::kCount;
-  }
-  return DiffFamily::kCount;
-}
-
-// Whether a figure is a detail: a per-Instance or per-window what-if
-// figure, or a detector's figure about an Instance.
-bool Detail(const std::vector<std::string>& path) {
-  const std::string& first = path.front();
-  if (first == "what_if") return path.size() > 1 && (path[1] == "instances" || path[1] == "windows");
-  if (first == "detectors")
-    return path.size() > 1 && (path[1] == "concentration" || path[1] == "overload");
-  return false;
-}
-
-// Whether a figure counts the strategy's own reason words.
-bool StrategyWords(const std::vector<std::string>& path) {
-  return In(path.front(), {"reasons", "tie", "fallback", "unknown_excluded"});
-}
-
-// Whether a figure is shown even unchanged: the whole-run figures (of the
-// engine model, the latencies, throughput, KV and batch use, preemptions).
-bool Headline(const std::vector<std::string>& path, DiffFamily family) {
-  const std::string& first = path.front();
-  if (In(first, {"share", "fairness", "reasons", "herded_decisions", "longest_run"})) return true;
-  if (first == "detectors") return family == DiffFamily::kHerding;
-  if (first != "what_if" || path.size() < 3) return false;
-  if (path[1] == "service") return true;
-  if (path[1] != "engine") return false;
-  const std::string& group = path[2];
-  const std::string& last = path.back();
-  if (In(group, {"ttft", "e2e"})) return In(last, {"p50", "p99"});
-  if (group == "tpot") return last == "p50";
-  if (In(group, {"queue_delay", "kv_utilisation", "batch"})) return last == "mean";
-  if (group == "throughput") return last == "output_tokens_per_s";
-  return group == "preemptions";
-}
-
-// Every figure of strategy object `s`, in report order.
 void Flatten(const ojson& node, std::vector<std::string>& path, std::string& pointer,
-             std::vector<Leaf>& out) {
+             std::vector<Leaf>& out, std::optional<std::string>& unknown) {
+  if (unknown) return;
   if (node.is_object() || node.is_array()) {
     std::size_t k = 0;
     for (auto it = node.begin(); it != node.end(); ++it, ++k) {
@@ -261,28 +199,23 @@ void Flatten(const ojson& node, std::vector<std::string>& path, std::string& poi
       pointer += '/';
       pointer += JsonPointerToken(key);
       path.push_back(key);
-      Flatten(*it, path, pointer, out);
+      Flatten(*it, path, pointer, out, unknown);
       path.pop_back();
       pointer.resize(mark);
     }
     return;
   }
   if (path.empty() || !(node.is_number() || node.is_null())) return;
-  const std::optional<DiffFamily> family = Classify(path);
-  if (!family) return;
   std::string figure;
   for (const std::string& p : path) figure += (figure.empty() ? "" : ".") + p;
-  out.push_back(Leaf{pointer, std::move(figure), *family,
-                     node.is_null() ? std::nullopt : std::optional<double>(node.get<double>()),
-                     Headline(path, *family), Detail(path), StrategyWords(path)});
-}
-
-std::vector<Leaf> Leaves(const ojson& strategy) {
-  std::vector<Leaf> out;
-  std::vector<std::string> path;
-  std::string pointer;
-  Flatten(strategy, path, pointer, out);
-  return out;
+  const std::optional<FigureKind> kind = FindFigure(path);
+  if (!kind) {
+    unknown = std::move(figure);
+    return;
+  }
+  if (!kind->family) return;
+  out.push_back(Leaf{pointer, std::move(figure), *kind,
+                     node.is_null() ? std::nullopt : std::optional<double>(node.get<double>())});
 }
 
 // The names of the warnings of a strategy, in order, each once; a warning
@@ -317,7 +250,7 @@ std::optional<std::pair<double, double>> Spread(const ojson& strategy, const std
 bool Flag(const DiffRow& row, std::uint64_t decisions, bool beyond_spread, bool only_worse) {
   if (!row.tolerance) return false;
   if (only_worse && row.base && row.next) {
-    const int worse = WorseDirection(row.family, row.figure);
+    const int worse = static_cast<int>(row.worse);
     if (worse != 0 && (*row.next - *row.base) * worse <= 0) return false;
   }
   if (!row.base || !row.next) return row.base.has_value() != row.next.has_value();
@@ -352,10 +285,10 @@ StrategyDiff Compare(const StrategyFigures* b, const StrategyFigures* n, const D
 
   // Reason words belong to a strategy: compared only between runs of one.
   const bool same_strategy = b->object->value("strategy", ojson()) == n->object->value("strategy", ojson());
-  std::vector<Leaf> base = Leaves(*b->object);
-  std::vector<Leaf> next = Leaves(*n->object);
+  std::vector<Leaf> base = b->leaves;
+  std::vector<Leaf> next = n->leaves;
   if (!same_strategy) {
-    auto own = [](const Leaf& leaf) { return leaf.strategy_words; };
+    auto own = [](const Leaf& leaf) { return leaf.kind.strategy_words; };
     base.erase(std::remove_if(base.begin(), base.end(), own), base.end());
     next.erase(std::remove_if(next.begin(), next.end(), own), next.end());
   }
@@ -366,7 +299,8 @@ StrategyDiff Compare(const StrategyFigures* b, const StrategyFigures* n, const D
   auto add = [&](const Leaf& leaf, std::optional<double> bv, std::optional<double> nv) {
     DiffRow row;
     row.figure = leaf.figure;
-    row.family = leaf.family;
+    row.family = *leaf.kind.family;
+    row.worse = leaf.kind.worse;
     row.base = bv;
     row.next = nv;
     row.base_spread = Spread(*b->object, leaf.pointer);
@@ -378,8 +312,8 @@ StrategyDiff Compare(const StrategyFigures* b, const StrategyFigures* n, const D
         used_overrides.insert(p);
     }
     if (const Tolerance* named = options.tolerances.Override(leaf.figure)) row.tolerance = *named;
-    else if (!leaf.detail) row.tolerance = options.tolerances.of(leaf.family);
-    row.headline = leaf.headline;
+    else if (!leaf.kind.detail) row.tolerance = options.tolerances.of(*leaf.kind.family);
+    row.headline = leaf.kind.headline;
     row.flagged = Flag(row, d.decisions, options.beyond_spread, options.only_worse);
     d.rows.push_back(std::move(row));
   };
@@ -391,13 +325,13 @@ StrategyDiff Compare(const StrategyFigures* b, const StrategyFigures* n, const D
       nv = next[it->second].value;
     }
     // A reason one strategy never gives counts 0 there.
-    if (it == in_next.end() && leaf.family == DiffFamily::kReason) nv = 0.0;
+    if (it == in_next.end() && leaf.kind.family == DiffFamily::kReason) nv = 0.0;
     add(leaf, leaf.value, nv);
   }
   for (std::size_t k = 0; k < next.size(); ++k) {
     if (matched[k]) continue;
     std::optional<double> bv;
-    if (next[k].family == DiffFamily::kReason) bv = 0.0;
+    if (next[k].kind.family == DiffFamily::kReason) bv = 0.0;
     add(next[k], bv, next[k].value);
   }
   // Warnings: each name raised in either report, 1 when raised.
@@ -409,6 +343,7 @@ StrategyDiff Compare(const StrategyFigures* b, const StrategyFigures* n, const D
     DiffRow row;
     row.figure = "warnings." + w;
     row.family = DiffFamily::kWarning;
+    row.worse = Worse::kHigher;
     row.base = std::find(bw.begin(), bw.end(), w) != bw.end() ? 1.0 : 0.0;
     row.next = std::find(nw.begin(), nw.end(), w) != nw.end() ? 1.0 : 0.0;
     row.tolerance = options.tolerances.of(DiffFamily::kWarning);
@@ -421,35 +356,6 @@ StrategyDiff Compare(const StrategyFigures* b, const StrategyFigures* n, const D
 
 }  // namespace
 
-int WorseDirection(DiffFamily family, const std::string& figure) {
-  auto ends = [&](std::string_view tail) {
-    return figure.size() >= tail.size() && figure.compare(figure.size() - tail.size(), tail.size(), tail) == 0;
-  };
-  switch (family) {
-    case DiffFamily::kLatency:
-    case DiffFamily::kWait:
-    case DiffFamily::kHerding:
-    case DiffFamily::kRun:
-    case DiffFamily::kInflight:
-    case DiffFamily::kWarning:
-      return +1;
-    case DiffFamily::kFairness:
-      return ends("jain") || ends("jain_eligible") ? -1 : +1;
-    case DiffFamily::kRate:
-      return ends("hit_rate") ? -1 : ends("fallback_rate") || ends("highest_rate") ? +1 : 0;
-    case DiffFamily::kEngine:
-      // Throughput down is worse; waiting, latency and preemptions up are.
-      return figure.find("per_s") != std::string::npos ? -1
-             : figure.find("ttft") != std::string::npos || figure.find("tpot") != std::string::npos ||
-                     figure.find("e2e") != std::string::npos ||
-                     figure.find("queue_delay") != std::string::npos ||
-                     figure.find("preempt") != std::string::npos
-                 ? +1
-                 : 0;
-    default:
-      return 0;
-  }
-}
 
 std::size_t ReportDiff::flagged() const {
   std::size_t n = 0;

@@ -6,26 +6,10 @@
 #include <utility>
 #include <vector>
 
+#include "sim/report/figure_catalogue.h"
+
 namespace lbsim {
 
-// The families of figures a diff compares; each has its own tolerance.
-enum class DiffFamily {
-  kShare,        // shares of picks, overall and per window (absolute)
-  kFairness,     // the six fairness figures (absolute)
-  kReason,       // reason counts (as a fraction of the decisions)
-  kCount,        // other decision counts: selections, ties, candidates, served...
-  kHerding,      // herded and alternating decisions (as a fraction of the decisions)
-  kRun,          // lengths of runs and herding stretches
-  kLatency,      // latency percentiles, max and mean
-  kWait,         // queue-wait percentiles, max and mean
-  kUtilisation,  // utilisation and offered utilisation (absolute)
-  kInflight,     // mean and peak requests in flight
-  kRate,         // fallback rates, prefix hit rate (absolute)
-  kBlocks,       // prefix-cache block counts
-  kDetector,     // other detector figures (windows in a streak or a burst)
-  kEngine,       // the engine model's figures: TTFT, TPOT, E2E, batches, KV, tokens/s
-  kWarning,      // a warning name raised or not (1 or 0; any change)
-};
 
 // The name of `family` on the command line and in outputs ("latency").
 std::string_view DiffFamilyName(DiffFamily family);
@@ -86,20 +70,16 @@ struct DiffOptions {
   // seeds do not overlap (reports made with --seeds).
   bool beyond_spread = false;
   // Flag only changes for the worse where a figure has a worse direction
-  // (WorseDirection); others either way.
+  // (the figure catalogue's); others either way.
   bool only_worse = false;
 };
 
-// Which way figure `figure` of family `family` gets worse: +1 when a rise
-// is worse (latency, waits, herding, runs, inflight, cv, gini, the max
-// ratios, a warning raised), -1 when a fall is (jain, jain_eligible, the
-// prefix hit rate), 0 when neither is (shares, counts, utilisation).
-int WorseDirection(DiffFamily family, const std::string& figure);
 
 // One figure of one strategy in both reports.
 struct DiffRow {
   std::string figure;  // dotted path from the strategy, e.g. "share.inst-a"
   DiffFamily family = DiffFamily::kCount;
+  Worse worse = Worse::kNeither;  // which change --only-worse flags
   std::optional<double> base, next;  // nullopt: null (undefined) or absent
   // [min, max] over the seeds, when the report carries a spread for it.
   std::optional<std::pair<double, double>> base_spread, next_spread;

@@ -292,13 +292,12 @@ class ScenarioParser {
            "\"proxy_queue\": true");
     if (const ojson* v = Member(options, "ready_concurrency"))
       q.ready_concurrency = static_cast<std::uint32_t>(
-          Integer(*v, "options.ready_concurrency", 1, kMaxReadyConcurrency,
-                  fmt::format("an integer from 1 to {} (ready workers per Instance)",
-                              kMaxReadyConcurrency)));
+          Integer(*v, "options.ready_concurrency", kReadyConcurrencyRange,
+                  "ready workers per Instance"));
     if (const ojson* v = Member(options, "prepare_concurrency"))
       q.prepare_concurrency = static_cast<std::uint32_t>(
-          Integer(*v, "options.prepare_concurrency", 1, 0xffffffffu,
-                  "an integer from 1 to 2^32-1 (prepare tasks per Instance)"));
+          Integer(*v, "options.prepare_concurrency", kPrepareConcurrencyRange,
+                  "prepare tasks per Instance"));
     if (const ojson* v = Member(options, "predictor_coefficients")) {
       if (!v->is_array() || v->size() != 4)
         Expected("options.predictor_coefficients",

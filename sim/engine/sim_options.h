@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/engine/engine_config.h"
+#include "sim/engine/what_if_ranges.h"
 #include "strategies/block_cache.h"
 #include "strategies/proxy_profile.h"
 
@@ -32,9 +33,8 @@ struct EngineModelOptions {
   bool on() const { return config != nullptr; }
   bool signals() const { return signal_interval > 0.0; }
 };
-// The most ready workers per Instance the Proxy queue model takes (each
-// Instance keeps a slot time per worker).
-inline constexpr std::uint32_t kMaxReadyConcurrency = 4096;
+// The most ready workers per Instance the Proxy queue model takes.
+inline constexpr std::uint32_t kMaxReadyConcurrency = kReadyConcurrencyRange.max;
 
 // The Proxy queue model's options (--proxy-queue, docs/proxy-queue.md);
 // off by default. The settings are the Proxy operator's.

@@ -4,6 +4,7 @@
 
 #include "base/number_text.h"
 #include "sim/io/csv.h"
+#include "sim/report/figure_catalogue.h"
 #include "sim/report/report.h"
 
 namespace lbsim {
@@ -64,11 +65,12 @@ std::string EngineCells(const EngineFigures& e) {
 
 // The Proxy queue columns of a run's row (each starting with a comma).
 std::string QueueCells(const ProxyQueueFigures& q) {
-  using D = DistributionSummary;
-  return fmt::format(",{},{},{},{},{},{},{},{},{}", q.forwarded, q.stuck, Cell(q.wait, &D::mean),
-                     Cell(q.wait, &D::p50), Cell(q.wait, &D::p99), Cell(q.client_ttft, &D::p50),
-                     Cell(q.client_ttft, &D::p99), Cell(q.end_to_end, &D::p50),
-                     Cell(q.end_to_end, &D::p99));
+  std::string out;
+  for (const QueueColumn& c : QueueColumns()) {
+    out += ',';
+    out += Cell(c.value(q));
+  }
+  return out;
 }
 
 }  // namespace
@@ -89,8 +91,10 @@ std::string RenderCsv(const Report& report) {
            "kv_utilisation_mean,batch_mean";
   const bool queue = report.proxy_queue.has_value();
   if (queue)
-    out += ",queue_forwarded,queue_stuck,queue_wait_mean,queue_wait_p50,queue_wait_p99,"
-           "client_ttft_p50,client_ttft_p99,end_to_end_p50,end_to_end_p99";
+    for (const QueueColumn& c : QueueColumns()) {
+      out += ',';
+      out += c.column;
+    }
   out += "\n";
   for (const StrategyReport& s : report.strategies) {
     for (std::size_t k = 0; k < s.instances.size(); ++k) {
@@ -104,7 +108,7 @@ std::string RenderCsv(const Report& report) {
                          i.unknown_while_others_known, i.chosen_while_unknown);
       if (s.what_if) out += WhatIfCells(*s.what_if, k);
       if (engine) out += EngineCells(s.what_if->instance_engine[k]);
-      if (queue) out += std::string(9, ',');  // the queue's figures are the run's
+      if (queue) out += std::string(QueueColumns().size(), ',');  // the queue's figures are the run's
       out += "\n";
     }
     // The whole run: an empty instance; its decisions that chose, those
@@ -117,7 +121,8 @@ std::string RenderCsv(const Report& report) {
                        s.tie_decisions);
     if (s.what_if) out += RunWhatIfCells(*s.what_if);
     if (engine) out += s.what_if->engine ? EngineCells(*s.what_if->engine) : std::string(15, ',');
-    if (queue) out += s.proxy_queue ? QueueCells(*s.proxy_queue) : std::string(9, ',');
+    if (queue)
+      out += s.proxy_queue ? QueueCells(*s.proxy_queue) : std::string(QueueColumns().size(), ',');
     out += "\n";
   }
   return out;

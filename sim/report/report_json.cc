@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/report/engine_json.h"
+#include "sim/report/queue_json.h"
 #include "sim/report/fairness_json.h"
 #include "sim/report/report.h"
 
@@ -218,16 +219,7 @@ ojson StrategyJson(const StrategyReport& s) {
   j["warnings"] = WarningsJson(s.warnings);
   j["detectors"] = DetectorsJson(s);
   if (s.what_if) j["what_if"] = WhatIfJson(s, *s.what_if);
-  if (s.proxy_queue) {
-    const ProxyQueueFigures& q = *s.proxy_queue;
-    j["proxy_queue"] = {{"requests", q.requests},
-                        {"forwarded", q.forwarded},
-                        {"stuck", q.stuck},
-                        {"stalled_behind_completions", q.stalled_behind_completions},
-                        {"queue_wait", DistributionJson(q.wait)},
-                        {"client_ttft", DistributionJson(q.client_ttft)},
-                        {"end_to_end", DistributionJson(q.end_to_end)}};
-  }
+  if (s.proxy_queue) j["proxy_queue"] = ProxyQueueFiguresJson(*s.proxy_queue);
   return j;
 }
 
@@ -244,10 +236,7 @@ std::string RenderJson(const Report& report) {
                 {"path", report.trace_path},
                 {"description", report.trace_description}};
   if (report.simulation) j["simulation"] = SimulationJson(*report.simulation);
-  if (report.proxy_queue)
-    j["proxy_queue"] = {{"ready_concurrency", report.proxy_queue->ready_concurrency},
-                        {"prepare_concurrency", report.proxy_queue->prepare_concurrency},
-                        {"predictor_coefficients", report.proxy_queue->coefficients}};
+  if (report.proxy_queue) j["proxy_queue"] = ProxyQueueOptionsJson(*report.proxy_queue);
   ojson strategies = ojson::array();
   for (const StrategyReport& s : report.strategies) strategies.push_back(StrategyJson(s));
   j["strategies"] = strategies;

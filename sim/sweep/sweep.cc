@@ -71,6 +71,7 @@ void RunCellGroup(const SweepGrid& grid, const std::vector<SweepCell>& all,
       if (std::find(row.warnings.begin(), row.warnings.end(), w.name) == row.warnings.end())
         row.warnings.push_back(w.name);
     if (s.what_if) row.engine = s.what_if->engine;
+    row.proxy_queue = s.proxy_queue;
   }
 }
 
@@ -131,6 +132,15 @@ void SetSimOption(SimOptions& o, std::string_view key, std::string_view value,
   } else if (key == kCacheBlocksRange.key) {
     integer(kCacheBlocksRange, "KV-cache blocks");
     o.cache_blocks = static_cast<std::size_t>(x);
+  } else if (key == "proxy_queue") {
+    if (value != "true" && value != "false") bad("true or false (the Proxy queue model)");
+    o.proxy_queue.on = value == "true";
+  } else if (key == kReadyConcurrencyRange.key) {
+    integer(kReadyConcurrencyRange, "ready workers per Instance");
+    o.proxy_queue.ready_concurrency = static_cast<std::uint32_t>(x);
+  } else if (key == kPrepareConcurrencyRange.key) {
+    integer(kPrepareConcurrencyRange, "prepare tasks per Instance");
+    o.proxy_queue.prepare_concurrency = static_cast<std::uint32_t>(x);
   } else if (key.substr(0, 6) == "speed." && key.size() > 6) {
     if (!number || !(x > 0.0)) bad("a number > 0 (a service speed)");
     const std::string id(key.substr(6));
@@ -141,7 +151,8 @@ void SetSimOption(SimOptions& o, std::string_view key, std::string_view value,
   } else {
     throw UsageError(fmt::format(
         "{}: unknown what-if option '{}'; expected slots, stale_interval, stale_delay, "
-        "stale_jitter, window, seed, cache_blocks or speed.ID",
+        "stale_jitter, window, seed, cache_blocks, speed.ID, proxy_queue, ready_concurrency "
+        "or prepare_concurrency",
         where, key));
   }
 }

@@ -125,6 +125,8 @@ struct SweepRow {
   std::vector<std::string> warnings;      // the names of its warnings, in report order
   // Present with the engine model.
   std::optional<EngineFigures> engine;
+  // Present with the Proxy queue model.
+  std::optional<ProxyQueueFigures> proxy_queue;
 };
 
 // What a sweep (or a slice of one) produced.

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "base/errors.h"
+#include "sim/report/figure_catalogue.h"
 #include "sim/sweep/sweep.h"
 
 namespace lbsim {
@@ -19,43 +20,59 @@ std::optional<double> Latency(const SweepRow& row) {
   return row.service->latency.*Field;
 }
 
-}  // namespace
+using Needs = SweepFigure::Needs;
 
-const std::vector<SweepFigure>& SweepFigures() {
-  static const std::vector<SweepFigure> figures = {
-      {"jain", "Jain's fairness index of the selections", false, false, 4,
+// The figures, the Proxy queue's as the figure catalogue declares them.
+std::vector<SweepFigure> MakeSweepFigures() {
+  std::vector<SweepFigure> figures = {
+      {"jain", "Jain's fairness index of the selections", false, Needs::kNothing, 4,
        [](const SweepRow& r) { return r.fairness.jain; }},
-      {"jain_eligible", "Jain's index of selections per candidate decision", false, false, 4,
+      {"jain_eligible", "Jain's index of selections per candidate decision", false, Needs::kNothing, 4,
        [](const SweepRow& r) { return r.fairness.jain_eligible; }},
-      {"cv", "coefficient of variation of the selections", true, false, 4,
+      {"cv", "coefficient of variation of the selections", true, Needs::kNothing, 4,
        [](const SweepRow& r) { return r.fairness.cv; }},
-      {"max_min_ratio", "most / fewest selections", true, false, 4,
+      {"max_min_ratio", "most / fewest selections", true, Needs::kNothing, 4,
        [](const SweepRow& r) { return r.fairness.max_min_ratio; }},
-      {"max_mean_ratio", "most / mean selections", true, false, 4,
+      {"max_mean_ratio", "most / mean selections", true, Needs::kNothing, 4,
        [](const SweepRow& r) { return r.fairness.max_mean_ratio; }},
-      {"gini", "Gini coefficient of the selections", true, false, 4,
+      {"gini", "Gini coefficient of the selections", true, Needs::kNothing, 4,
        [](const SweepRow& r) { return r.fairness.gini; }},
-      {"herded_decisions", "decisions in herding runs", true, false, 0,
+      {"herded_decisions", "decisions in herding runs", true, Needs::kNothing, 0,
        [](const SweepRow& r) { return Count(r.herded_decisions); }},
-      {"longest_run", "longest run of one Instance", true, false, 0,
+      {"longest_run", "longest run of one Instance", true, Needs::kNothing, 0,
        [](const SweepRow& r) { return Count(r.longest_run); }},
-      {"no_instances", "arrivals that found no Instance", true, false, 0,
+      {"no_instances", "arrivals that found no Instance", true, Needs::kNothing, 0,
        [](const SweepRow& r) { return Count(r.no_instances); }},
-      {"prefix_hit_rate", "prefix cache hit rate", false, false, 4,
+      {"prefix_hit_rate", "prefix cache hit rate", false, Needs::kNothing, 4,
        [](const SweepRow& r) -> std::optional<double> {
          if (!r.prefix_cache) return std::nullopt;
          return r.prefix_cache->hit_rate;
        }},
-      {"latency_p50", "median latency", true, true, 3, Latency<&LatencySummary::p50>},
-      {"latency_p90", "p90 latency", true, true, 3, Latency<&LatencySummary::p90>},
-      {"latency_p99", "p99 latency", true, true, 3, Latency<&LatencySummary::p99>},
-      {"latency_max", "longest latency", true, true, 3, Latency<&LatencySummary::max>},
-      {"mean_queue_wait", "mean queue wait", true, true, 3, Latency<&LatencySummary::mean_wait>},
+      {"latency_p50", "median latency", true, Needs::kService, 3, Latency<&LatencySummary::p50>},
+      {"latency_p90", "p90 latency", true, Needs::kService, 3, Latency<&LatencySummary::p90>},
+      {"latency_p99", "p99 latency", true, Needs::kService, 3, Latency<&LatencySummary::p99>},
+      {"latency_max", "longest latency", true, Needs::kService, 3, Latency<&LatencySummary::max>},
+      {"mean_queue_wait", "mean queue wait", true, Needs::kService, 3, Latency<&LatencySummary::mean_wait>},
   };
+  for (const QueueColumn& c : QueueColumns())
+    figures.push_back(SweepFigure{c.column, c.title, FindFigure(c.path)->worse == Worse::kHigher,
+                                  Needs::kProxyQueue, c.decimals, nullptr, &c});
   return figures;
 }
 
-SweepScatter ParseSweepScatter(std::string_view text, bool service) {
+}  // namespace
+
+std::optional<double> SweepFigure::value(const SweepRow& row) const {
+  if (queue) return row.proxy_queue ? queue->value(*row.proxy_queue) : std::nullopt;
+  return of_row(row);
+}
+
+const std::vector<SweepFigure>& SweepFigures() {
+  static const std::vector<SweepFigure> figures = MakeSweepFigures();
+  return figures;
+}
+
+SweepScatter ParseSweepScatter(std::string_view text, bool service, bool queue) {
   std::string names;
   for (const SweepFigure& f : SweepFigures())
     names += fmt::format("{}{}", names.empty() ? "" : ", ", f.name);
@@ -72,15 +89,21 @@ SweepScatter ParseSweepScatter(std::string_view text, bool service) {
     if (!found[k])
       throw UsageError(fmt::format("--scatter {}: no figure '{}'; expected one of {}", text,
                                    parts[k], names));
-    if (found[k]->service && !service)
+    if (found[k]->needs == Needs::kService && !service)
       throw UsageError(fmt::format(
           "--scatter {}: {} needs the service model (--slots K)", text, parts[k]));
+    if (found[k]->needs == Needs::kProxyQueue && !queue)
+      throw UsageError(fmt::format(
+          "--scatter {}: {} needs the Proxy queue model (--proxy-queue)", text, parts[k]));
   }
   return SweepScatter{found[0], found[1]};
 }
 
-SweepScatter DefaultSweepScatter(bool service) {
-  return ParseSweepScatter(service ? "latency_p99,jain" : "herded_decisions,jain", service);
+SweepScatter DefaultSweepScatter(bool service, bool queue) {
+  return ParseSweepScatter(queue     ? "client_ttft_p99,jain"
+                           : service ? "latency_p99,jain"
+                                     : "herded_decisions,jain",
+                           service, queue);
 }
 
 }  // namespace lbsim

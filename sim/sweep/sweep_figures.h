@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -7,17 +8,24 @@
 namespace lbsim {
 
 struct SweepRow;
+struct QueueColumn;  // sim/report/figure_catalogue.h
 
 // A figure of a sweep's rows that its HTML report draws (a heatmap over
 // the grid) and may plot against another (--scatter): its name (as in the
 // CSV header), what it is, and which way is better.
 struct SweepFigure {
+  // What a cell must run for the figure to exist.
+  enum class Needs : std::uint8_t { kNothing, kService, kProxyQueue };
   std::string_view name;
   std::string_view title;
   bool lower_is_better = false;
-  bool service = false;  // needs the service model (--slots)
-  int decimals = 3;      // digits shown after the point
-  std::optional<double> (*value)(const SweepRow& row) = nullptr;  // nullopt: undefined
+  Needs needs = Needs::kNothing;
+  int decimals = 3;  // digits shown after the point
+  std::optional<double> (*of_row)(const SweepRow& row) = nullptr;
+  const QueueColumn* queue = nullptr;  // or a Proxy queue column
+
+  // Its value in `row`; nullopt when undefined there.
+  std::optional<double> value(const SweepRow& row) const;
 };
 
 // Every figure, in the CSV's column order.
@@ -30,10 +38,12 @@ struct SweepScatter {
 };
 
 // Parses --scatter "X,Y" (two figure names); throws UsageError naming the
-// figures expected. A service figure needs the service model (`service`).
-SweepScatter ParseSweepScatter(std::string_view text, bool service);
-// The scatter without --scatter: jain (fairness) against latency_p99 with
-// the service model, else against herded_decisions.
-SweepScatter DefaultSweepScatter(bool service);
+// figures expected. A service figure needs the service model (`service`),
+// a Proxy queue figure the Proxy queue model (`queue`).
+SweepScatter ParseSweepScatter(std::string_view text, bool service, bool queue = false);
+// The scatter without --scatter: jain (fairness) against client_ttft_p99
+// with the Proxy queue model, latency_p99 with the service model, else
+// herded_decisions.
+SweepScatter DefaultSweepScatter(bool service, bool queue = false);
 
 }  // namespace lbsim

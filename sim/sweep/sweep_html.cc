@@ -272,16 +272,27 @@ bool AnyService(const SweepResult& result) {
                      [](const SweepRow& row) { return row.service.has_value(); });
 }
 
+// Whether the page shows figure `f`: some cell ran what it needs.
+bool Shown(const SweepFigure& f, const SweepResult& result) {
+  switch (f.needs) {
+    case SweepFigure::Needs::kNothing: return true;
+    case SweepFigure::Needs::kService: return AnyService(result);
+    case SweepFigure::Needs::kProxyQueue:
+      return std::any_of(result.rows.begin(), result.rows.end(),
+                         [](const SweepRow& row) { return row.proxy_queue.has_value(); });
+  }
+  return false;
+}
+
 std::string RowsTable(const SweepResult& result) {
   std::string out = "<section id=\"rows\">\n<h2>All rows</h2>\n<p class=\"note\">Every cell's "
                     "figures, as in <code>-f csv</code> (which has the parameters and reason "
                     "counts too).</p>\n<div class=\"scroll\"><table>\n<thead><tr>"
                     "<th scope=\"col\">cell</th><th scope=\"col\" class=\"text\">trace</th>"
                     "<th scope=\"col\" class=\"text\">configuration</th>";
-  const bool service = AnyService(result);
   std::vector<const SweepFigure*> shown;
   for (const SweepFigure& f : SweepFigures())
-    if (service || !f.service) shown.push_back(&f);
+    if (Shown(f, result)) shown.push_back(&f);
   for (const SweepFigure* f : shown) out += fmt::format("<th scope=\"col\">{}</th>", f->name);
   out += "</tr></thead>\n<tbody>\n";
   for (const SweepRow& row : result.rows) {
@@ -352,7 +363,7 @@ std::string RenderSweepHtml(const SweepResult& result, const SweepScatter& scatt
   std::string heatmaps, constant, none;
   std::size_t number = 0;
   for (const SweepFigure& f : SweepFigures()) {
-    if (f.service && !AnyService(result)) continue;
+    if (!Shown(f, result)) continue;
     const std::string map = Heatmap(f, g, ++number);
     if (!map.empty()) {
       heatmaps += map;

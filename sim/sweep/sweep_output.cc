@@ -9,6 +9,8 @@
 #include "sim/io/csv.h"
 #include "sim/report/engine_json.h"
 #include "sim/report/fairness_json.h"
+#include "sim/report/figure_catalogue.h"
+#include "sim/report/queue_json.h"
 #include "sim/sweep/sweep.h"
 
 namespace lbsim {
@@ -83,6 +85,7 @@ ojson RowJson(const SweepRow& row) {
                                                 : ojson(nullptr)}};
   j["warnings"] = row.warnings;
   if (row.engine) j["engine"] = EngineFiguresJson(*row.engine);
+  if (row.proxy_queue) j["proxy_queue"] = ProxyQueueFiguresJson(*row.proxy_queue);
   return j;
 }
 
@@ -107,7 +110,9 @@ ojson GridJson(const SweepGrid& grid) {
              {"sim", SimJson(grid.sim)},
              {"proxy", grid.proxy.profile ? ojson(grid.proxy.profile->name) : ojson(nullptr)},
              {"python", PythonVersionName(grid.proxy.python)}};
-  // The engine model's keys only when it is on: other sweeps stay as they were.
+  // The Proxy queue model's and the engine model's keys only when they are
+  // on: other sweeps stay as they were.
+  if (grid.sim.proxy_queue.on) j["proxy_queue"] = ProxyQueueOptionsJson(grid.sim.proxy_queue);
   if (grid.sim.engine.on()) {
     j["engine"] = EngineConfigReportJson(*grid.sim.engine.config);
     j["signals"] = grid.sim.engine.signals() ? ojson{{"interval", grid.sim.engine.signal_interval},
@@ -191,6 +196,15 @@ std::string RenderSweepCsv(const SweepResult& result) {
   if (engine)
     out += ",engine_served,ttft_p50,ttft_p99,tpot_p50,tpot_p99,e2e_p50,e2e_p99,queue_delay_mean,"
            "prefix_hit_token_rate,preemptions,output_tokens_per_s,kv_utilisation_mean,batch_mean";
+  // With the Proxy queue model in some cell.
+  const bool queue = std::any_of(result.rows.begin(), result.rows.end(),
+                                 [](const SweepRow& row) { return row.proxy_queue.has_value(); }) ||
+                     result.grid.sim.proxy_queue.on;
+  if (queue)
+    for (const QueueColumn& c : QueueColumns()) {
+      out += ',';
+      out += c.column;
+    }
   out += "\n";
   for (const SweepRow& row : result.rows) {
     out += fmt::format("{},{},{},{},{},{},{},{},{}", row.cell, result.cells, id,
@@ -243,6 +257,11 @@ std::string RenderSweepCsv(const SweepResult& result) {
     out += ',';
     out += CsvField(warnings);
     if (engine) out += EngineCells(row);
+    if (queue)
+      for (const QueueColumn& c : QueueColumns()) {
+        out += ',';
+        if (row.proxy_queue) out += Number(c.value(*row.proxy_queue));
+      }
     out += "\n";
   }
   return out;

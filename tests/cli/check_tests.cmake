@@ -120,6 +120,32 @@ lbsim_cli_test(NAME "diff different traces"
   ARGS diff ${GOLDEN}/ties.report.json ${DIFF_DATA}/queue_hints.ll.json
   EXIT 2 STDERR_LINES 1
   STDERR_MATCH "queue_hints\\.ll\\.json: trace: {\"name\":\"queue-hints\",[^\n]*, but .*ties\\.report\\.json has {\"name\":\"ties\",[^\n]*; lbsim diff compares reports made under the same trace \\(--allow-different trace compares them anyway\\)\n$")
+# The figure catalogue (sim/report/figure_catalogue.cc) judges the Proxy
+# queue's figures: rr against ll of one report, --only-worse: the waits and
+# latencies that rose are flagged (their p50s), those that fell are not,
+# and stuck (0 to 0) is a headline.
+lbsim_cli_test(NAME "diff proxy queue figures only worse"
+  ARGS diff --only-worse --pair round_robin=least_load ${DIFF_DATA}/proxy_queue.rr_ll.json ${DIFF_DATA}/proxy_queue.rr_ll.json
+  EXIT 1 STDOUT_GOLDEN ${GOLDEN}/diff_proxy_queue_only_worse.txt)
+# A figure the catalogue does not know is refused, not compared as a count.
+lbsim_cli_test(NAME "diff unknown figure"
+  ARGS diff ${DIFF_DATA}/queue_hints.ll.json ${DIFF_DATA}/queue_hints.ll.unknown_figure.json
+  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: ${DIFF_DATA}/queue_hints\\.ll\\.unknown_figure\\.json: strategies\\[0\\]\\.queue_fidelity: not a figure lbsim knows \\(expected a report from lbsim --format json. docs/reports\\.md lists the figures\\)\n$")
+# Every figure of every JSON report the tests hold is in the catalogue: each
+# report diffs against itself with no change.
+file(GLOB catalogue_reports RELATIVE ${PROJECT_SOURCE_DIR}
+     ${PROJECT_SOURCE_DIR}/tests/cli/golden/*.json ${PROJECT_SOURCE_DIR}/tests/diff/*.json)
+foreach(report ${catalogue_reports})
+  file(READ ${PROJECT_SOURCE_DIR}/${report} head LIMIT 40)
+  if(NOT head MATCHES "lbsim_report" OR report MATCHES "unknown_figure")
+    continue()
+  endif()
+  lbsim_cli_test(NAME "diff figure catalogue knows ${report}"
+    ARGS diff --allow-different trace,proxy,simulation ${report} ${report}
+    EXIT 0 STDOUT_MATCH "lbsim diff: 0 of [0-9]+ figures beyond tolerance. no change flagged\n$")
+endforeach()
+
 lbsim_cli_test(NAME "diff not a report"
   ARGS diff scenarios/aliases.json ${DIFF_DATA}/queue_hints.ll.json
   EXIT 2 STDERR_LINES 1 STDERR_MATCH "scenarios/aliases\\.json: lbsim_report: expected 1")

@@ -108,3 +108,36 @@ lbsim_cli_test(NAME "proxy queue: in front of the slots, an arrival without dura
   ARGS -s ll --proxy-queue --slots 2 tests/cli/queue/missing_duration.ndjson
   EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1
   STDERR_MATCH "^lbsim: error: tests/cli/queue/missing_duration.ndjson:2: field \"duration\": expected a number >= 0 \\(the request's service time on a slot\\): the Proxy queue model \\(--proxy-queue\\) needs it on every arrival, but it is missing\n$")
+
+# A sweep over READY_CONCURRENCY: the queue figures in the rows, from the
+# figure catalogue's columns. The ready_concurrency 8 rows equal the
+# replay's (proxy_queue.csv); the 1-worker rows agree with the real queue
+# manager run in virtual time (docs/proxy-queue.md, "How it was checked").
+foreach(format csv json)
+  lbsim_cli_test(NAME "proxy queue: sweep over ready_concurrency ${format}"
+    ARGS sweep -s rr,ll --proxy-queue --vary sim.ready_concurrency=1,8 -j 2 -f ${format} ${QUEUE_TRACE}
+    EXIT 0 STDOUT_GOLDEN ${GOLDEN}/proxy_queue.sweep.${format} STDERR_LINES 0)
+endforeach()
+lbsim_cli_test(NAME "proxy queue: sweep with and without the model"
+  ARGS sweep -s ll --vary sim.proxy_queue=false,true ${QUEUE_TRACE}
+  EXIT 0 STDERR_LINES 0
+  STDOUT_MATCH "client_ttft_p99,end_to_end_p50,end_to_end_p99\n0,2,[^\n]*,,,,,,,,,\n1,2,[^\n]*,36,0,0.768194445176,0.65500000061,1.91500000178,1.01000000082,2.31000000157,1.40500000014,2.91000000155\n$")
+lbsim_cli_test(NAME "proxy queue: sweep html draws the queue figures"
+  ARGS sweep -s rr,ll --proxy-queue --vary sim.ready_concurrency=1,8 -f html ${QUEUE_TRACE}
+  EXIT 0 STDERR_LINES 0
+  STDOUT_MATCH "client_ttft_p99 over the grid")
+foreach(case
+    "no ready workers|--proxy-queue --vary sim.ready_concurrency=0,8|--vary sim.ready_concurrency: expected an integer from 1 to 4096 \\(ready workers per Instance\\), got '0'"
+    "settings without the model|--vary sim.ready_concurrency=2,8|--vary sim.ready_concurrency=2: --ready-concurrency, --prepare-concurrency and --predictor-coefficients configure the Proxy queue model: add --proxy-queue"
+    "not a boolean|--vary sim.proxy_queue=yes|--vary sim.proxy_queue: expected true or false \\(the Proxy queue model\\), got 'yes'"
+    "scatter without the model|-f html --scatter client_ttft_p99,jain|--scatter client_ttft_p99,jain: client_ttft_p99 needs the Proxy queue model \\(--proxy-queue\\)")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 name)
+  list(GET parts 1 flags)
+  list(GET parts 2 message)
+  separate_arguments(flags UNIX_COMMAND "${flags}")
+  lbsim_cli_test(NAME "proxy queue: sweep refused: ${name}"
+    ARGS sweep -s ll ${flags} ${QUEUE_TRACE}
+    EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1
+    STDERR_MATCH "^lbsim: error: ${message}\n$")
+endforeach()

@@ -1,0 +1,230 @@
+#include "sim/report/figure_catalogue.h"
+
+#include <array>
+
+#include "sim/report/report.h"
+
+namespace lbsim {
+namespace {
+
+using F = DiffFamily;
+constexpr Worse kUp = Worse::kHigher;
+constexpr Worse kDown = Worse::kLower;
+constexpr Worse kNone = Worse::kNeither;
+constexpr std::optional<DiffFamily> kNotCompared = std::nullopt;
+
+// A whole-run figure shown even unchanged.
+constexpr bool kHeadline = true;
+// Counted in the strategy's own words (compared only between runs of one
+// strategy).
+constexpr bool kWords = true;
+
+// The report's figures (docs/reports.md), most specific first.
+constexpr std::array kCatalogue = {
+    // Names, parameters, positions and the seeds' spread: not figures.
+    CatalogueEntry{"strategy.**", kNotCompared},
+    CatalogueEntry{"requested_as.**", kNotCompared},
+    CatalogueEntry{"label.**", kNotCompared},
+    CatalogueEntry{"status.**", kNotCompared},
+    CatalogueEntry{"params.**", kNotCompared},
+    CatalogueEntry{"replays_proxy.**", kNotCompared},
+    CatalogueEntry{"warnings.**", kNotCompared},
+    CatalogueEntry{"expected_share.**", kNotCompared},
+    CatalogueEntry{"spread.**", kNotCompared},
+    CatalogueEntry{"**.first_seq", kNotCompared},
+    CatalogueEntry{"**.start", kNotCompared},
+    CatalogueEntry{"**.end", kNotCompared},
+    CatalogueEntry{"**.capacity_blocks", kNotCompared},
+    CatalogueEntry{"**.fired", kNotCompared},
+
+    // Where the decisions went.
+    CatalogueEntry{"decisions", F::kCount},
+    CatalogueEntry{"no_instances", F::kCount},
+    CatalogueEntry{"refused", F::kCount},
+    CatalogueEntry{"never_completed", F::kCount},
+    CatalogueEntry{"selections.*", F::kCount},
+    CatalogueEntry{"candidate_decisions.*", F::kCount},
+    CatalogueEntry{"share.**", F::kShare, kNone, kHeadline},
+    CatalogueEntry{"reasons.**", F::kReason, kNone, kHeadline, kWords},
+    CatalogueEntry{"fallback.**", F::kCount, kNone, false, kWords},
+    CatalogueEntry{"tie.**", F::kCount, kNone, false, kWords},
+    CatalogueEntry{"unknown_excluded", F::kCount, kNone, false, kWords},
+    CatalogueEntry{"unknown_load.**", F::kCount},
+    CatalogueEntry{"fairness.jain", F::kFairness, kDown, kHeadline},
+    CatalogueEntry{"fairness.jain_eligible", F::kFairness, kDown, kHeadline},
+    CatalogueEntry{"fairness.**", F::kFairness, kUp, kHeadline},
+    CatalogueEntry{"herded_decisions.**", F::kHerding, kUp, kHeadline},
+    CatalogueEntry{"longest_run.length", F::kRun, kUp, kHeadline},
+    CatalogueEntry{"longest_run.**", kNotCompared},
+    CatalogueEntry{"prefix_cache.hit_rate", F::kRate, kDown},
+    CatalogueEntry{"prefix_cache.**", F::kBlocks},
+
+    // Detectors.
+    CatalogueEntry{"detectors.**.run_decisions", F::kHerding, kUp, kHeadline},
+    CatalogueEntry{"detectors.**.alternation_decisions", F::kHerding, kUp, kHeadline},
+    CatalogueEntry{"detectors.**.length", F::kRun, kUp},
+    CatalogueEntry{"detectors.**.offered_utilisation", F::kUtilisation},
+    CatalogueEntry{"detectors.**.share", F::kShare},
+    CatalogueEntry{"detectors.**.expected_share", F::kShare},
+    CatalogueEntry{"detectors.**.highest_rate", F::kRate, kUp},
+    CatalogueEntry{"detectors.**", F::kDetector},
+
+    // What-if parts: the engine model, the service model, windows.
+    CatalogueEntry{"what_if.span.**", kNotCompared},
+    CatalogueEntry{"what_if.engine.ttft.p50", F::kEngine, kUp, kHeadline},
+    CatalogueEntry{"what_if.engine.ttft.p99", F::kEngine, kUp, kHeadline},
+    CatalogueEntry{"what_if.engine.e2e.p50", F::kEngine, kUp, kHeadline},
+    CatalogueEntry{"what_if.engine.e2e.p99", F::kEngine, kUp, kHeadline},
+    CatalogueEntry{"what_if.engine.tpot.p50", F::kEngine, kUp, kHeadline},
+    CatalogueEntry{"what_if.engine.queue_delay.mean", F::kEngine, kUp, kHeadline},
+    CatalogueEntry{"what_if.engine.kv_utilisation.mean", F::kEngine, kNone, kHeadline},
+    CatalogueEntry{"what_if.engine.batch.mean", F::kEngine, kNone, kHeadline},
+    CatalogueEntry{"what_if.engine.throughput.output_tokens_per_s", F::kEngine, kDown, kHeadline},
+    CatalogueEntry{"what_if.engine.preemptions", F::kEngine, kUp, kHeadline},
+    CatalogueEntry{"what_if.**.engine.throughput.**", F::kEngine, kDown},
+    CatalogueEntry{"what_if.**.engine.ttft.**", F::kEngine, kUp},
+    CatalogueEntry{"what_if.**.engine.ttft_mean.**", F::kEngine, kUp},
+    CatalogueEntry{"what_if.**.engine.tpot.**", F::kEngine, kUp},
+    CatalogueEntry{"what_if.**.engine.e2e.**", F::kEngine, kUp},
+    CatalogueEntry{"what_if.**.engine.queue_delay.**", F::kEngine, kUp},
+    CatalogueEntry{"what_if.**.engine.preemptions", F::kEngine, kUp},
+    CatalogueEntry{"what_if.**.engine.preempted_requests", F::kEngine, kUp},
+    CatalogueEntry{"what_if.**.engine.**", F::kEngine},
+    CatalogueEntry{"what_if.service", F::kCount},
+    CatalogueEntry{"what_if.service.latency.**", F::kLatency, kUp, kHeadline},
+    CatalogueEntry{"what_if.service.wait.**", F::kWait, kUp, kHeadline},
+    CatalogueEntry{"what_if.service.mean_queue_wait", F::kWait, kUp, kHeadline},
+    CatalogueEntry{"what_if.service.utilisation", F::kUtilisation, kNone, kHeadline},
+    CatalogueEntry{"what_if.service.offered_utilisation", F::kUtilisation, kNone, kHeadline},
+    CatalogueEntry{"what_if.service.**", F::kCount, kNone, kHeadline},
+    CatalogueEntry{"what_if.**.latency.**", F::kLatency, kUp},
+    CatalogueEntry{"what_if.**.wait.**", F::kWait, kUp},
+    CatalogueEntry{"what_if.**.mean_queue_wait", F::kWait, kUp},
+    CatalogueEntry{"what_if.**.utilisation", F::kUtilisation},
+    CatalogueEntry{"what_if.**.offered_utilisation", F::kUtilisation},
+    CatalogueEntry{"what_if.**.inflight_mean", F::kInflight, kUp},
+    CatalogueEntry{"what_if.**.inflight_peak", F::kInflight, kUp},
+    CatalogueEntry{"what_if.**.mean_inflight.**", F::kInflight, kUp},
+    CatalogueEntry{"what_if.**.share.**", F::kShare},
+    CatalogueEntry{"what_if.**.fallback_rate", F::kRate, kUp},
+    CatalogueEntry{"what_if.**", F::kCount},
+
+    // The Proxy queue model (--proxy-queue): times from arrival.
+    CatalogueEntry{"proxy_queue.requests", F::kCount},
+    CatalogueEntry{"proxy_queue.forwarded", F::kCount},
+    CatalogueEntry{"proxy_queue.stuck", F::kCount, kUp, kHeadline},
+    CatalogueEntry{"proxy_queue.*.count", F::kCount},
+    CatalogueEntry{"proxy_queue.queue_wait.mean", F::kWait, kUp, kHeadline},
+    CatalogueEntry{"proxy_queue.queue_wait.*", F::kWait, kUp},
+    CatalogueEntry{"proxy_queue.client_ttft.p50", F::kLatency, kUp, kHeadline},
+    CatalogueEntry{"proxy_queue.client_ttft.p99", F::kLatency, kUp, kHeadline},
+    CatalogueEntry{"proxy_queue.client_ttft.*", F::kLatency, kUp},
+    CatalogueEntry{"proxy_queue.end_to_end.p99", F::kLatency, kUp, kHeadline},
+    CatalogueEntry{"proxy_queue.end_to_end.*", F::kLatency, kUp},
+};
+
+// Whether `path` matches `pattern` (segments; "*" one, "**" any number).
+bool Matches(std::span<const std::string_view> pattern, std::span<const std::string> path) {
+  if (pattern.empty()) return path.empty();
+  if (pattern.front() == "**") {
+    for (std::size_t skip = 0; skip <= path.size(); ++skip)
+      if (Matches(pattern.subspan(1), path.subspan(skip))) return true;
+    return false;
+  }
+  if (path.empty()) return false;
+  if (pattern.front() != "*" && pattern.front() != path.front()) return false;
+  return Matches(pattern.subspan(1), path.subspan(1));
+}
+
+// A catalogue path's segments (at most 8).
+struct Segments {
+  std::array<std::string_view, 8> parts;
+  std::size_t size = 0;
+  std::span<const std::string_view> view() const { return {parts.data(), size}; }
+};
+
+Segments Split(std::string_view path) {
+  Segments s;
+  for (std::size_t start = 0;;) {
+    const std::size_t dot = path.find('.', start);
+    s.parts[s.size++] = path.substr(start, dot - start);
+    if (dot == std::string_view::npos) return s;
+    start = dot + 1;
+  }
+}
+
+// Per Instance or window (what-if parts), or about an Instance (the
+// concentration and overload detectors).
+bool Detail(std::span<const std::string> path) {
+  if (path.size() < 2) return false;
+  if (path[0] == "what_if") return path[1] == "instances" || path[1] == "windows";
+  if (path[0] == "detectors") return path[1] == "concentration" || path[1] == "overload";
+  return false;
+}
+
+std::optional<double> Whole(std::uint64_t n) { return static_cast<double>(n); }
+
+// A statistic of a distribution: none when it holds nothing.
+template <DistributionSummary ProxyQueueFigures::*Of, double DistributionSummary::*Field>
+std::optional<double> Stat(const ProxyQueueFigures& q) {
+  const DistributionSummary& d = q.*Of;
+  if (d.count == 0) return std::nullopt;
+  return d.*Field;
+}
+
+using Q = ProxyQueueFigures;
+using D = DistributionSummary;
+constexpr std::array kQueueColumns = {
+    QueueColumn{"queue_forwarded", "proxy_queue.forwarded", "requests forwarded", 0,
+                [](const Q& q) { return Whole(q.forwarded); }},
+    QueueColumn{"queue_stuck", "proxy_queue.stuck", "requests stuck in the Proxy queue", 0,
+                [](const Q& q) { return Whole(q.stuck); }},
+    QueueColumn{"queue_wait_mean", "proxy_queue.queue_wait.mean", "mean wait in the Proxy queue",
+                3, Stat<&Q::wait, &D::mean>},
+    QueueColumn{"queue_wait_p50", "proxy_queue.queue_wait.p50", "median wait in the Proxy queue",
+                3, Stat<&Q::wait, &D::p50>},
+    QueueColumn{"queue_wait_p99", "proxy_queue.queue_wait.p99", "p99 wait in the Proxy queue", 3,
+                Stat<&Q::wait, &D::p99>},
+    QueueColumn{"client_ttft_p50", "proxy_queue.client_ttft.p50", "median client TTFT", 3,
+                Stat<&Q::client_ttft, &D::p50>},
+    QueueColumn{"client_ttft_p99", "proxy_queue.client_ttft.p99", "p99 client TTFT", 3,
+                Stat<&Q::client_ttft, &D::p99>},
+    QueueColumn{"end_to_end_p50", "proxy_queue.end_to_end.p50", "median end to end", 3,
+                Stat<&Q::end_to_end, &D::p50>},
+    QueueColumn{"end_to_end_p99", "proxy_queue.end_to_end.p99", "p99 end to end", 3,
+                Stat<&Q::end_to_end, &D::p99>},
+};
+
+}  // namespace
+
+std::span<const QueueColumn> QueueColumns() { return kQueueColumns; }
+
+std::optional<FigureKind> FindFigure(std::string_view dotted) {
+  std::vector<std::string> path;
+  for (std::size_t start = 0;;) {
+    const std::size_t dot = dotted.find('.', start);
+    path.emplace_back(dotted.substr(start, dot - start));
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return FindFigure(path);
+}
+
+std::span<const CatalogueEntry> FigureCatalogue() { return kCatalogue; }
+
+std::optional<FigureKind> FindFigure(std::span<const std::string> path) {
+  if (path.empty()) return std::nullopt;
+  for (const CatalogueEntry& entry : kCatalogue) {
+    if (!Matches(Split(entry.path).view(), path)) continue;
+    FigureKind kind;
+    kind.family = entry.family;
+    kind.worse = entry.worse;
+    kind.detail = Detail(path);
+    kind.headline = entry.headline && !kind.detail;
+    kind.strategy_words = entry.strategy_words;
+    return kind;
+  }
+  return std::nullopt;
+}
+
+}  // namespace lbsim

@@ -1,0 +1,86 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lbsim {
+
+struct ProxyQueueFigures;  // sim/report/report.h
+
+// The families of report figures; each has its own diff tolerance.
+enum class DiffFamily {
+  kShare,        // shares of picks, overall and per window (absolute)
+  kFairness,     // the six fairness figures (absolute)
+  kReason,       // reason counts (as a fraction of the decisions)
+  kCount,        // other decision counts: selections, ties, candidates, served...
+  kHerding,      // herded and alternating decisions (as a fraction of the decisions)
+  kRun,          // lengths of runs and herding stretches
+  kLatency,      // latency percentiles, max and mean
+  kWait,         // queue-wait percentiles, max and mean
+  kUtilisation,  // utilisation and offered utilisation (absolute)
+  kInflight,     // mean and peak requests in flight
+  kRate,         // fallback rates, prefix hit rate (absolute)
+  kBlocks,       // prefix-cache block counts
+  kDetector,     // other detector figures (windows in a streak or a burst)
+  kEngine,       // the engine model's figures: TTFT, TPOT, E2E, batches, KV, tokens/s
+  kWarning,      // a warning name raised or not (1 or 0; any change)
+};
+
+// Which way a figure gets worse.
+enum class Worse : std::int8_t { kLower = -1, kNeither = 0, kHigher = +1 };
+
+// A kind of figure of a strategy's JSON report (`strategies[]`), declared
+// once: what `diff` and `check` know of it.
+struct CatalogueEntry {
+  // Its dotted path from the strategy object, a pattern: "*" stands for
+  // one key (an Instance id, a reason word, a window's index), "**" for
+  // any number of them.
+  std::string_view path;
+  // Its family; nullopt for what a diff does not compare (names,
+  // parameters, positions, the seeds' spread).
+  std::optional<DiffFamily> family;
+  Worse worse = Worse::kNeither;
+  bool headline = false;  // shown even unchanged (a whole-run figure only)
+  bool strategy_words = false;  // a reason, tie or fallback count: the strategy's own
+};
+
+// What the catalogue says of one figure.
+struct FigureKind {
+  std::optional<DiffFamily> family;  // nullopt: not compared
+  Worse worse = Worse::kNeither;
+  bool headline = false;
+  // Per Instance or window, or a detector's figure about an Instance:
+  // compared and listed, flagged only when a tolerance names it.
+  bool detail = false;
+  bool strategy_words = false;
+};
+
+// Every entry, most specific first: a figure takes the first that matches.
+std::span<const CatalogueEntry> FigureCatalogue();
+
+// The kind of the figure at `path` (its segments from the strategy object),
+// or nullopt when no entry covers it: a figure lbsim does not know.
+std::optional<FigureKind> FindFigure(std::span<const std::string> path);
+// The same for a dotted path ("proxy_queue.client_ttft.p99").
+std::optional<FigureKind> FindFigure(std::string_view dotted);
+
+// A Proxy queue figure that is one number per strategy run, declared once:
+// a column of the report's CSV (on each run's row) and of the sweep's, and
+// a figure the sweep's HTML draws. `path` is its place in the JSON report
+// and its catalogue entry (family, which way is worse).
+struct QueueColumn {
+  std::string_view column;  // CSV column
+  std::string_view path;
+  std::string_view title;
+  int decimals = 3;  // digits after the point where a page rounds it
+  std::optional<double> (*value)(const ProxyQueueFigures& figures) = nullptr;  // nullopt: none
+};
+
+// The Proxy queue model's columns, in CSV order.
+std::span<const QueueColumn> QueueColumns();
+
+}  // namespace lbsim
