@@ -83,6 +83,63 @@ TEST_CASE("gen tokens: the counts do not move the arrivals or durations") {
   }
 }
 
+TEST_CASE("gen responses: ttft within the duration, a share on the completions route, nothing else moved") {
+  GenSpec plain;
+  plain.arrivals = 4000;
+  plain.durations = {DurationKind::kExponential, 1.0, 0.0};
+  plain.tokens = *FindTokenPreset("chatbot");
+  GenSpec with = plain;
+  with.ttft = DurationSpec{DurationKind::kExponential, 0.25, 0.0};
+  with.completions_share = 0.3;
+  const auto a = Lines(plain), b = Lines(with);
+  REQUIRE(a.size() == b.size());
+  double ttft_sum = 0;
+  std::size_t completions = 0, capped = 0;
+  for (std::size_t k = 1; k < a.size(); ++k) {
+    CHECK(a[k]["t"] == b[k]["t"]);
+    CHECK(a[k]["duration"] == b[k]["duration"]);
+    CHECK(a[k]["input_tokens"] == b[k]["input_tokens"]);
+    CHECK_FALSE(a[k].contains("ttft"));
+    CHECK_FALSE(a[k].contains("route"));
+    const double ttft = b[k]["ttft"], duration = b[k]["duration"];
+    CHECK(ttft >= 0.0);
+    CHECK(ttft <= duration);
+    capped += ttft == duration;
+    ttft_sum += ttft;
+    if (b[k].contains("route")) {
+      CHECK(b[k]["route"] == "completions");
+      ++completions;
+    }
+  }
+  const double n = static_cast<double>(a.size() - 1);
+  // min(Exp(0.25), Exp(1)) has mean 1 / (4 + 1) = 0.2; P(ttft = duration)
+  // = 1 / (4 + 1) = 0.2.
+  CHECK(ttft_sum / n == doctest::Approx(0.2).epsilon(0.08));
+  CHECK(static_cast<double>(capped) / n == doctest::Approx(0.2).epsilon(0.15));
+  CHECK(static_cast<double>(completions) / n == doctest::Approx(0.3).epsilon(0.1));
+}
+
+TEST_CASE("gen responses: flags and spec errors name the field") {
+  GenSpec spec;
+  ApplyGenFlag(spec, "--ttft", "lognormal:0.2:0.5");
+  REQUIRE(spec.ttft);
+  CHECK(spec.ttft->kind == DurationKind::kLognormal);
+  CHECK_THROWS_WITH_AS(ApplyGenFlag(spec, "--ttft", "gamma:1"),
+                       "--ttft gamma:1: expected fixed:V, exponential:MEAN or lognormal:MEAN:SIGMA, "
+                       "each value a number",
+                       UsageError);
+  spec.arrivals = 3;
+  spec.completions_share = 1.5;
+  CHECK_THROWS_WITH_AS(ValidateGenSpec(spec, "command line"),
+                       "command line: field \"completions_share\": expected a number <= 1, got 1.5",
+                       InputError);
+  spec.completions_share = 0.5;
+  spec.ttft = DurationSpec{DurationKind::kExponential, 0.0, 0.0};
+  CHECK_THROWS_WITH_AS(ValidateGenSpec(spec, "command line"),
+                       "command line: field \"ttft.mean\": expected a number > 0, got 0",
+                       InputError);
+}
+
 TEST_CASE("gen prefixes: shared groups open the prompts, every other block is a prompt's own") {
   GenSpec spec;
   spec.arrivals = 3000;

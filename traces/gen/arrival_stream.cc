@@ -76,11 +76,14 @@ void ArrivalStream::Pop() {
 }
 
 DurationSampler::DurationSampler(const GenSpec& spec)
-    : spec_(spec.durations),
-      log_median_(spec.durations.kind == DurationKind::kLognormal
-                      ? std::log(spec.durations.value) - spec.durations.sigma * spec.durations.sigma / 2
+    : DurationSampler(spec.durations, spec.seed, RandomStream::kDurations) {}
+
+DurationSampler::DurationSampler(const DurationSpec& dist, std::uint64_t seed, RandomStream stream)
+    : spec_(dist),
+      log_median_(dist.kind == DurationKind::kLognormal
+                      ? std::log(dist.value) - dist.sigma * dist.sigma / 2
                       : 0.0),
-      random_(spec.seed, RandomStream::kDurations) {}
+      random_(seed, stream) {}
 
 double DurationSampler::Next() {
   double d = spec_.value;

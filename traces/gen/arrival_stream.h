@@ -55,6 +55,8 @@ class ArrivalStream {
 class DurationSampler {
  public:
   explicit DurationSampler(const GenSpec& spec);
+  // Draws from `dist` on random stream `stream` instead.
+  DurationSampler(const DurationSpec& dist, std::uint64_t seed, RandomStream stream);
   double Next();
 
  private:

@@ -13,7 +13,7 @@
 namespace lbsim {
 namespace {
 
-constexpr std::array<GenFlagInfo, 31> kFlags{{
+constexpr std::array<GenFlagInfo, 33> kFlags{{
     {"--name", "TEXT", "Trace name (header)"},
     {"--description", "TEXT", "Trace description (header)"},
     {"--time-unit", "s|ms", "Unit of every time, duration and rate (default s)"},
@@ -29,6 +29,8 @@ constexpr std::array<GenFlagInfo, 31> kFlags{{
     {"--diurnal", "PERIOD:AMPLITUDE[:PEAK_AT]", "Rate curve: rate x (1 + AMPLITUDE cos(2 pi (t - PEAK_AT) / PERIOD))"},
     {"--burst", "AT:COUNT[:OVER]", "COUNT extra arrivals spread over [AT, AT+OVER)", true},
     {"--durations", "fixed:V|exponential:MEAN|lognormal:MEAN:SIGMA", "Request durations (default fixed:1)"},
+    {"--ttft", "fixed:V|exponential:MEAN|lognormal:MEAN:SIGMA", "Arrivals carry ttft, the time from forwarding to the first chunk (at most the duration), for --proxy-queue"},
+    {"--completions-share", "F", "Share of the arrivals on the Proxy's completions route (route: completions; default 0)"},
     {"--tokens", "chatbot|summarisation|long-context", "Arrivals carry input_tokens and output_tokens drawn from this preset"},
     {"--input-tokens", "fixed:V|exponential:MEAN|lognormal:MEAN:SIGMA", "Input token counts (default: the --tokens preset's, else chatbot's)"},
     {"--output-tokens", "fixed:V|exponential:MEAN|lognormal:MEAN:SIGMA", "Output token counts (default: the --tokens preset's, else chatbot's)"},
@@ -181,6 +183,16 @@ void ApplyGenFlag(GenSpec& spec, std::string_view flag, std::string_view value) 
     else if (p[0] == "lognormal" && p.size() == 3)
       spec.durations = {DurationKind::kLognormal, v.Number(p[1]), v.Number(p[2])};
     else v.Fail();
+  } else if (flag == "--ttft") {
+    const auto p = v.Parts(value, 2, 3);
+    if (p[0] == "fixed" && p.size() == 2) spec.ttft = DurationSpec{DurationKind::kFixed, v.Number(p[1]), 0.0};
+    else if (p[0] == "exponential" && p.size() == 2)
+      spec.ttft = DurationSpec{DurationKind::kExponential, v.Number(p[1]), 0.0};
+    else if (p[0] == "lognormal" && p.size() == 3)
+      spec.ttft = DurationSpec{DurationKind::kLognormal, v.Number(p[1]), v.Number(p[2])};
+    else v.Fail();
+  } else if (flag == "--completions-share") {
+    spec.completions_share = v.Number(value);
   } else if (flag == "--tokens") {
     const TokenSpec* preset = FindTokenPreset(value);
     if (!preset) v.Fail();

@@ -107,6 +107,15 @@ void ValidateGenSpec(const GenSpec& spec, const std::string& origin) {
   if (d.kind == DurationKind::kFixed) at_least("durations.value", d.value, 0.0);
   else above("durations.mean", d.value, 0.0);
   if (d.kind == DurationKind::kLognormal) at_least("durations.sigma", d.sigma, 0.0);
+  if (spec.ttft) {
+    const DurationSpec& f = *spec.ttft;
+    if (f.kind == DurationKind::kFixed) at_least("ttft.value", f.value, 0.0);
+    else above("ttft.mean", f.value, 0.0);
+    if (f.kind == DurationKind::kLognormal) at_least("ttft.sigma", f.sigma, 0.0);
+  }
+  at_least("completions_share", spec.completions_share, 0.0);
+  if (spec.completions_share > 1.0)
+    fail("completions_share", "a number <= 1", spec.completions_share);
 
   if (spec.tokens) {
     for (const auto& [name, t] : {std::pair{"tokens.input", &spec.tokens->input},

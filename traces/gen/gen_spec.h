@@ -158,6 +158,12 @@ struct GenSpec {
   std::optional<DiurnalCurve> diurnal;
   std::vector<Burst> bursts;
   DurationSpec durations;
+  // Times from forwarding to the first chunk (`ttft`, each at most its
+  // arrival's duration; null: arrivals carry none), and the share of
+  // arrivals on the completions route (`"route": "completions"`): what the
+  // Proxy queue model (--proxy-queue) reads.
+  std::optional<DurationSpec> ttft;
+  double completions_share = 0.0;
   // Token counts (null: arrivals carry none) and shared prefixes (which
   // need token counts).
   std::optional<TokenSpec> tokens;

@@ -216,6 +216,12 @@ void ReadDurations(const SpecReader& r, const json& j, GenSpec& spec) {
   spec.durations = d;
 }
 
+void ReadTtft(const SpecReader& r, const json& j, GenSpec& spec) {
+  DurationSpec d;
+  ReadDistribution(r, j, "ttft", {}, d);
+  spec.ttft = d;
+}
+
 // "tokens": a preset and/or "input" and "output" distributions with "min"
 // and "max"; a distribution given replaces the preset's.
 void ReadTokens(const SpecReader& r, const json& j, GenSpec& spec) {
@@ -324,8 +330,8 @@ void ReadGenSpecFile(const std::string& path, GenSpec& spec) {
   }
   const SpecReader r(path);
   r.Object(root, "", {"name", "description", "time_unit", "seed", "proxy", "instances",
-                      "arrivals", "durations", "tokens", "prefixes", "events", "flapping",
-                      "joins", "reporting"});
+                      "arrivals", "durations", "ttft", "completions_share", "tokens", "prefixes",
+                      "events", "flapping", "joins", "reporting"});
   With(root, "", "name", [&](const json& v, const std::string& k) { spec.name = r.String(v, k); });
   With(root, "", "description", [&](const json& v, const std::string& k) { spec.description = r.String(v, k); });
   With(root, "", "time_unit", [&](const json& v, const std::string& k) { spec.time_unit = r.String(v, k); });
@@ -337,6 +343,10 @@ void ReadGenSpecFile(const std::string& path, GenSpec& spec) {
   With(root, "", "instances", [&](const json& v, const std::string&) { ReadInstances(r, v, spec); });
   With(root, "", "arrivals", [&](const json& v, const std::string&) { ReadArrivals(r, v, spec); });
   With(root, "", "durations", [&](const json& v, const std::string&) { ReadDurations(r, v, spec); });
+  With(root, "", "ttft", [&](const json& v, const std::string&) { ReadTtft(r, v, spec); });
+  With(root, "", "completions_share", [&](const json& v, const std::string& k) {
+    spec.completions_share = r.Number(v, k);
+  });
   With(root, "", "tokens", [&](const json& v, const std::string&) { ReadTokens(r, v, spec); });
   With(root, "", "prefixes", [&](const json& v, const std::string&) { ReadPrefixes(r, v, spec); });
   ReadInstanceEvents(r, root, spec);

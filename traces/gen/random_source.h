@@ -9,7 +9,8 @@ namespace lbsim {
 // one part of a spec (say, the duration distribution) leaves the draws of
 // the others (the arrival times) unchanged.
 enum class RandomStream : std::uint64_t {
-  kArrivals = 1, kThinning, kDurations, kSilent, kInputTokens, kOutputTokens, kPrefixes
+  kArrivals = 1, kThinning, kDurations, kSilent, kInputTokens, kOutputTokens, kPrefixes,
+  kTtft, kRoutes
 };
 
 // A reproducible random source: std::mt19937_64 (whose output the C++

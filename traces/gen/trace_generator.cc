@@ -74,6 +74,9 @@ GenCounts GenerateTrace(const GenSpec& asked, std::FILE* out) {
   DurationSampler durations(spec);
   std::optional<TokenSampler> tokens;
   if (spec.tokens) tokens.emplace(spec);
+  std::optional<DurationSampler> ttfts;
+  if (spec.ttft) ttfts.emplace(*spec.ttft, spec.seed, RandomStream::kTtft);
+  RandomSource routes(spec.seed, RandomStream::kRoutes);
   std::vector<std::uint64_t> blocks;
   InFlightBound in_flight;
   std::size_t next_change = 0;
@@ -99,12 +102,15 @@ GenCounts GenerateTrace(const GenSpec& asked, std::FILE* out) {
           "their duration not over) at time {}, which a replay refuses; lower the rate or the "
           "durations",
           kMaxInFlight, t));
+    TraceLineWriter::Response response;
+    if (ttfts) response.ttft = std::min(ttfts->Next(), d);
+    if (spec.completions_share > 0.0) response.completions = routes.Uniform() < spec.completions_share;
     if (tokens) {
       TraceLineWriter::Tokens counts;
       tokens->Next(counts.input, counts.output, blocks);
-      writer.Arrival(t, d, blocks, counts);
+      writer.Arrival(t, d, blocks, counts, response);
     } else {
-      writer.Arrival(t, d);
+      writer.Arrival(t, d, {}, std::nullopt, response);
     }
     if (reporting) proxy.Arrive(t, d);
   }

@@ -94,7 +94,7 @@ void TraceLineWriter::Header(std::string_view name, std::string_view description
 
 void TraceLineWriter::Arrival(double t, double duration,
                               std::span<const std::uint64_t> prefix_blocks,
-                              std::optional<Tokens> tokens) {
+                              std::optional<Tokens> tokens, Response response) {
   buffer_ += "{\"t\":";
   Number(t);
   buffer_ += ",\"type\":\"arrival\",\"duration\":";
@@ -108,6 +108,8 @@ void TraceLineWriter::Arrival(double t, double duration,
       fmt::format_to(std::back_inserter(buffer_), "{}{}", i ? "," : "", prefix_blocks[i]);
     buffer_ += ']';
   }
+  if (response.ttft) NumberKey("ttft", *response.ttft);
+  if (response.completions) buffer_ += ",\"route\":\"completions\"";
   ++events_;
   ++arrivals_;
   EndLine();

@@ -29,6 +29,12 @@ class TraceWriteError : public UsageError {
   using UsageError::UsageError;
 };
 
+// What the Proxy queue model reads of an arrival's response.
+struct ArrivalResponse {
+  std::optional<double> ttft;  // from forwarding to the first chunk
+  bool completions = false;    // the completions route
+};
+
 // Writes a trace format v1 JSON Lines trace, one line at a time, through a
 // buffer: memory does not grow with the number of lines.
 class TraceLineWriter {
@@ -48,11 +54,12 @@ class TraceLineWriter {
     std::uint64_t input = 0;
     std::uint64_t output = 0;
   };
-  // An arrival: t, type, duration, the token counts when given, and
-  // `prefix_blocks` when not empty.
+  using Response = ArrivalResponse;
+  // An arrival: t, type, duration, the token counts when given,
+  // `prefix_blocks` when not empty, then ttft and route when given.
   void Arrival(double t, double duration,
                std::span<const std::uint64_t> prefix_blocks = {},
-               std::optional<Tokens> tokens = std::nullopt);
+               std::optional<Tokens> tokens = std::nullopt, Response response = {});
   void Change(const InstanceChange& change);
   void Load(double t, std::string_view id, std::optional<std::int64_t> inflight,
             std::optional<double> qps_1m);
