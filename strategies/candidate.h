@@ -20,6 +20,10 @@ struct Candidate {
   // Instance is removed and registered again (a fresh process), not when it
   // goes down and comes back.
   std::uint64_t registration = 0;
+  // The Proxy queue model's standing snapshot entry of this Instance (its
+  // counts, backlog 0), which scores read when the decision's hint has no
+  // entry for it; null without the model or while the Instance is idle.
+  const QueueLoad* queue = nullptr;
 };
 
 }  // namespace lbsim

@@ -31,11 +31,12 @@ struct LoadWeights {
 std::span<const ParamSpec> LoadWeightParams();
 
 // The load score of `c`: value * weight for each component in the fixed
-// order (inflight, queue keys from `queue`, qps_1m), in IEEE double
-// arithmetic, added up by w.summation. std::nullopt when no component
-// contributed: unknown is never 0.
+// order (inflight, queue keys from `queue`, else from c.queue, qps_1m), in
+// IEEE double arithmetic, added up by w.summation. std::nullopt when no
+// component contributed: unknown is never 0.
 inline std::optional<double> LoadScore(const Candidate& c, const QueueLoad* queue,
                                        const LoadWeights& w) {
+  if (!queue) queue = c.queue;
   TermSum total(w.summation);
   bool known = false;
   if (c.inflight && w.inflight != 0.0) {

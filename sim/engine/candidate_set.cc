@@ -10,7 +10,13 @@ bool HasLoadSignal(const Candidate& c) { return c.inflight || c.qps_1m; }
 
 Candidate CandidateSet::Make(InstanceIndex i, const Pool& pool, const InstanceTable& table) const {
   const Pool::Entry& e = pool.at(i);
-  return Candidate{i, table.Id(i), e.weight, SeenInflight(i), e.qps_1m, e.registration};
+  return Candidate{i,
+                   table.Id(i),
+                   e.weight,
+                   SeenInflight(i),
+                   e.qps_1m,
+                   e.registration,
+                   standing_ ? standing_->StandingLoad(i) : nullptr};
 }
 
 void CandidateSet::SyncChanges(const Pool& pool, const InstanceTable& table) {

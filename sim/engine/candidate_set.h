@@ -15,6 +15,16 @@
 
 namespace lbsim {
 
+// Where candidates' standing queue loads come from (Candidate::queue): the
+// Proxy queue model.
+class StandingQueueLoads {
+ public:
+  virtual ~StandingQueueLoads() = default;
+  // The standing load of Instance `i` now, or null; valid until the next
+  // call for `i`.
+  virtual const QueueLoad* StandingLoad(InstanceIndex i) const = 0;
+};
+
 // One World's candidates, kept from one decision to the next: the alive
 // Instances in pool order, with the load fields that World's strategy sees.
 // The list is rebuilt only when the alive set changes; otherwise only the
@@ -35,6 +45,9 @@ class CandidateSet {
 
   // Makes the strategy see `view`'s published inflight values instead.
   void SetView(const MetricView* view) { view_ = view; }
+  // Gives each candidate its standing queue load from `loads` (not owned;
+  // may be null); a change of one is reported with MarkChanged.
+  void SetStandingLoads(const StandingQueueLoads* loads) { standing_ = loads; }
 
   // The load fields of `i` (inflight, qps_1m) may have changed.
   void MarkChanged(InstanceIndex i) {
@@ -116,9 +129,12 @@ class CandidateSet {
     // with a wider load, which stalls on every refresh.
     const std::int64_t inflight = SeenInflightRaw(i);
     const bool had_inflight = c.inflight.has_value();
+    // A standing queue load may have changed in place: always rescored.
+    const QueueLoad* queue = standing_ ? standing_->StandingLoad(i) : nullptr;
     if (inflight == (had_inflight ? *c.inflight : -1) && e.qps_1m == c.qps_1m &&
-        e.weight == c.weight)
+        e.weight == c.weight && !queue && !c.queue)
       return;
+    c.queue = queue;
     const bool had_signal = had_inflight || c.qps_1m;
     c.inflight.reset();
     if (inflight >= 0) c.inflight = inflight;
@@ -135,8 +151,8 @@ class CandidateSet {
   }
   // UpdateIndex when only the inflight value moved, known before and after.
   void InflightMoved(std::size_t slot, std::int64_t inflight) {
-    if (loads_) loads_->InflightMoved(slot, inflight);
-    else if (index_) index_->Update(candidates_, slot);
+    if (loads_ && !candidates_[slot].queue) loads_->InflightMoved(slot, inflight);
+    else UpdateIndex(slot);
   }
   // Refresh's rarer part: a load signal appeared or vanished.
   void SignalChanged(InstanceIndex i, bool load_signal);
@@ -146,6 +162,7 @@ class CandidateSet {
   IndexedSelect* index_;  // may be null
   LoadIndex* loads_;      // index_'s LoadIndex, updated directly; may be null
   const MetricView* view_ = nullptr;
+  const StandingQueueLoads* standing_ = nullptr;
   std::vector<Candidate> candidates_;
   std::vector<std::uint32_t> slot_;  // by InstanceIndex
   std::optional<std::uint64_t> pool_version_;

@@ -96,7 +96,10 @@ double ProxyQueue::TraceTime(double clock) const {
 }
 
 ProxyQueue::InstanceState& ProxyQueue::StateOf(InstanceIndex i) {
-  if (instances_.size() <= i) instances_.resize(static_cast<std::size_t>(i) + 1);
+  if (instances_.size() <= i) {
+    instances_.resize(static_cast<std::size_t>(i) + 1);
+    standing_.resize(instances_.size());
+  }
   return instances_[i];
 }
 
@@ -141,10 +144,6 @@ std::uint32_t ProxyQueue::Enqueue(const Request& request, double t) {
         kQueueRoom, kQueueRoom));
   const TaskId id = NewTask(request);
   s.prepare_queue.push_back(id);
-  if (!s.hinted) {
-    s.hinted = true;
-    hinted_.push_back(request.instance);
-  }
   ++unfinished_;
   if (!s.release_scheduled) {
     s.release_scheduled = true;
@@ -154,12 +153,16 @@ std::uint32_t ProxyQueue::Enqueue(const Request& request, double t) {
   return id;
 }
 
-void ProxyQueue::RunNext(std::vector<Progress>& out) {
+InstanceIndex ProxyQueue::RunNext(std::vector<Progress>& out) {
   out.clear();
   std::pop_heap(events_.begin(), events_.end(), std::greater<>());
   const Event e = events_.back();
   events_.pop_back();
   now_ = e.clock;
+  // The Instance of the event: its target, or its task's.
+  const bool of_instance = e.kind == EventKind::kRelease || e.kind == EventKind::kTake ||
+                           e.kind == EventKind::kFetcherWake;
+  const InstanceIndex instance = of_instance ? e.target : tasks_[e.target].request.instance;
   switch (e.kind) {
     case EventKind::kRelease: Release(e.target, e.clock); break;
     case EventKind::kTake: TryDequeue(e.target, e.clock, out); break;
@@ -171,6 +174,7 @@ void ProxyQueue::RunNext(std::vector<Progress>& out) {
     case EventKind::kFirstChunk: FirstChunk(e.target, e.clock, out); break;
     case EventKind::kEnd: End(e.target, e.clock, out); break;
   }
+  return instance;
 }
 
 void ProxyQueue::Release(InstanceIndex i, double now) {
@@ -208,6 +212,7 @@ void ProxyQueue::Reserve(InstanceState& s, TaskId id, double now) {
   slot = first_token;
   s.oldest_slot = (s.oldest_slot + 1) % s.slot_free.size();
   s.prefill_free = first_token;
+  MayBacklog(s);
   // Only int(service * 1000) ms is kept for rebuilds.
   const double kept_ms = std::trunc(service * 1000.0);
   s.pending.push_back(PendingTask{id, PyMax(0.0, kept_ms / 1000.0), false});
@@ -228,6 +233,13 @@ void ProxyQueue::Rebuild(InstanceState& s, double now) {
     cursor = first_token;
   }
   s.prefill_free = cursor;
+  MayBacklog(s);
+}
+
+void ProxyQueue::MayBacklog(InstanceState& s) {
+  if (s.backlogged) return;
+  s.backlogged = true;
+  backlogged_.push_back(static_cast<InstanceIndex>(&s - instances_.data()));
 }
 
 void ProxyQueue::TryDequeue(InstanceIndex i, double now, std::vector<Progress>& out) {
@@ -377,37 +389,55 @@ void ProxyQueue::FillHint(double t, Hint& hint) {
   hint.any_overflow = false;
   if (config_.fields == QueueSnapshotFields::kNone) return;
   const double now = Clock(t);
-  const bool nine = config_.fields == QueueSnapshotFields::kNine;
-  for (std::size_t k = 0; k < hinted_.size();) {
-    const InstanceIndex i = hinted_[k];
+  for (std::size_t k = 0; k < backlogged_.size();) {
+    const InstanceIndex i = backlogged_[k];
     const QueueSnapshotEntry e = EntryOf(instances_[i], now);
-    if (e.prepare_queue_depth == 0 && e.ready_queue_depth == 0 && e.active_prepare == 0 &&
-        e.active_ready == 0 && e.pending_prefill_count == 0 && e.active_decode_count == 0 &&
-        e.predicted_total_backlog_ms == 0.0) {
-      // Idle: it stays so until its next request (time only brings the
-      // backlog down).
-      instances_[i].hinted = false;
-      hinted_[k] = hinted_.back();
-      hinted_.pop_back();
+    if (!(e.predicted_total_backlog_ms > 0.0)) {
+      // None: time only brings it down, until a reservation or a rebuild.
+      instances_[i].backlogged = false;
+      backlogged_[k] = backlogged_.back();
+      backlogged_.pop_back();
       continue;
     }
     ++k;
     Hint::Entry& entry = hint.queues.emplace_back();
     entry.instance = i;
-    // kQueueFields order: queue_depth (never sent), then the keys below.
-    const double values[] = {0.0,
-                             static_cast<double>(e.active_prepare),
-                             static_cast<double>(e.active_ready),
-                             static_cast<double>(e.prepare_queue_depth),
-                             static_cast<double>(e.ready_queue_depth),
-                             static_cast<double>(e.pending_prefill_count),
-                             static_cast<double>(e.active_decode_count),
-                             e.predicted_total_backlog_ms};
-    const std::size_t last = nine ? 7 : 4;
-    for (std::size_t k = 1; k <= last; ++k) {
-      entry.load.value[k] = values[k];
-      entry.load.known[k] = true;
-    }
+    SetLoad(e, entry.load);
+  }
+}
+
+const QueueLoad* ProxyQueue::StandingLoad(InstanceIndex i) const {
+  if (config_.fields == QueueSnapshotFields::kNone || i >= instances_.size()) return nullptr;
+  const InstanceState& s = instances_[i];
+  QueueSnapshotEntry e;
+  e.prepare_queue_depth = s.prepare_queue.size();
+  e.ready_queue_depth = s.ready.size();
+  e.active_prepare = std::min<std::uint64_t>(s.prepare_stage.size(), config_.prepare_concurrency);
+  e.active_ready = s.active_ready;
+  e.pending_prefill_count = s.pending.size();
+  e.active_decode_count = s.decode;
+  if (e.prepare_queue_depth == 0 && e.ready_queue_depth == 0 && e.active_prepare == 0 &&
+      e.active_ready == 0 && e.pending_prefill_count == 0 && e.active_decode_count == 0)
+    return nullptr;
+  QueueLoad& load = standing_[i];
+  SetLoad(e, load);
+  return &load;
+}
+
+void ProxyQueue::SetLoad(const QueueSnapshotEntry& e, QueueLoad& load) const {
+  // kQueueFields order: queue_depth (never sent), then the keys below.
+  const double values[] = {0.0,
+                           static_cast<double>(e.active_prepare),
+                           static_cast<double>(e.active_ready),
+                           static_cast<double>(e.prepare_queue_depth),
+                           static_cast<double>(e.ready_queue_depth),
+                           static_cast<double>(e.pending_prefill_count),
+                           static_cast<double>(e.active_decode_count),
+                           e.predicted_total_backlog_ms};
+  const std::size_t last = config_.fields == QueueSnapshotFields::kNine ? 7 : 4;
+  for (std::size_t k = 1; k <= last; ++k) {
+    load.value[k] = values[k];
+    load.known[k] = true;
   }
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/engine/candidate_set.h"
 #include "sim/engine/queue_predictor.h"
 #include "sim/engine/response_listener.h"
 #include "strategies/hint.h"
@@ -68,7 +69,7 @@ struct QueueSnapshotEntry {
 // instance_reports_times the Instance model says when those come instead
 // (ResponseListener, in trace time; a chat response that ends without a
 // first token gets its first chunk at its end).
-class ProxyQueue : public ResponseListener {
+class ProxyQueue : public ResponseListener, public StandingQueueLoads {
  public:
   // A request the queue holds, as the caller identifies it.
   struct Request {
@@ -114,8 +115,9 @@ class ProxyQueue : public ResponseListener {
     return events_.front().clock;
   }
   // Runs the next queue event; each request it forwards, gives a first
-  // token or ends is appended to `out` (cleared first).
-  void RunNext(std::vector<Progress>& out);
+  // token or ends is appended to `out` (cleared first). Returns the
+  // Instance whose queue state the event changed.
+  InstanceIndex RunNext(std::vector<Progress>& out);
 
   // ResponseListener (instance_reports_times): the forwarded request
   // `task` got its first token / ended at trace time `t`, no earlier than
@@ -129,12 +131,20 @@ class ProxyQueue : public ResponseListener {
   // to `instances`.
   void Snapshot(double t, std::vector<InstanceIndex>& instances,
                 std::vector<QueueSnapshotEntry>& entries) const;
-  // The snapshot at trace time `t` as the hint entries least_load reads:
-  // the configured fields of every Instance it holds that is not idle. An
-  // idle Instance's entry (every field 0) adds only zero terms to a score
-  // its known inflight already gives (every Instance the queue has seen
-  // counts its requests), so leaving it out changes no decision.
+  // The snapshot least_load reads at trace time `t`, in two parts. The
+  // hint gets the entries (the configured fields) of the Instances with a
+  // predicted backlog now, the only fields that change with time; every
+  // other Instance's entry is its standing load (StandingLoad: its counts,
+  // backlog 0), which changes only at the events of its Instance (RunNext
+  // and Enqueue name it). An idle Instance has neither: its entry (every
+  // field 0) adds only zero terms to a score its known inflight already
+  // gives (every Instance the queue has seen counts its requests), so
+  // leaving it out changes no decision.
   void FillHint(double t, Hint& hint);
+  // StandingQueueLoads: the configured fields of Instance `i` with a
+  // backlog of 0, or null while every count is 0 (or the version passes no
+  // queue hint).
+  const QueueLoad* StandingLoad(InstanceIndex i) const override;
   // The snapshot at trace time `t` as JSON, in the Proxy's key order and
   // number forms (counts as integers, *_ms as Python floats); `names`
   // gives each Instance's id. Empty when the version passes no queue hint.
@@ -177,7 +187,7 @@ class ProxyQueue : public ResponseListener {
     std::size_t oldest_slot = 0;
     double prefill_free = 0.0;
     bool release_scheduled = false;
-    bool hinted = false;  // in hinted_
+    bool backlogged = false;  // in backlogged_
   };
   // kRelease: the instant's arrivals are prepared and released to the
   // ready queue (reserving their prefill); kTake: then a waiting worker may
@@ -206,6 +216,8 @@ class ProxyQueue : public ResponseListener {
   void TryRelease(InstanceState& s, double now);
   void Reserve(InstanceState& s, TaskId id, double now);
   void Rebuild(InstanceState& s, double now);
+  // `s` may have a backlog from now: FillHint looks at it.
+  void MayBacklog(InstanceState& s);
   void TryDequeue(InstanceIndex i, double now, std::vector<Progress>& out);
   void WorkerFreed(InstanceIndex i, double now, std::vector<Progress>& out);
   void LockTaken(InstanceIndex i, double now, std::vector<Progress>& out);
@@ -215,6 +227,8 @@ class ProxyQueue : public ResponseListener {
   void FirstChunk(TaskId id, double now, std::vector<Progress>& out);
   void End(TaskId id, double now, std::vector<Progress>& out);
   QueueSnapshotEntry EntryOf(const InstanceState& s, double now) const;
+  // Sets `load` to the configured fields of `e`.
+  void SetLoad(const QueueSnapshotEntry& e, QueueLoad& load) const;
   TaskId NewTask(const Request& r);
   void FreeTask(TaskId id);
 
@@ -223,9 +237,11 @@ class ProxyQueue : public ResponseListener {
   double t0_ = 0.0;
   std::vector<InstanceState> instances_;
   std::vector<InstanceIndex> order_;  // Instances by first request
-  // Instances that may have a snapshot entry other than all zeros: each
-  // joins at a request and leaves at a FillHint that finds it idle.
-  std::vector<InstanceIndex> hinted_;
+  // Instances that may have a backlog: each joins when a reservation or a
+  // rebuild moves its times and leaves at a FillHint that finds none.
+  std::vector<InstanceIndex> backlogged_;
+  // StandingLoad's, by Instance (a deque: a load's address stays).
+  mutable std::deque<QueueLoad> standing_;
   std::vector<Task> tasks_;
   std::vector<TaskId> free_tasks_;
   std::vector<Event> events_;  // a min-heap by (clock, seq)

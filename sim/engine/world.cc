@@ -72,6 +72,7 @@ void World::set_proxy(const ProxyProfile& profile) {
   config.milliseconds = time_unit_ms_;
   config.instance_reports_times = engine_ || service_;
   queue_ = std::make_unique<ProxyQueue>(config);
+  candidates_.SetStandingLoads(queue_.get());
   if (engine_) engine_->set_listener(queue_.get());
   if (!journeys_) journeys_ = std::make_unique<RequestJourneys>(nullptr, request_.info->name);
 }
@@ -195,7 +196,8 @@ void World::RunQueue(std::optional<EventKey> before, double latest, const Pool& 
       RunInternal(pool);
       continue;
     }
-    queue_->RunNext(progress_);
+    // Its Instance's standing queue load may have changed.
+    candidates_.MarkChanged(queue_->RunNext(progress_));
     for (const ProxyQueue::Progress& p : progress_) {
       const double t = queue_->TraceTime(p.clock);
       switch (p.kind) {
@@ -540,6 +542,7 @@ namespace lbsim {
   r.input_tokens = arrival.input_tokens.value_or(0);
   r.knowledge_tokens = arrival.knowledge_tokens.value_or(0);
   const std::uint32_t task = queue_->Enqueue(r, t);
+  candidates_.MarkChanged(chosen);  // its standing queue load
   if (!engine_ && !service_) return;
   // What the Instance model serves once the queue forwards it.
   if (held_.size() <= task) held_.resize(task + 1);

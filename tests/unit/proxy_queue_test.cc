@@ -208,12 +208,17 @@ TEST_CASE("proxy queue: 8b116b6's snapshot has the four depths only, L1 versions
         "{\"prepare_queue_depth\":1,\"ready_queue_depth\":0,\"per_instance\":{\"a\":{"
         "\"prepare_queue_depth\":1,\"ready_queue_depth\":0,\"active_prepare\":0,"
         "\"active_ready\":0}}}");
+  // No backlog yet (nothing reserved): the hint has no entry, the
+  // standing load has the four depths.
   Hint hint;
   q.FillHint(0.0, hint);
-  REQUIRE(hint.queues.size() == 1);
-  CHECK(hint.queues[0].load.known[3]);  // prepare_queue_depth
-  CHECK(hint.queues[0].load.value[3] == 1.0);
-  CHECK_FALSE(hint.queues[0].load.known[5]);  // pending_prefill_count: L3's
+  CHECK(hint.queues.empty());
+  const QueueLoad* standing = q.StandingLoad(0);
+  REQUIRE(standing);
+  CHECK(standing->known[3]);  // prepare_queue_depth
+  CHECK(standing->value[3] == 1.0);
+  CHECK_FALSE(standing->known[5]);  // pending_prefill_count: L3's
+  CHECK_FALSE(standing->known[7]);  // predicted_total_backlog_ms: L3's
 
   ProxyQueueConfig none;
   none.fields = QueueSnapshotFields::kNone;
@@ -225,6 +230,44 @@ TEST_CASE("proxy queue: 8b116b6's snapshot has the four depths only, L1 versions
   CHECK(json.empty());
   l1.FillHint(0.0, hint);
   CHECK(hint.queues.empty());
+  CHECK(l1.StandingLoad(0) == nullptr);
+}
+
+TEST_CASE("proxy queue: the hint holds the backlogged Instances, the standing loads the others") {
+  ProxyQueue q(ProxyQueueConfig{});
+  q.Begin(0.0);
+  q.Enqueue(Chat(0, 0, 0.2, 0.5), 0.0);  // a reservation of 47.626 ms, first token at 0.2
+  q.Enqueue(Chat(1, 1, 0.0, 0.3), 0.0);  // first token at once, ends at 0.3
+  Timeline t;
+  Run(q, t, q.Clock(0.01));
+  Hint hint;
+  q.FillHint(0.01, hint);
+  // Instance 0 has its predicted prefill ahead: its whole entry is in the
+  // hint. Instance 1's first token rebuilt its chain at 0: no backlog, one
+  // decoding request, in its standing load only.
+  REQUIRE(hint.queues.size() == 1);
+  CHECK(hint.queues[0].instance == 0);
+  CHECK(hint.queues[0].load.value[5] == 1.0);  // pending_prefill_count
+  CHECK(hint.queues[0].load.value[7] == doctest::Approx(37.626).epsilon(1e-6));
+  const QueueLoad* one = q.StandingLoad(1);
+  REQUIRE(one);
+  CHECK(one->value[2] == 1.0);  // active_ready
+  CHECK(one->value[5] == 0.0);  // pending_prefill_count
+  CHECK(one->value[6] == 1.0);  // active_decode_count
+  CHECK(one->known[7]);
+  CHECK(one->value[7] == 0.0);  // predicted_total_backlog_ms
+  // At 0.1 the prediction has run out while Instance 0 still waits for its
+  // first token: no backlog, its pending request in its standing load.
+  Run(q, t, q.Clock(0.1));
+  q.FillHint(0.1, hint);
+  CHECK(hint.queues.empty());
+  const QueueLoad* zero = q.StandingLoad(0);
+  REQUIRE(zero);
+  CHECK(zero->value[5] == 1.0);
+  // Once both have ended, both are idle: no entry at all.
+  Run(q, t);
+  CHECK(q.StandingLoad(0) == nullptr);
+  CHECK(q.StandingLoad(1) == nullptr);
 }
 
 TEST_CASE("proxy queue: a completions request stays pending for ever before 0927797") {
