@@ -10,6 +10,52 @@
 
 namespace lbsim {
 
+// Completions and the engine's steps, in exact key order.
+class World::InternalSource final : public EventSource {
+ public:
+  explicit InternalSource(World& w) : w_(w) {}
+  std::optional<EventKey> NextKey() const override {
+    if (w_.events_.empty()) return std::nullopt;
+    return w_.events_.TopKey();
+  }
+  void RunNext(const Pool& pool) override { w_.RunInternal(pool); }
+
+ private:
+  World& w_;
+};
+
+// The stale-metrics view's snapshots and publications: a publication
+// changes what the strategy sees of an Instance (or of every one).
+class World::StaleViewSource final : public EventSource {
+ public:
+  explicit StaleViewSource(World& w) : w_(w) {}
+  std::optional<EventKey> NextKey() const override { return w_.view_->NextKey(); }
+  void RunNext(const Pool&) override {
+    if (std::optional<InstanceIndex> seen = w_.view_->RunNext(w_.inflight_)) {
+      if (*seen == MetricView::kEveryInstance) w_.candidates_.MarkAllChanged();
+      else w_.candidates_.MarkChanged(*seen);
+    }
+  }
+
+ private:
+  World& w_;
+};
+
+// The engine signals' snapshots and publications; published signals reach
+// strategies through each decision's hint.
+class World::SignalSource final : public EventSource {
+ public:
+  explicit SignalSource(World& w) : w_(w) {}
+  std::optional<EventKey> NextKey() const override { return w_.signals_->NextKey(); }
+  void RunNext(const Pool& pool) override {
+    w_.signals_->RunNext(
+        [&](std::vector<EngineSignals>& values) { w_.engine_->Signals(values, pool); });
+  }
+
+ private:
+  World& w_;
+};
+
 World::World(const StrategyRequest& request, const SimOptions& options,
              InflightSource inflight)
     : request_(request), inflight_source_(inflight), strategy_(request.Make()), index_(strategy_->Indexed()),
@@ -50,6 +96,9 @@ World::World(const StrategyRequest& request, const SimOptions& options,
         SnapshotLimits{kMaxSnapshotValues / options.runs, kMaxPendingSnapshotValues / options.runs},
         "--signal-interval");
   }
+  if (!plain_) sources_.push_back(std::make_unique<InternalSource>(*this));
+  if (view_) sources_.push_back(std::make_unique<StaleViewSource>(*this));
+  if (signals_) sources_.push_back(std::make_unique<SignalSource>(*this));
 }
 
 void World::set_proxy(const ProxyProfile& profile) {
@@ -248,31 +297,22 @@ void World::RunDueEventsBefore(const EventKey& key, const Pool& pool) {
   }
   if (view_ && !view_->started()) view_->Start(key.time);
   if (signals_ && !signals_->started()) signals_->Start(key.time);
+  // The one place that decides what is due next: the earliest event before
+  // the trace's next one, by (time, class); at equal (time, class) the
+  // source first in sources_.
   for (;;) {
-    const bool any_internal = !events_.empty();
-    const EventKey internal = any_internal ? events_.TopKey() : EventKey{};
-    const bool internal_due = any_internal && internal < key;
-    const std::optional<EventKey> metric = view_ ? view_->NextKey() : std::nullopt;
-    const bool metric_due = metric && *metric < key;
-    const std::optional<EventKey> signal = signals_ ? signals_->NextKey() : std::nullopt;
-    const bool signal_due = signal && *signal < key;
-    // Metric and signal events are all of class kMetric; at equal times the
-    // stale view's run first.
-    const bool metric_first = metric_due && (!signal_due || metric->time <= signal->time);
-    const std::optional<EventKey>& view_key = metric_first ? metric : signal;
-    if (internal_due && (!(metric_due || signal_due) || internal < *view_key)) {
-      RunInternal(pool);
-    } else if (metric_first) {
-      if (std::optional<InstanceIndex> seen = view_->RunNext(inflight_)) {
-        if (*seen == MetricView::kEveryInstance) candidates_.MarkAllChanged();
-        else candidates_.MarkChanged(*seen);
+    EventSource* due = nullptr;
+    EventKey first;
+    for (const std::unique_ptr<EventSource>& source : sources_) {
+      const std::optional<EventKey> next = source->NextKey();
+      if (!next || !(*next < key)) continue;
+      if (!due || next->time < first.time || (next->time == first.time && next->cls < first.cls)) {
+        due = source.get();
+        first = *next;
       }
-    } else if (signal_due) {
-      // Published signals reach strategies through each decision's hint.
-      signals_->RunNext([&](std::vector<EngineSignals>& values) { engine_->Signals(values, pool); });
-    } else {
-      break;
     }
+    if (!due) break;
+    due->RunNext(pool);
   }
   last_time_ = std::max(last_time_, key.time);
 }

@@ -10,6 +10,7 @@
 #include "sim/engine/candidate_set.h"
 #include "sim/engine/engine_fleet.h"
 #include "sim/engine/event_queue.h"
+#include "sim/engine/event_source.h"
 #include "sim/engine/internal_event.h"
 #include "sim/engine/load_timeline.h"
 #include "sim/engine/metric_view.h"
@@ -166,6 +167,10 @@ class World {
   void ScheduleCompletion(double time, const Completion& c);
   // Runs the internal event at the top of events_.
   void RunInternal(const Pool& pool);
+  // The event sources RunDueEventsBefore merges, one class each (world.cc).
+  class InternalSource;
+  class StaleViewSource;
+  class SignalSource;
   // Hands `arrival`, routed to `chosen`, to its engine; out of line.
   void AdmitToEngine(const TraceEvent& arrival, std::uint64_t seq, InstanceIndex chosen,
                      const Pool& pool, const InstanceTable& table);
@@ -205,6 +210,9 @@ class World {
   std::unique_ptr<LoadTimeline> timeline_;
   std::unique_ptr<EngineFleet> engine_;
   std::unique_ptr<SnapshotView<EngineSignals>> signals_;
+  // Internal events, stale-metrics view, engine signals: those on, in the
+  // order they run at equal (time, class).
+  std::vector<std::unique_ptr<EventSource>> sources_;
   Hint signalled_;  // SignalledHint's, or the Proxy queue's snapshot hint
   // The Proxy queue model: the queue manager, each request's journey, the
   // progress of a queue event, the run's Instances, the log line's snapshot.
