@@ -3,8 +3,8 @@
 #include <memory>
 #include <string>
 
-#include "sim/engine/engine_config.h"
-#include "sim/engine/sim_options.h"
+#include "sim/replay/engine_config.h"
+#include "sim/replay/sim_options.h"
 
 namespace CLI {
 class App;

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "sim/engine/sim_options.h"
+#include "sim/replay/sim_options.h"
 
 namespace CLI {
 class App;

@@ -3,7 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/option_checks.h"
-#include "sim/engine/what_if_ranges.h"
+#include "sim/replay/what_if_ranges.h"
 
 namespace lbsim {
 namespace {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "cli/engine_options.h"
-#include "sim/engine/sim_options.h"
+#include "sim/replay/sim_options.h"
 
 namespace CLI {
 class App;

@@ -11,7 +11,7 @@
 #include "base/errors.h"
 #include "base/number_text.h"
 #include "cli/commands/command.h"
-#include "sim/engine/engine_config.h"
+#include "sim/replay/engine_config.h"
 
 namespace lbsim {
 namespace {

@@ -25,7 +25,7 @@
 #include "cli/proxy_options.h"
 #include "cli/queue_options.h"
 #include "cli/what_if_options.h"
-#include "sim/engine/replay.h"
+#include "sim/replay/replay.h"
 #include "sim/io/output_file.h"
 #include "sim/io/progress_line.h"
 #include "sim/io/printable.h"

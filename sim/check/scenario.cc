@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/errors.h"
-#include "sim/engine/what_if_ranges.h"
+#include "sim/replay/what_if_ranges.h"
 #include "sim/io/json_file.h"
 #include "sim/report/warning.h"
 

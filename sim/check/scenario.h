@@ -9,7 +9,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "sim/engine/sim_options.h"
+#include "sim/replay/sim_options.h"
 #include "strategies/registry.h"
 #include "traces/trace_reader.h"
 

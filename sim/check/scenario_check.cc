@@ -15,7 +15,7 @@
 #include "base/errors.h"
 #include "sim/check/dead_choice_oracle.h"
 #include "sim/check/decision_recorder.h"
-#include "sim/engine/replay.h"
+#include "sim/replay/replay.h"
 #include "sim/report/report.h"
 
 namespace lbsim {

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "sim/engine/engine_config.h"
+#include "sim/replay/engine_config.h"
 #include "sim/report/report.h"
 
 namespace lbsim {

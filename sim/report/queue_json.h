@@ -2,7 +2,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "sim/engine/sim_options.h"
+#include "sim/replay/sim_options.h"
 #include "sim/report/report.h"
 
 namespace lbsim {

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/engine/engine_stats.h"
-#include "sim/engine/latency_recorder.h"
-#include "sim/engine/replay.h"
-#include "sim/engine/sim_options.h"
+#include "sim/replay/engine_stats.h"
+#include "sim/replay/latency_recorder.h"
+#include "sim/replay/replay.h"
+#include "sim/replay/sim_options.h"
 #include "sim/report/detectors.h"
 #include "sim/report/fairness.h"
 #include "sim/report/warning.h"

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "sim/engine/chart_series.h"
+#include "sim/replay/chart_series.h"
 #include "sim/report/report.h"
 
 namespace lbsim {

@@ -12,8 +12,8 @@
 #include "base/errors.h"
 #include "base/number_text.h"
 #include "base/signal_cleanup.h"
-#include "sim/engine/replay.h"
-#include "sim/engine/what_if_ranges.h"
+#include "sim/replay/replay.h"
+#include "sim/replay/what_if_ranges.h"
 #include "sim/report/report.h"
 
 namespace lbsim {

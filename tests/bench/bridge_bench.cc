@@ -17,7 +17,7 @@
 #include <fmt/format.h>
 
 #include "make_bench_trace.h"
-#include "sim/engine/replay.h"
+#include "sim/replay/replay.h"
 #include "strategies/registry.h"
 
 namespace {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the hostile inputs too large to commit into OUT_DIR (the ctest
 fixture "hostile_large"). Each name says what it holds; the limits they
-probe are those of traces/trace_reader.h and sim/engine/world.h."""
+probe are those of traces/trace_reader.h and sim/replay/world.h."""
 import os
 import sys
 

@@ -16,7 +16,7 @@
 
 #include "base/errors.h"
 #include "memory_file.h"
-#include "sim/engine/replay.h"
+#include "sim/replay/replay.h"
 #include "sim/report/report.h"
 #include "strategies/registry.h"
 #include "traces/decision_log.h"

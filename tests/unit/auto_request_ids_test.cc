@@ -6,7 +6,7 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
-#include "sim/engine/auto_request_ids.h"
+#include "sim/replay/auto_request_ids.h"
 
 namespace lbsim {
 namespace {

@@ -7,8 +7,8 @@
 #include <limits>
 #include <numeric>
 
-#include "sim/engine/chart_series.h"
-#include "sim/engine/run_metrics.h"
+#include "sim/replay/chart_series.h"
+#include "sim/replay/run_metrics.h"
 
 namespace lbsim {
 namespace {

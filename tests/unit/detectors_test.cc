@@ -6,7 +6,7 @@
 
 #include <doctest/doctest.h>
 
-#include "sim/engine/run_metrics.h"
+#include "sim/replay/run_metrics.h"
 #include "sim/report/expected_share.h"
 #include "sim/report/warning.h"
 #include "base/errors.h"

@@ -13,7 +13,7 @@
 #include <doctest/doctest.h>
 
 #include "drain_check.h"
-#include "sim/engine/drain_queue.h"
+#include "sim/replay/drain_queue.h"
 
 namespace lbsim {
 namespace {

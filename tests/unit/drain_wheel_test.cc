@@ -18,7 +18,7 @@
 #include <doctest/doctest.h>
 
 #include "drain_check.h"
-#include "sim/engine/drain_wheel.h"
+#include "sim/replay/drain_wheel.h"
 
 namespace lbsim {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "replay_fixture.h"
-#include "sim/engine/event_queue.h"
+#include "sim/replay/event_queue.h"
 
 namespace lbsim {
 namespace {

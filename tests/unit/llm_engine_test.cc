@@ -15,10 +15,10 @@
 
 #include "base/errors.h"
 #include "replay_fixture.h"
-#include "sim/engine/engine_config.h"
-#include "sim/engine/kv_cache.h"
-#include "sim/engine/log_histogram.h"
-#include "sim/engine/unit_index.h"
+#include "sim/replay/engine_config.h"
+#include "sim/replay/kv_cache.h"
+#include "sim/replay/log_histogram.h"
+#include "sim/replay/unit_index.h"
 #include "sim/report/report.h"
 #include "traces/trace_reader.h"
 

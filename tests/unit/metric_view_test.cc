@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "base/errors.h"
-#include "sim/engine/metric_view.h"
+#include "sim/replay/metric_view.h"
 
 namespace lbsim {
 namespace {

@@ -10,8 +10,8 @@
 
 #include <doctest/doctest.h>
 
-#include "sim/engine/event_queue.h"
-#include "sim/engine/monotone_queue.h"
+#include "sim/replay/event_queue.h"
+#include "sim/replay/monotone_queue.h"
 #include "seeded_numbers.h"
 
 namespace lbsim {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "sim/engine/replay.h"
+#include "sim/replay/replay.h"
 #include "sim/report/report.h"
 #include "traces/event_decoder.h"
 #include "base/json/json_scanner.h"

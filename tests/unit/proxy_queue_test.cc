@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "base/errors.h"
-#include "sim/engine/proxy_queue.h"
-#include "sim/engine/queue_predictor.h"
+#include "sim/replay/proxy_queue.h"
+#include "sim/replay/queue_predictor.h"
 
 namespace lbsim {
 namespace {

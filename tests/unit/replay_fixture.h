@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/engine/replay.h"
+#include "sim/replay/replay.h"
 #include "strategies/registry.h"
 
 namespace lbsim::testing {

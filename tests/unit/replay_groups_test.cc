@@ -11,7 +11,7 @@
 
 #include "replay_fixture.h"
 #include "base/errors.h"
-#include "sim/engine/replay.h"
+#include "sim/replay/replay.h"
 #include "sim/report/report.h"
 #include "traces/read_ahead.h"
 

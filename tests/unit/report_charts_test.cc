@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "replay_fixture.h"
-#include "sim/engine/replay.h"
+#include "sim/replay/replay.h"
 #include "sim/report/report.h"
 
 namespace lbsim {

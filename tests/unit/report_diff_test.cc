@@ -13,7 +13,7 @@
 
 #include "base/errors.h"
 #include "sim/check/report_diff.h"
-#include "sim/engine/replay.h"
+#include "sim/replay/replay.h"
 #include "sim/report/report.h"
 
 namespace lbsim {

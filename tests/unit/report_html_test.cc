@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "replay_fixture.h"
-#include "sim/engine/replay.h"
+#include "sim/replay/replay.h"
 #include "sim/report/html_page.h"
 #include "sim/report/report.h"
 #include "sim/report/svg_chart.h"

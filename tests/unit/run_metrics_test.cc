@@ -3,7 +3,7 @@
 
 #include <doctest/doctest.h>
 
-#include "sim/engine/run_metrics.h"
+#include "sim/replay/run_metrics.h"
 
 namespace lbsim {
 

@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "sim/engine/service_model.h"
+#include "sim/replay/service_model.h"
 
 namespace lbsim {
 namespace {

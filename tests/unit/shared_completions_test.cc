@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 
 #include "replay_fixture.h"
-#include "sim/engine/shared_completions.h"
+#include "sim/replay/shared_completions.h"
 
 namespace lbsim {
 namespace {

@@ -7,7 +7,7 @@
 #include <doctest/doctest.h>
 
 #include "base/errors.h"
-#include "sim/engine/replay.h"
+#include "sim/replay/replay.h"
 #include "sim/io/csv.h"
 #include "sim/report/report.h"
 #include "sim/sweep/sweep.h"

@@ -2,8 +2,8 @@
 
 #include <doctest/doctest.h>
 
-#include "sim/engine/level_tracker.h"
-#include "sim/engine/window_series.h"
+#include "sim/replay/level_tracker.h"
+#include "sim/replay/window_series.h"
 #include "base/errors.h"
 
 namespace lbsim {
