@@ -16,6 +16,7 @@ class Random final : public Strategy {
   explicit Random(std::uint64_t seed) : random_(seed) {}
 
   std::string_view Name() const override { return "random"; }
+  bool ReadsQueueLoads() const override { return false; }
 
   Choice Select(std::span<const Candidate> candidates, const Hint&) override {
     return {random_.Index(candidates.size()), "random"};

@@ -12,6 +12,7 @@ namespace {
 class RoundRobin final : public Strategy {
  public:
   std::string_view Name() const override { return "round_robin"; }
+  bool ReadsQueueLoads() const override { return false; }
 
   Choice Select(std::span<const Candidate> candidates, const Hint&) override {
     Choice choice{static_cast<std::size_t>(counter_ % candidates.size()),

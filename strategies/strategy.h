@@ -63,6 +63,11 @@ class Strategy {
   // asks.
   virtual bool WantsRawHint() const { return false; }
 
+  // Whether Select reads queue loads (Hint::queues, Candidate::queue). The
+  // Proxy queue model builds them at each decision only for a strategy
+  // that does.
+  virtual bool ReadsQueueLoads() const { return true; }
+
   // The strategy's fast path, if it has one (see IndexedSelect). The
   // simulator asks once, when the run starts.
   virtual IndexedSelect* Indexed() { return nullptr; }

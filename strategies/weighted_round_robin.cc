@@ -26,6 +26,7 @@ namespace {
 class WeightedRoundRobin final : public Strategy {
  public:
   std::string_view Name() const override { return "weighted_round_robin"; }
+  bool ReadsQueueLoads() const override { return false; }
 
   Choice Select(std::span<const Candidate> candidates, const Hint&) override {
     if (!SamePool(candidates)) Restart(candidates);

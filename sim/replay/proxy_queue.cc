@@ -96,9 +96,10 @@ double ProxyQueue::TraceTime(double clock) const {
 }
 
 ProxyQueue::InstanceState& ProxyQueue::StateOf(InstanceIndex i) {
-  if (instances_.size() <= i) {
-    instances_.resize(static_cast<std::size_t>(i) + 1);
-    standing_.resize(instances_.size());
+  while (instances_.size() <= i) {
+    const auto index = static_cast<InstanceIndex>(instances_.size());
+    instances_.emplace_back().index = index;
+    standing_.emplace_back();
   }
   return instances_[i];
 }
@@ -239,7 +240,7 @@ void ProxyQueue::Rebuild(InstanceState& s, double now) {
 void ProxyQueue::MayBacklog(InstanceState& s) {
   if (s.backlogged) return;
   s.backlogged = true;
-  backlogged_.push_back(static_cast<InstanceIndex>(&s - instances_.data()));
+  backlogged_.push_back(s.index);
 }
 
 void ProxyQueue::TryDequeue(InstanceIndex i, double now, std::vector<Progress>& out) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/replay/candidate_set.h"
+#include "sim/replay/fifo.h"
 #include "sim/replay/queue_predictor.h"
 #include "sim/replay/response_listener.h"
 #include "strategies/hint.h"
@@ -171,12 +172,13 @@ class ProxyQueue : public ResponseListener, public StandingQueueLoads {
   };
   enum class Fetcher : std::uint8_t { kWaitingTask, kSleeping, kNoWorker };
   struct InstanceState {
+    InstanceIndex index = 0;
     bool seen = false;
-    std::deque<TaskId> prepare_queue; // enqueued this instant, not yet taken
-    std::deque<TaskId> prepare_stage; // taken, not yet on the ready queue
-    bool putter_blocked = false;      // prepare_stage.front() is reserved, waiting for room
-    std::deque<TaskId> ready;
-    std::deque<PendingTask> pending;  // reserved, no first token, reservation order
+    Fifo<TaskId> prepare_queue;  // enqueued this instant, not yet taken
+    Fifo<TaskId> prepare_stage;  // taken, not yet on the ready queue
+    bool putter_blocked = false; // prepare_stage.front() is reserved, waiting for room
+    Fifo<TaskId> ready;
+    Fifo<PendingTask> pending;   // reserved, no first token, reservation order
     std::uint64_t decode = 0;
     std::uint32_t active_ready = 0;
     Fetcher fetcher = Fetcher::kWaitingTask;
@@ -235,7 +237,7 @@ class ProxyQueue : public ResponseListener, public StandingQueueLoads {
   ProxyQueueConfig config_;
   bool begun_ = false;
   double t0_ = 0.0;
-  std::vector<InstanceState> instances_;
+  std::deque<InstanceState> instances_;  // by InstanceIndex; a deque: states stay put
   std::vector<InstanceIndex> order_;  // Instances by first request
   // Instances that may have a backlog: each joins when a reservation or a
   // rebuild moves its times and leaves at a FillHint that finds none.

@@ -121,7 +121,8 @@ void World::set_proxy(const ProxyProfile& profile) {
   config.milliseconds = time_unit_ms_;
   config.instance_reports_times = engine_ || service_;
   queue_ = std::make_unique<ProxyQueue>(config);
-  candidates_.SetStandingLoads(queue_.get());
+  reads_queue_loads_ = strategy_->ReadsQueueLoads();
+  if (reads_queue_loads_) candidates_.SetStandingLoads(queue_.get());
   if (engine_) engine_->set_listener(queue_.get());
   if (!journeys_) journeys_ = std::make_unique<RequestJourneys>(nullptr, request_.info->name);
 }
@@ -539,7 +540,8 @@ namespace lbsim {
   signalled_.raw_json.clear();
   signalled_.prefix_blocks.assign(arrival.hint.prefix_blocks.begin(),
                                   arrival.hint.prefix_blocks.end());
-  queue_->FillHint(t, signalled_);
+  if (reads_queue_loads_) queue_->FillHint(t, signalled_);
+  else signalled_.queues.clear();
   std::string_view snapshot;
   if (log_) {
     snapshot_json_.clear();

@@ -218,6 +218,7 @@ class World {
   // progress of a queue event, the run's Instances, the log line's snapshot.
   std::optional<ProxyQueueOptions> queue_options_;  // with the model on
   std::unique_ptr<ProxyQueue> queue_;
+  bool reads_queue_loads_ = false;  // the strategy reads the queue's snapshot
   std::unique_ptr<RequestJourneys> journeys_;
   std::vector<ProxyQueue::Progress> progress_;
   // What the engine or the slots serve of each queued request, by task
