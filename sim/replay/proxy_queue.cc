@@ -154,7 +154,7 @@ std::uint32_t ProxyQueue::Enqueue(const Request& request, double t) {
   return id;
 }
 
-InstanceIndex ProxyQueue::RunNext(std::vector<Progress>& out) {
+std::optional<InstanceIndex> ProxyQueue::RunNext(std::vector<Progress>& out) {
   out.clear();
   std::pop_heap(events_.begin(), events_.end(), std::greater<>());
   const Event e = events_.back();
@@ -171,7 +171,10 @@ InstanceIndex ProxyQueue::RunNext(std::vector<Progress>& out) {
       instances_[e.target].fetcher = Fetcher::kWaitingTask;
       TryDequeue(e.target, e.clock, out);
       break;
-    case EventKind::kPoll: Poll(e.target, e.clock, out); break;
+    case EventKind::kPoll:
+      // Forwarding changes no count.
+      Poll(e.target, e.clock, out);
+      return std::nullopt;
     case EventKind::kFirstChunk: FirstChunk(e.target, e.clock, out); break;
     case EventKind::kEnd: End(e.target, e.clock, out); break;
   }

@@ -117,8 +117,9 @@ class ProxyQueue : public ResponseListener, public StandingQueueLoads {
   }
   // Runs the next queue event; each request it forwards, gives a first
   // token or ends is appended to `out` (cleared first). Returns the
-  // Instance whose queue state the event changed.
-  InstanceIndex RunNext(std::vector<Progress>& out);
+  // Instance whose counts (StandingLoad) the event may have changed, if
+  // any: a dispatch poll changes none.
+  std::optional<InstanceIndex> RunNext(std::vector<Progress>& out);
 
   // ResponseListener (instance_reports_times): the forwarded request
   // `task` got its first token / ended at trace time `t`, no earlier than

@@ -247,7 +247,8 @@ void World::RunQueue(std::optional<EventKey> before, double latest, const Pool& 
       continue;
     }
     // Its Instance's standing queue load may have changed.
-    candidates_.MarkChanged(queue_->RunNext(progress_));
+    if (const std::optional<InstanceIndex> changed = queue_->RunNext(progress_))
+      candidates_.MarkChanged(*changed);
     for (const ProxyQueue::Progress& p : progress_) {
       const double t = queue_->TraceTime(p.clock);
       switch (p.kind) {
