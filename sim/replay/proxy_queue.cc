@@ -366,7 +366,7 @@ bool ProxyQueue::StalledBehindCompletions() const {
   return false;
 }
 
-QueueSnapshotEntry ProxyQueue::EntryOf(const InstanceState& s, double now) const {
+QueueSnapshotEntry ProxyQueue::CountsOf(const InstanceState& s) const {
   QueueSnapshotEntry e;
   e.prepare_queue_depth = s.prepare_queue.size();
   e.ready_queue_depth = s.ready.size();
@@ -374,6 +374,11 @@ QueueSnapshotEntry ProxyQueue::EntryOf(const InstanceState& s, double now) const
   e.active_ready = s.active_ready;
   e.pending_prefill_count = s.pending.size();
   e.active_decode_count = s.decode;
+  return e;
+}
+
+QueueSnapshotEntry ProxyQueue::EntryOf(const InstanceState& s, double now) const {
+  QueueSnapshotEntry e = CountsOf(s);
   e.next_slot_ready_in_ms = PyMax(0.0, s.slot_free[s.oldest_slot] - now) * 1000.0;
   e.prefill_free_in_ms = PyMax(0.0, s.prefill_free - now) * 1000.0;
   e.predicted_total_backlog_ms = PyMax(e.next_slot_ready_in_ms, e.prefill_free_in_ms);
@@ -412,14 +417,7 @@ void ProxyQueue::FillHint(double t, Hint& hint) {
 
 const QueueLoad* ProxyQueue::StandingLoad(InstanceIndex i) const {
   if (config_.fields == QueueSnapshotFields::kNone || i >= instances_.size()) return nullptr;
-  const InstanceState& s = instances_[i];
-  QueueSnapshotEntry e;
-  e.prepare_queue_depth = s.prepare_queue.size();
-  e.ready_queue_depth = s.ready.size();
-  e.active_prepare = std::min<std::uint64_t>(s.prepare_stage.size(), config_.prepare_concurrency);
-  e.active_ready = s.active_ready;
-  e.pending_prefill_count = s.pending.size();
-  e.active_decode_count = s.decode;
+  const QueueSnapshotEntry e = CountsOf(instances_[i]);
   if (e.prepare_queue_depth == 0 && e.ready_queue_depth == 0 && e.active_prepare == 0 &&
       e.active_ready == 0 && e.pending_prefill_count == 0 && e.active_decode_count == 0)
     return nullptr;

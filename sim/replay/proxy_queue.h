@@ -229,7 +229,10 @@ class ProxyQueue : public ResponseListener, public StandingQueueLoads {
   void Forward(TaskId id, double now, std::vector<Progress>& out);
   void FirstChunk(TaskId id, double now, std::vector<Progress>& out);
   void End(TaskId id, double now, std::vector<Progress>& out);
+  // The snapshot entry of `s` at the Proxy's clock `now`, and its counts
+  // alone (the *_ms fields 0).
   QueueSnapshotEntry EntryOf(const InstanceState& s, double now) const;
+  QueueSnapshotEntry CountsOf(const InstanceState& s) const;
   // Sets `load` to the configured fields of `e`.
   void SetLoad(const QueueSnapshotEntry& e, QueueLoad& load) const;
   TaskId NewTask(const Request& r);
