@@ -85,6 +85,7 @@ constexpr std::array kCatalogue = {
     CatalogueEntry{"what_if.**.engine.ttft.**", F::kEngine, kUp},
     CatalogueEntry{"what_if.**.engine.ttft_mean.**", F::kEngine, kUp},
     CatalogueEntry{"what_if.**.engine.tpot.**", F::kEngine, kUp},
+    CatalogueEntry{"what_if.**.engine.itl.**", F::kEngine, kUp},
     CatalogueEntry{"what_if.**.engine.e2e.**", F::kEngine, kUp},
     CatalogueEntry{"what_if.**.engine.queue_delay.**", F::kEngine, kUp},
     CatalogueEntry{"what_if.**.engine.preemptions", F::kEngine, kUp},

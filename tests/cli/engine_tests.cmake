@@ -101,3 +101,11 @@ lbsim_cli_test(NAME "engine steps too short for the trace's clock"
   ARGS --engine ${SMALL} --output ${OUT}/engine/never.txt ${ENGINE}/far_times.ndjson
   EXIT 2 STDERR_MATCH "^lbsim: error: engine small: a step of 1100 us at time 1000000000000000 does not advance the clock \\(the trace's times are too large for the step's length in its unit\\)\n"
   ABSENT ${OUT}/engine/never.txt)
+# The inter-token latency gets worse when it rises (the figure catalogue):
+# --only-worse flags a rise of its p99 and lets a fall pass.
+lbsim_cli_test(NAME "engine diff only worse flags a rise of the inter-token latency"
+  ARGS diff --only-worse tests/diff/three_requests.engine.json tests/diff/three_requests.engine.itl_up.json
+  EXIT 1 STDOUT_MATCH "\n  what_if.engine.itl.p99 +0.0012 +0.0018 +\\+0.0006  FLAGGED\n.*lbsim diff: 1 of 182 figures beyond tolerance\n$")
+lbsim_cli_test(NAME "engine diff only worse lets a fall of the inter-token latency pass"
+  ARGS diff --only-worse tests/diff/three_requests.engine.json tests/diff/three_requests.engine.itl_down.json
+  EXIT 0 STDOUT_MATCH "lbsim diff: 0 of 182 figures beyond tolerance. no change flagged\n$")
