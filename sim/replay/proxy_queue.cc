@@ -133,7 +133,8 @@ std::uint32_t ProxyQueue::Enqueue(const Request& request, double t) {
     // the workers started (one of them waits on the empty ready queue).
     s.seen = true;
     order_.push_back(request.instance);
-    s.slot_free.assign(config_.ready_concurrency, now);
+    s.slots = SlotRing(config_.ready_concurrency);
+    s.slots.Reset(now);
     s.prefill_free = now;
     s.fetcher = Fetcher::kWaitingTask;
     s.last_fetch = 0.0;
@@ -210,11 +211,9 @@ void ProxyQueue::Reserve(InstanceState& s, TaskId id, double now) {
   const Request& r = tasks_[id].request;
   const double service = config_.predictor.ServiceSeconds(r.input_tokens, r.knowledge_tokens);
   // The lowest slot (the ring's oldest), then the shared prefill chain.
-  double& slot = s.slot_free[s.oldest_slot];
-  const double start = PyMax(PyMax(now, slot), s.prefill_free);
+  const double start = PyMax(PyMax(now, s.slots.Oldest()), s.prefill_free);
   const double first_token = start + service;
-  slot = first_token;
-  s.oldest_slot = (s.oldest_slot + 1) % s.slot_free.size();
+  s.slots.Write(first_token);
   s.prefill_free = first_token;
   MayBacklog(s);
   // Only int(service * 1000) ms is kept for rebuilds.
@@ -225,15 +224,12 @@ void ProxyQueue::Reserve(InstanceState& s, TaskId id, double now) {
 void ProxyQueue::Rebuild(InstanceState& s, double now) {
   // _recompute_pending_from_now: every slot and the cursor at now, then
   // each pending task in reservation order on the lowest slot.
-  std::fill(s.slot_free.begin(), s.slot_free.end(), now);
-  s.oldest_slot = 0;
+  s.slots.Reset(now);
   double cursor = now;
   for (const PendingTask& p : s.pending) {
-    double& slot = s.slot_free[s.oldest_slot];
-    const double start = PyMax(PyMax(now, slot), cursor);
+    const double start = PyMax(PyMax(now, s.slots.Oldest()), cursor);
     const double first_token = start + p.service_s;
-    slot = first_token;
-    s.oldest_slot = (s.oldest_slot + 1) % s.slot_free.size();
+    s.slots.Write(first_token);
     cursor = first_token;
   }
   s.prefill_free = cursor;
@@ -379,7 +375,7 @@ QueueSnapshotEntry ProxyQueue::CountsOf(const InstanceState& s) const {
 
 QueueSnapshotEntry ProxyQueue::EntryOf(const InstanceState& s, double now) const {
   QueueSnapshotEntry e = CountsOf(s);
-  e.next_slot_ready_in_ms = PyMax(0.0, s.slot_free[s.oldest_slot] - now) * 1000.0;
+  e.next_slot_ready_in_ms = PyMax(0.0, s.slots.Oldest() - now) * 1000.0;
   e.prefill_free_in_ms = PyMax(0.0, s.prefill_free - now) * 1000.0;
   e.predicted_total_backlog_ms = PyMax(e.next_slot_ready_in_ms, e.prefill_free_in_ms);
   return e;

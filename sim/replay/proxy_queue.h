@@ -9,6 +9,7 @@
 #include "sim/replay/candidate_set.h"
 #include "sim/replay/fifo.h"
 #include "sim/replay/queue_predictor.h"
+#include "sim/replay/slot_ring.h"
 #include "sim/replay/response_listener.h"
 #include "strategies/hint.h"
 #include "traces/instance_table.h"
@@ -184,10 +185,9 @@ class ProxyQueue : public ResponseListener, public StandingQueueLoads {
     std::uint32_t active_ready = 0;
     Fetcher fetcher = Fetcher::kWaitingTask;
     double last_fetch = 0.0;
-    // The slots' free times as a sorted ring (oldest = lowest) and the
+    // The slots' free times (the oldest is the lowest) and the
     // prefill-free time, which is always the highest of them.
-    std::vector<double> slot_free;
-    std::size_t oldest_slot = 0;
+    SlotRing slots;
     double prefill_free = 0.0;
     bool release_scheduled = false;
     bool backlogged = false;  // in backlogged_
