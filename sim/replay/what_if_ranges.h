@@ -24,8 +24,7 @@ struct WhatIfRange {
 inline constexpr WhatIfRange kSlotsRange{"slots", 1, std::uint64_t{1} << 30, "2^30"};
 // A seed: what strategies take (exact as a double).
 inline constexpr WhatIfRange kSeedRange{"seed", 0, std::uint64_t{1} << 53, "2^53"};
-// The Proxy queue model's READY_CONCURRENCY: ready workers per Instance
-// (each Instance keeps a slot time per worker).
+// The Proxy queue model's READY_CONCURRENCY: ready workers per Instance.
 inline constexpr WhatIfRange kReadyConcurrencyRange{"ready_concurrency", 1, 4096, "4096"};
 // The Proxy queue model's PREPARE_CONCURRENCY: prepare tasks per Instance.
 inline constexpr WhatIfRange kPrepareConcurrencyRange{"prepare_concurrency", 1, 0xffffffffu,
