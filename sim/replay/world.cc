@@ -76,20 +76,21 @@ World::World(const StrategyRequest& request, const SimOptions& options,
                                                options.charts);
   if (options.engine.on())
     engine_ = std::make_unique<EngineFleet>(options.engine.config, events_, options.window);
-  if (options.proxy_queue.on) {
+  // What rewrites the hint does not reach a strategy reading it as JSON.
+  auto refuse_raw_hint = [&](std::string_view option, std::string_view rewriter,
+                             std::string_view pronoun) {
     if (strategy_->WantsRawHint())
       throw UsageError(fmt::format(
-          "--proxy-queue: strategy {} reads each arrival's hint as JSON, which the queue "
-          "model's snapshot does not rewrite; it reaches the built-in strategies only",
-          request.requested_as));
+          "{}: strategy {} reads each arrival's hint as JSON, which {} not rewrite; {} "
+          "the built-in strategies only",
+          option, request.requested_as, rewriter, pronoun));
+  };
+  if (options.proxy_queue.on) {
+    refuse_raw_hint("--proxy-queue", "the queue model's snapshot does", "it reaches");
     queue_options_ = options.proxy_queue;
   }
   if (options.signals()) {
-    if (strategy_->WantsRawHint())
-      throw UsageError(fmt::format(
-          "--signal-interval: strategy {} reads each arrival's hint as JSON, which engine "
-          "signals do not rewrite; they reach the built-in strategies only",
-          request.requested_as));
+    refuse_raw_hint("--signal-interval", "engine signals do", "they reach");
     signals_ = std::make_unique<SnapshotView<EngineSignals>>(
         options.engine.signal_interval, options.engine.signal_delay,
         options.engine.signal_jitter, options.seed,

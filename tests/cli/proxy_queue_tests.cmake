@@ -141,3 +141,8 @@ foreach(case
     EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1
     STDERR_MATCH "^lbsim: error: ${message}\n$")
 endforeach()
+# A strategy that reads each hint as JSON would not see the queue's snapshot.
+lbsim_cli_test(NAME "proxy queue: refused: an exec strategy"
+  ARGS -s "exec:python3 strategies/external/first_candidate.py" --proxy-queue ${QUEUE_TRACE}
+  EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: --proxy-queue: strategy exec:python3 strategies/external/first_candidate.py reads each arrival's hint as JSON, which the queue model's snapshot does not rewrite. it reaches the built-in strategies only\n$")
