@@ -159,7 +159,6 @@ class ProxyQueue : public ResponseListener, public StandingQueueLoads {
   // that ended but stayed pending (before 0927797): every later request on
   // it waits forever.
   bool StalledBehindCompletions() const;
-  const ProxyQueueConfig& config() const { return config_; }
 
  private:
   using TaskId = std::uint32_t;

@@ -1,6 +1,8 @@
 #include "sim/report/figure_catalogue.h"
 
 #include <array>
+#include <string_view>
+#include <vector>
 
 #include "sim/report/report.h"
 
@@ -19,7 +21,8 @@ constexpr bool kHeadline = true;
 // strategy).
 constexpr bool kWords = true;
 
-// The report's figures (docs/reports.md), most specific first.
+// The report's figures (docs/reports.md), most specific first: a figure takes
+// the first entry that matches.
 constexpr std::array kCatalogue = {
     // Names, parameters, positions and the seeds' spread: not figures.
     CatalogueEntry{"strategy.**", kNotCompared},
@@ -137,21 +140,25 @@ bool Matches(std::span<const std::string_view> pattern, std::span<const std::str
   return Matches(pattern.subspan(1), path.subspan(1));
 }
 
-// A catalogue path's segments (at most 8).
-struct Segments {
-  std::array<std::string_view, 8> parts;
-  std::size_t size = 0;
-  std::span<const std::string_view> view() const { return {parts.data(), size}; }
-};
-
-Segments Split(std::string_view path) {
-  Segments s;
+// The segments of a dotted path.
+std::vector<std::string_view> SplitDots(std::string_view path) {
+  std::vector<std::string_view> parts;
   for (std::size_t start = 0;;) {
     const std::size_t dot = path.find('.', start);
-    s.parts[s.size++] = path.substr(start, dot - start);
-    if (dot == std::string_view::npos) return s;
+    parts.push_back(path.substr(start, dot - start));
+    if (dot == std::string_view::npos) return parts;
     start = dot + 1;
   }
+}
+
+// Each catalogue entry's path, split once.
+const std::vector<std::vector<std::string_view>>& Patterns() {
+  static const std::vector<std::vector<std::string_view>> patterns = [] {
+    std::vector<std::vector<std::string_view>> out;
+    for (const CatalogueEntry& entry : kCatalogue) out.push_back(SplitDots(entry.path));
+    return out;
+  }();
+  return patterns;
 }
 
 // Per Instance or window (what-if parts), or about an Instance (the
@@ -201,22 +208,16 @@ constexpr std::array kQueueColumns = {
 std::span<const QueueColumn> QueueColumns() { return kQueueColumns; }
 
 std::optional<FigureKind> FindFigure(std::string_view dotted) {
-  std::vector<std::string> path;
-  for (std::size_t start = 0;;) {
-    const std::size_t dot = dotted.find('.', start);
-    path.emplace_back(dotted.substr(start, dot - start));
-    if (dot == std::string_view::npos) break;
-    start = dot + 1;
-  }
-  return FindFigure(path);
+  const std::vector<std::string_view> parts = SplitDots(dotted);
+  return FindFigure(std::vector<std::string>(parts.begin(), parts.end()));
 }
-
-std::span<const CatalogueEntry> FigureCatalogue() { return kCatalogue; }
 
 std::optional<FigureKind> FindFigure(std::span<const std::string> path) {
   if (path.empty()) return std::nullopt;
-  for (const CatalogueEntry& entry : kCatalogue) {
-    if (!Matches(Split(entry.path).view(), path)) continue;
+  const std::vector<std::vector<std::string_view>>& patterns = Patterns();
+  for (std::size_t k = 0; k < kCatalogue.size(); ++k) {
+    const CatalogueEntry& entry = kCatalogue[k];
+    if (!Matches(patterns[k], path)) continue;
     FigureKind kind;
     kind.family = entry.family;
     kind.worse = entry.worse;

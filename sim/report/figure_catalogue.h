@@ -59,9 +59,6 @@ struct FigureKind {
   bool strategy_words = false;
 };
 
-// Every entry, most specific first: a figure takes the first that matches.
-std::span<const CatalogueEntry> FigureCatalogue();
-
 // The kind of the figure at `path` (its segments from the strategy object),
 // or nullopt when no entry covers it: a figure lbsim does not know.
 std::optional<FigureKind> FindFigure(std::span<const std::string> path);
