@@ -126,24 +126,29 @@ Report BuildReport(const ReplayResult& result) {
 }
 
 ProxyQueueFigures BuildProxyQueueFigures(const ProxyQueueStats& stats) {
-  // Exact nearest-rank percentiles: the value at 1-based rank ceil(p n / 100).
+  // Exact nearest-rank percentiles: the value at 1-based rank ceil(p n / 100),
+  // each selected from the part above the last one (no full sort). The mean
+  // sums in record order.
   auto summarize = [](std::vector<double> values) {
     DistributionSummary d;
     d.count = values.size();
     if (values.empty()) return d;
-    std::sort(values.begin(), values.end());
+    double sum = 0.0;
+    for (double v : values) sum += v;
+    d.mean = sum / static_cast<double>(values.size());
+    auto from = values.begin();
     auto rank = [&](double p) {
       const double n = static_cast<double>(values.size());
       const auto k = static_cast<std::size_t>(std::ceil(p * n / 100.0));
-      return values[std::max<std::size_t>(k, 1) - 1];
+      const auto nth = values.begin() + static_cast<std::ptrdiff_t>(std::max<std::size_t>(k, 1) - 1);
+      std::nth_element(from, nth, values.end());
+      from = nth;
+      return *nth;
     };
     d.p50 = rank(50);
     d.p90 = rank(90);
     d.p99 = rank(99);
-    d.max = values.back();
-    double sum = 0.0;
-    for (double v : values) sum += v;
-    d.mean = sum / static_cast<double>(values.size());
+    d.max = *std::max_element(from, values.end());
     return d;
   };
   ProxyQueueFigures f;
