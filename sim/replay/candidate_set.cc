@@ -26,11 +26,14 @@ void CandidateSet::SyncChanges(const Pool& pool, const InstanceTable& table) {
     for (std::uint32_t slot = 0; slot < candidates_.size(); ++slot)
       Refresh(candidates_[slot].instance, slot, pool);
   } else {
-    // Marks may name Instances that are not candidates.
+    // Marks may name Instances that are not candidates, and one Instance
+    // more than once: it is refreshed once.
     const std::uint32_t* slots = slot_.data();
     const std::size_t known = slot_.size();
+    ++sync_;
     for (InstanceIndex i : changed_) {
-      if (i >= known || slots[i] == kNoSlot) continue;
+      if (i >= known || slots[i] == kNoSlot || refreshed_at_[slots[i]] == sync_) continue;
+      refreshed_at_[slots[i]] = sync_;
       Refresh(i, slots[i], pool);
     }
   }
@@ -44,10 +47,12 @@ void CandidateSet::Rebuild(const Pool& pool, const InstanceTable& table) {
     slot_[c.instance] = kNoSlot;
   }
   candidates_.clear();
+  refreshed_at_.clear();
   for (InstanceIndex i : pool.Alive()) {
     if (slot_.size() <= i) slot_.resize(i + 1, kNoSlot);
     slot_[i] = static_cast<std::uint32_t>(candidates_.size());
     candidates_.push_back(Make(i, pool, table));
+    refreshed_at_.push_back(0);
     metrics_.CandidateJoined(i, HasLoadSignal(candidates_.back()));
   }
   pool_version_ = pool.version();

@@ -167,6 +167,8 @@ class CandidateSet {
   std::vector<std::uint32_t> slot_;  // by InstanceIndex
   std::optional<std::uint64_t> pool_version_;
   std::vector<InstanceIndex> changed_;
+  std::uint64_t sync_ = 0;                    // SyncChanges' refreshes so far
+  std::vector<std::uint64_t> refreshed_at_;   // by slot: the last sync_ that refreshed it
   std::size_t mark_limit_ = 64;  // candidates_.size() + 64: more marks refresh all
   bool all_changed_ = false;
 };
