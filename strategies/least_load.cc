@@ -52,6 +52,14 @@ class LeastLoad final : public Strategy, public LoadIndexedSelect {
     return rule_.PickIndexed(candidates.size(), index(), lowest);
   }
 
+  std::optional<Choice> SelectTimed(std::span<const Candidate> candidates, const Hint& hint,
+                                    const TimedQueueLoads& timed) override {
+    LoadIndex::Lowest lowest;
+    if (hint.any_overflow || !index().FindLowestTimed(candidates, timed, lowest))
+      return std::nullopt;
+    return rule_.PickIndexed(candidates.size(), index(), lowest);
+  }
+
  private:
   LeastLoad(const LoadWeights& weights, UnknownLoad unknown, const QueueKeys& read)
       : LoadIndexedSelect(weights, unknown), rule_(weights, unknown) {

@@ -106,6 +106,8 @@ LoadIndex::LoadIndex(const LoadWeights& weights, UnknownLoad unknown)
     : weights_(weights), unknown_(unknown) {
   for (std::size_t i = 0; i < kQueueFields.size(); ++i)
     if (weights.queue[i] != 0.0) weighted_keys_ |= std::uint64_t{1} << (8 * i);
+  nonnegative_weights_ = weights.inflight >= 0.0;
+  for (double w : weights.queue) nonnegative_weights_ = nonnegative_weights_ && w >= 0.0;
 }
 
 bool LoadIndex::ScoreWithQueue(const Candidate& c, const QueueLoad& queue, double& score) const {
@@ -303,6 +305,52 @@ bool LoadIndex::FindLowestRescored(std::span<const Candidate> candidates, const 
   std::sort(hinted_ties_.begin(), hinted_ties_.end());
   out.ties = ties - hinted_members_.size() + hinted_ties_.size();
   return true;
+}
+
+bool LoadIndex::LowestUntimed(std::span<const InstanceIndex> timed, double& score) const {
+  // Usually the lowest group has an Instance with no backlog (an idle one);
+  // past a few groups the bound would save little.
+  constexpr int kGroupsLooked = 4;
+  int looked = 0;
+  for (auto it = groups_.begin(); it != groups_.end() && looked < kGroupsLooked; ++it, ++looked) {
+    std::size_t timed_here = 0;
+    for (InstanceIndex i : timed) {
+      if (i >= slot_of_.size() || slot_of_[i] == kNoSlot) continue;
+      const SlotScore& s = scores_[slot_of_[i]];
+      timed_here += s.kind == BaseScore::Kind::kKnown && s.value == it->first;
+    }
+    if (it->second.size() > timed_here) {
+      score = it->first;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool LoadIndex::FindLowestTimed(std::span<const Candidate> candidates,
+                                const TimedQueueLoads& timed, Lowest& out) {
+  if (scan_ || not_a_number_count_ > 0 || !nonnegative_weights_) return false;
+  // HighestScore would need every rescore.
+  if (unknown_count_ > 0 && unknown_ == UnknownLoad::kMax) return false;
+  const std::span<const InstanceIndex> instances = timed.Instances();
+  double bound;
+  if (!LowestUntimed(instances, bound)) return false;
+  // With terms >= 0 a sum is within n ulps of the exact one (n < 16), and
+  // the exact rescore is at least the exact base score: a base score this
+  // far above the bound rescores above it under either Summation.
+  constexpr double kMargin = 1e-9;
+  timed_hint_.queues.clear();
+  for (InstanceIndex i : instances) {
+    if (i >= slot_of_.size() || slot_of_[i] == kNoSlot) continue;
+    const SlotScore& s = scores_[slot_of_[i]];
+    const bool above = s.kind == BaseScore::Kind::kKnown && !(s.qps_known && s.qps_value < 0.0) &&
+                       s.value * (1.0 - kMargin) > bound;
+    if (above) continue;
+    Hint::Entry& entry = timed_hint_.queues.emplace_back();
+    entry.instance = i;
+    timed.LoadNow(i, entry.load);
+  }
+  return FindLowestRescored(candidates, timed_hint_, out);
 }
 
 void LoadIndex::ScanLowest(std::span<const double> scores, std::size_t unknown, Lowest& out) {

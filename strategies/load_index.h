@@ -14,6 +14,7 @@
 #include "strategies/hint.h"
 #include "strategies/load_score.h"
 #include "strategies/slot_set.h"
+#include "strategies/timed_queue_loads.h"
 #include "strategies/unknown_load.h"
 
 namespace lbsim {
@@ -86,6 +87,17 @@ class LoadIndex {
     }
     return FindLowestRescored(candidates, hint, out);
   }
+
+  // FindLowest under the hint `timed` stands for, reading LoadNow only for
+  // the Instances whose score could be the lowest: an Instance's load there
+  // is at least its standing one, so with no negative term its score is at
+  // least its base score, and one above the lowest base score of an
+  // Instance `timed` leaves alone cannot be the lowest or tie with it.
+  // False when that bound does not hold or helps nothing (a scanned list,
+  // a negative weight, unknown scores counted as the highest, a NaN
+  // score): the caller must then list the loads in a hint and FindLowest.
+  bool FindLowestTimed(std::span<const Candidate> candidates, const TimedQueueLoads& timed,
+                       Lowest& out);
 
   // The highest score among the candidates of the last successful
   // FindLowest, the hint's rescores included, when it found ties > 0 (a
@@ -179,6 +191,10 @@ class LoadIndex {
   // The group of the lowest score among the candidates the hint leaves
   // alone; end when all of them are unknown.
   Groups::const_iterator LowestUnhinted() const;
+  // The lowest base score of a candidate not in `timed` (an upper bound of
+  // the lowest score under the hint it stands for); false when the lowest
+  // few groups hold none.
+  bool LowestUntimed(std::span<const InstanceIndex> timed, double& score) const;
   // FindLowest's other cases: score groups, hints, NaN scores.
   bool FindLowestRescored(std::span<const Candidate> candidates, const Hint& hint, Lowest& out);
   // FindLowest for a list searched by a scan, `scores` by slot (NaN when
@@ -201,6 +217,8 @@ class LoadIndex {
   // QueueLoad::known read as a word (LoadWord) and one AND give the weighted
   // keys an entry holds.
   std::uint64_t weighted_keys_ = 0;
+  // The inflight and queue weights are all >= 0 (FindLowestTimed's bound).
+  bool nonnegative_weights_ = false;
 
   std::vector<SlotScore> scores_;                // by slot
   std::vector<InstanceIndex> instance_;          // by slot
@@ -216,6 +234,7 @@ class LoadIndex {
   std::vector<Rescored> rescored_;       // in hint order
   std::size_t rescored_unknown_ = 0;     // of them, of unknown base score
   std::vector<double> hinted_bases_;     // known base scores of rescored_, sorted (groups only)
+  Hint timed_hint_;                      // FindLowestTimed's entries that could matter
   const SlotSet* ties_group_ = nullptr;  // unhinted ties come from here...
   std::vector<std::uint32_t> hinted_members_;  // ...less these, sorted
   std::vector<std::uint32_t> hinted_ties_;     // rescored ties, sorted

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -35,6 +36,7 @@ struct ArrivalInfo {
 
 class IndexedSelect;
 class LoadIndex;
+class TimedQueueLoads;
 
 // An Instance-selection strategy. Implementations keep their own state
 // (counters) and know nothing of the CLI, JSON or the simulator.
@@ -93,6 +95,14 @@ class IndexedSelect {
   // Decides like Select(candidates, hint), `candidates` being the list as
   // last reset and updated.
   virtual Choice SelectIndexed(std::span<const Candidate> candidates, const Hint& hint) = 0;
+  // SelectIndexed with the hint's queues given by `timed` (`hint` lists
+  // none); nullopt when it cannot decide that way, and nothing changed:
+  // the caller then lists them in the hint and calls SelectIndexed.
+  virtual std::optional<Choice> SelectTimed(std::span<const Candidate> candidates,
+                                            const Hint& hint, const TimedQueueLoads& timed) {
+    (void)candidates, (void)hint, (void)timed;
+    return std::nullopt;
+  }
 };
 
 }  // namespace lbsim

@@ -390,25 +390,43 @@ void ProxyQueue::Snapshot(double t, std::vector<InstanceIndex>& instances,
 }
 
 void ProxyQueue::FillHint(double t, Hint& hint) {
+  PrepareTimed(t);
+  ListTimed(hint);
+}
+
+void ProxyQueue::ListTimed(Hint& hint) const {
   hint.queues.clear();
   hint.any_overflow = false;
-  if (config_.fields == QueueSnapshotFields::kNone) return;
-  const double now = Clock(t);
-  for (std::size_t k = 0; k < backlogged_.size();) {
-    const InstanceIndex i = backlogged_[k];
-    const QueueSnapshotEntry e = EntryOf(instances_[i], now);
-    if (!(e.predicted_total_backlog_ms > 0.0)) {
-      // None: time only brings it down, until a reservation or a rebuild.
-      instances_[i].backlogged = false;
-      backlogged_[k] = backlogged_.back();
-      backlogged_.pop_back();
-      continue;
-    }
-    ++k;
+  for (InstanceIndex i : Instances()) {
     Hint::Entry& entry = hint.queues.emplace_back();
     entry.instance = i;
-    SetLoad(e, entry.load);
+    LoadNow(i, entry.load);
   }
+}
+
+void ProxyQueue::PrepareTimed(double t) {
+  const double now = Clock(t);
+  timed_now_ = now;
+  for (std::size_t k = 0; k < backlogged_.size();) {
+    InstanceState& s = instances_[backlogged_[k]];
+    if (EntryOf(s, now).predicted_total_backlog_ms > 0.0) {
+      ++k;
+      continue;
+    }
+    // None: time only brings it down, until a reservation or a rebuild.
+    s.backlogged = false;
+    backlogged_[k] = backlogged_.back();
+    backlogged_.pop_back();
+  }
+}
+
+std::span<const InstanceIndex> ProxyQueue::Instances() const {
+  if (config_.fields == QueueSnapshotFields::kNone) return {};
+  return backlogged_;
+}
+
+void ProxyQueue::LoadNow(InstanceIndex i, QueueLoad& load) const {
+  SetLoad(EntryOf(instances_[i], timed_now_), load);
 }
 
 const QueueLoad* ProxyQueue::StandingLoad(InstanceIndex i) const {

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "sim/replay/slot_ring.h"
 #include "sim/replay/response_listener.h"
 #include "strategies/hint.h"
+#include "strategies/timed_queue_loads.h"
 #include "traces/instance_table.h"
 
 namespace lbsim {
@@ -71,7 +73,7 @@ struct QueueSnapshotEntry {
 // instance_reports_times the Instance model says when those come instead
 // (ResponseListener, in trace time; a chat response that ends without a
 // first token gets its first chunk at its end).
-class ProxyQueue : public ResponseListener, public StandingQueueLoads {
+class ProxyQueue : public ResponseListener, public StandingQueueLoads, public TimedQueueLoads {
  public:
   // A request the queue holds, as the caller identifies it.
   struct Request {
@@ -144,6 +146,13 @@ class ProxyQueue : public ResponseListener, public StandingQueueLoads {
   // gives (every Instance the queue has seen counts its requests), so
   // leaving it out changes no decision.
   void FillHint(double t, Hint& hint);
+  // FillHint in two steps: the snapshot at trace time `t`, then its entries
+  // listed in `hint`, or read on demand (TimedQueueLoads); valid until the
+  // next event or PrepareTimed.
+  void PrepareTimed(double t);
+  void ListTimed(Hint& hint) const;
+  std::span<const InstanceIndex> Instances() const override;
+  void LoadNow(InstanceIndex i, QueueLoad& load) const override;
   // StandingQueueLoads: the configured fields of Instance `i` with a
   // backlog of 0, or null while every count is 0 (or the version passes no
   // queue hint).
@@ -252,6 +261,7 @@ class ProxyQueue : public ResponseListener, public StandingQueueLoads {
   std::vector<Event> events_;  // a min-heap by (clock, seq)
   std::uint64_t seq_ = 0;
   double now_ = 0.0;  // the clock of the event being run, or last run
+  double timed_now_ = 0.0;  // the clock of the last PrepareTimed
   std::uint64_t unfinished_ = 0;
 };
 

@@ -77,6 +77,9 @@ class RunMetrics {
   // A routed arrival without a duration under a Proxy that counts its
   // requests: it stays counted in its Instance's inflight forever.
   void RecordNeverCompleted() { ++never_completed_; }
+  // Whether RecordDecision reads a hint's queues for a list of
+  // `candidates` candidates: only when one of them has no signal of its own.
+  bool ReadsHintQueues(std::size_t candidates) const { return signalled_candidates_ < candidates; }
   // A decision among `candidates`, which must be the candidate set as
   // reported through CandidateJoined and friends, load signals included.
   // Inline: it runs once per decision, and its common case is a few counts.

@@ -501,6 +501,23 @@ const Hint& World::SignalledHint(const Hint& traced, std::span<const Candidate> 
 
 namespace lbsim {
 
+Choice World::SelectQueued(double t, std::span<const Candidate> candidates) {
+  signalled_.queues.clear();
+  signalled_.any_overflow = false;
+  if (reads_queue_loads_) {
+    // The index reads the few loads that can matter; the run's metrics
+    // read the listed ones only for a candidate without a signal of its own.
+    queue_->PrepareTimed(t);
+    if (index_ && !metrics_.ReadsHintQueues(candidates.size())) {
+      if (std::optional<Choice> choice = index_->SelectTimed(candidates, signalled_, *queue_))
+        return *choice;
+    }
+    queue_->ListTimed(signalled_);
+  }
+  return index_ ? index_->SelectIndexed(candidates, signalled_)
+                : strategy_->Select(candidates, signalled_);
+}
+
 [[gnu::noinline]] void World::DecideQueued(const TraceEvent& arrival, std::uint64_t seq,
                                            std::string_view request_id, const Pool& pool,
                                            const InstanceTable& table) {
@@ -542,16 +559,13 @@ namespace lbsim {
   signalled_.raw_json.clear();
   signalled_.prefix_blocks.assign(arrival.hint.prefix_blocks.begin(),
                                   arrival.hint.prefix_blocks.end());
-  if (reads_queue_loads_) queue_->FillHint(t, signalled_);
-  else signalled_.queues.clear();
   std::string_view snapshot;
   if (log_) {
     snapshot_json_.clear();
     queue_->AppendSnapshotJson(t, table, snapshot_json_);
     snapshot = snapshot_json_;
   }
-  const Choice choice = index_ ? index_->SelectIndexed(candidates, signalled_)
-                               : strategy_->Select(candidates, signalled_);
+  const Choice choice = SelectQueued(t, candidates);
   if (choice.refused) {
     Refuse(arrival, seq, request_id, candidates.size(), snapshot);
     journeys_->NotRouted(record, "refused", table);

@@ -122,6 +122,9 @@ class World {
   bool Decide(const TraceEvent& arrival, std::uint64_t seq,
               std::string_view request_id, const Pool& pool,
               const InstanceTable& table, RoutedArrival* routed = nullptr);
+  // The strategy's choice among `candidates` at trace time `t` under the
+  // Proxy queue's snapshot (signalled_ holds its listed part, if any).
+  Choice SelectQueued(double t, std::span<const Candidate> candidates);
   // Decide's part under the Proxy queue model, out of line.
   void DecideQueued(const TraceEvent& arrival, std::uint64_t seq, std::string_view request_id,
                     const Pool& pool, const InstanceTable& table);
