@@ -4,6 +4,9 @@
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "base/number_text.h"
 #include "sim/report/report.h"
 
 namespace lbsim {
@@ -203,9 +206,65 @@ constexpr std::array kQueueColumns = {
                 Stat<&Q::end_to_end, &D::p99>},
 };
 
+// An engine distribution's statistic: none when it holds nothing.
+template <DistributionSummary EngineFigures::*Of, double DistributionSummary::*Field>
+std::optional<double> EngineStat(const EngineFigures& e) {
+  const DistributionSummary& d = e.*Of;
+  if (d.count == 0) return std::nullopt;
+  return d.*Field;
+}
+
+using E = EngineFigures;
+constexpr std::array kEngineColumns = {
+    EngineColumn{.column = "engine_served", .path = "what_if.engine.served", .whole = true,
+                 .value = [](const E& e) { return Whole(e.counters.served); }},
+    EngineColumn{.column = "engine_rejected", .path = "what_if.engine.rejected",
+                 .in_sweep = false, .whole = true,
+                 .value = [](const E& e) { return Whole(e.counters.rejected); }},
+    EngineColumn{.column = "ttft_p50", .path = "what_if.engine.ttft.p50",
+                 .value = EngineStat<&E::ttft, &D::p50>},
+    EngineColumn{.column = "ttft_p99", .path = "what_if.engine.ttft.p99",
+                 .value = EngineStat<&E::ttft, &D::p99>},
+    EngineColumn{.column = "tpot_p50", .path = "what_if.engine.tpot.p50",
+                 .value = EngineStat<&E::tpot, &D::p50>},
+    EngineColumn{.column = "tpot_p99", .path = "what_if.engine.tpot.p99",
+                 .value = EngineStat<&E::tpot, &D::p99>},
+    EngineColumn{.column = "itl_p99", .path = "what_if.engine.itl.p99", .in_sweep = false,
+                 .value = EngineStat<&E::itl, &D::p99>},
+    EngineColumn{.column = "e2e_p50", .path = "what_if.engine.e2e.p50",
+                 .value = EngineStat<&E::e2e, &D::p50>},
+    EngineColumn{.column = "e2e_p99", .path = "what_if.engine.e2e.p99",
+                 .value = EngineStat<&E::e2e, &D::p99>},
+    EngineColumn{.column = "queue_delay_mean", .path = "what_if.engine.queue_delay.mean",
+                 .value = EngineStat<&E::queue_delay, &D::mean>},
+    EngineColumn{.column = "prefix_hit_tokens", .path = "what_if.engine.tokens.prefix_hit",
+                 .in_sweep = false, .whole = true,
+                 .value = [](const E& e) { return Whole(e.counters.prefix_hit_tokens); }},
+    EngineColumn{.column = "prefix_hit_token_rate", .path = "what_if.engine.prefix_hit_rate",
+                 .in_report = false, .value = [](const E& e) { return e.prefix_hit_rate; }},
+    EngineColumn{.column = "preemptions", .path = "what_if.engine.preemptions", .whole = true,
+                 .value = [](const E& e) { return Whole(e.counters.preemptions); }},
+    EngineColumn{.column = "output_tokens_per_s",
+                 .path = "what_if.engine.throughput.output_tokens_per_s",
+                 .value = [](const E& e) { return e.output_tokens_per_s; }},
+    EngineColumn{.column = "kv_utilisation_mean", .path = "what_if.engine.kv_utilisation.mean",
+                 .value = [](const E& e) { return e.kv_utilisation_mean; }},
+    EngineColumn{.column = "batch_mean", .path = "what_if.engine.batch.mean",
+                 .value = [](const E& e) { return e.batch_mean; }},
+};
+
 }  // namespace
 
 std::span<const QueueColumn> QueueColumns() { return kQueueColumns; }
+
+std::span<const EngineColumn> EngineColumns() { return kEngineColumns; }
+
+std::string EngineCell(const EngineColumn& column, const EngineFigures& figures) {
+  const std::optional<double> v = column.value(figures);
+  if (!v) return "";
+  if (column.whole) return fmt::format("{}", static_cast<std::uint64_t>(*v));
+  return FigureText(*v);
+}
 
 std::optional<FigureKind> FindFigure(std::string_view dotted) {
   const std::vector<std::string_view> parts = SplitDots(dotted);

@@ -9,6 +9,7 @@
 
 namespace lbsim {
 
+struct EngineFigures;      // sim/report/report.h
 struct ProxyQueueFigures;  // sim/report/report.h
 
 // The families of report figures; each has its own diff tolerance.
@@ -79,5 +80,23 @@ struct QueueColumn {
 
 // The Proxy queue model's columns, in CSV order.
 std::span<const QueueColumn> QueueColumns();
+
+// An engine model figure that is one number per row (an Instance's or a
+// strategy run's), declared once: a column of the report's CSV, of the
+// sweep's, or both. `path` is its place in the JSON report, under
+// `what_if.engine` for a run.
+struct EngineColumn {
+  std::string_view column;  // CSV column
+  std::string_view path;
+  bool in_report = true;  // a column of the replay's CSV
+  bool in_sweep = true;   // a column of the sweep's CSV
+  bool whole = false;     // a count, written as an integer
+  std::optional<double> (*value)(const EngineFigures& figures) = nullptr;  // nullopt: none
+};
+
+// The engine model's columns, in CSV order (each CSV takes its own).
+std::span<const EngineColumn> EngineColumns();
+// The text of `column`'s cell for `figures` (empty for none).
+std::string EngineCell(const EngineColumn& column, const EngineFigures& figures);
 
 }  // namespace lbsim

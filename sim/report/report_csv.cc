@@ -45,22 +45,16 @@ std::string RunWhatIfCells(const WhatIfReport& w) {
   return out + LatencyCells(l) + "," + Cell(f.utilisation);
 }
 
-// A distribution's figure, empty when it holds nothing.
-std::string Cell(const DistributionSummary& d, double DistributionSummary::*field) {
-  return d.count ? FigureText(d.*field) : "";
-}
-
 // The engine columns of a row (each starting with a comma): an Instance's
-// figures, or the whole run's.
-std::string EngineCells(const EngineFigures& e) {
-  const EngineCounters& c = e.counters;
-  using D = DistributionSummary;
-  return fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", c.served, c.rejected,
-                     Cell(e.ttft, &D::p50), Cell(e.ttft, &D::p99), Cell(e.tpot, &D::p50),
-                     Cell(e.tpot, &D::p99), Cell(e.itl, &D::p99), Cell(e.e2e, &D::p50),
-                     Cell(e.e2e, &D::p99), Cell(e.queue_delay, &D::mean), c.prefix_hit_tokens,
-                     c.preemptions, Cell(e.output_tokens_per_s), Cell(e.kv_utilisation_mean),
-                     Cell(e.batch_mean));
+// figures, or the whole run's; empty cells without figures.
+std::string EngineCells(const EngineFigures* e) {
+  std::string out;
+  for (const EngineColumn& c : EngineColumns()) {
+    if (!c.in_report) continue;
+    out += ',';
+    if (e) out += EngineCell(c, *e);
+  }
+  return out;
 }
 
 // The Proxy queue columns of a run's row (each starting with a comma).
@@ -86,9 +80,11 @@ std::string RenderCsv(const Report& report) {
     out += ",served,latency_p50,latency_p90,latency_p99,latency_max,mean_queue_wait,utilisation";
   const bool engine = report.simulation && report.simulation->engine_model();
   if (engine)
-    out += ",engine_served,engine_rejected,ttft_p50,ttft_p99,tpot_p50,tpot_p99,itl_p99,e2e_p50,"
-           "e2e_p99,queue_delay_mean,prefix_hit_tokens,preemptions,output_tokens_per_s,"
-           "kv_utilisation_mean,batch_mean";
+    for (const EngineColumn& c : EngineColumns())
+      if (c.in_report) {
+        out += ',';
+        out += c.column;
+      }
   const bool queue = report.proxy_queue.has_value();
   if (queue)
     for (const QueueColumn& c : QueueColumns()) {
@@ -107,7 +103,7 @@ std::string RenderCsv(const Report& report) {
                          i.fallback_selections, i.tie_selections,
                          i.unknown_while_others_known, i.chosen_while_unknown);
       if (s.what_if) out += WhatIfCells(*s.what_if, k);
-      if (engine) out += EngineCells(s.what_if->instance_engine[k]);
+      if (engine) out += EngineCells(&s.what_if->instance_engine[k]);
       if (queue) out += std::string(QueueColumns().size(), ',');  // the queue's figures are the run's
       out += "\n";
     }
@@ -120,7 +116,7 @@ std::string RenderCsv(const Report& report) {
                        chose ? 1 : 0, s.decisions - s.no_instances, s.fallback_decisions,
                        s.tie_decisions);
     if (s.what_if) out += RunWhatIfCells(*s.what_if);
-    if (engine) out += s.what_if->engine ? EngineCells(*s.what_if->engine) : std::string(15, ',');
+    if (engine) out += EngineCells(s.what_if->engine ? &*s.what_if->engine : nullptr);
     if (queue)
       out += s.proxy_queue ? QueueCells(*s.proxy_queue) : std::string(QueueColumns().size(), ',');
     out += "\n";

@@ -148,23 +148,16 @@ std::string RenderSweepJson(const SweepResult& result) {
   return j.dump(2) + "\n";
 }
 
-// A distribution's figure, empty when it holds nothing.
-std::string Figure(const DistributionSummary& d, double DistributionSummary::*field) {
-  return d.count ? FigureText(d.*field) : "";
-}
-
 // The engine columns of a row (each starting with a comma; empty without
 // engine figures).
 std::string EngineCells(const SweepRow& row) {
-  if (!row.engine) return ",,,,,,,,,,,,,";
-  const EngineFigures& e = *row.engine;
-  using D = DistributionSummary;
-  return fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{},{}", e.counters.served,
-                     Figure(e.ttft, &D::p50), Figure(e.ttft, &D::p99), Figure(e.tpot, &D::p50),
-                     Figure(e.tpot, &D::p99), Figure(e.e2e, &D::p50), Figure(e.e2e, &D::p99),
-                     Figure(e.queue_delay, &D::mean), Number(e.prefix_hit_rate),
-                     e.counters.preemptions, Number(e.output_tokens_per_s),
-                     Number(e.kv_utilisation_mean), Number(e.batch_mean));
+  std::string out;
+  for (const EngineColumn& c : EngineColumns()) {
+    if (!c.in_sweep) continue;
+    out += ',';
+    if (row.engine) out += EngineCell(c, *row.engine);
+  }
+  return out;
 }
 
 // The value of parameter `key` in `row`, empty when its strategy has none.
@@ -194,8 +187,11 @@ std::string RenderSweepCsv(const SweepResult& result) {
          "utilisation,offered_utilisation,warnings";
   const bool engine = result.grid.sim.engine.on();
   if (engine)
-    out += ",engine_served,ttft_p50,ttft_p99,tpot_p50,tpot_p99,e2e_p50,e2e_p99,queue_delay_mean,"
-           "prefix_hit_token_rate,preemptions,output_tokens_per_s,kv_utilisation_mean,batch_mean";
+    for (const EngineColumn& c : EngineColumns())
+      if (c.in_sweep) {
+        out += ',';
+        out += c.column;
+      }
   // With the Proxy queue model in some cell.
   const bool queue = std::any_of(result.rows.begin(), result.rows.end(),
                                  [](const SweepRow& row) { return row.proxy_queue.has_value(); }) ||

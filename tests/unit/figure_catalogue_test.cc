@@ -1,0 +1,52 @@
+// The figure catalogue's column lists against its entries: every column a
+// CSV or a sweep writes names a figure the catalogue knows (so `diff` and
+// `check` know it too), once.
+
+#include <doctest/doctest.h>
+
+#include <set>
+#include <string>
+
+#include "sim/report/figure_catalogue.h"
+#include "sim/report/report.h"
+
+namespace lbsim {
+namespace {
+
+TEST_CASE("figure catalogue: every queue and engine column names a known, compared figure") {
+  std::set<std::string> columns;
+  for (const QueueColumn& c : QueueColumns()) {
+    CAPTURE(c.path);
+    const std::optional<FigureKind> kind = FindFigure(c.path);
+    REQUIRE(kind.has_value());
+    CHECK(kind->family.has_value());
+    CHECK(columns.insert(std::string(c.column)).second);
+  }
+  for (const EngineColumn& c : EngineColumns()) {
+    CAPTURE(c.path);
+    const std::optional<FigureKind> kind = FindFigure(c.path);
+    REQUIRE(kind.has_value());
+    CHECK(kind->family == DiffFamily::kEngine);
+    CHECK((c.in_report || c.in_sweep));
+    CHECK(columns.insert(std::string(c.column)).second);
+  }
+}
+
+TEST_CASE("figure catalogue: an engine cell writes counts whole, times as figures, none empty") {
+  EngineFigures e;
+  e.counters.served = 123456789012;
+  e.ttft.count = 2;
+  e.ttft.p50 = 0.25;
+  for (const EngineColumn& c : EngineColumns()) {
+    CAPTURE(c.column);
+    const std::string cell = EngineCell(c, e);
+    if (c.column == "engine_served") CHECK(cell == "123456789012");
+    if (c.column == "engine_rejected") CHECK(cell == "0");
+    if (c.column == "ttft_p50") CHECK(cell == "0.25");
+    if (c.column == "tpot_p50") CHECK(cell.empty());  // no TPOT: nothing served with two tokens
+    if (c.column == "batch_mean") CHECK(cell.empty());
+  }
+}
+
+}  // namespace
+}  // namespace lbsim
