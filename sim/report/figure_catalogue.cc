@@ -253,9 +253,56 @@ constexpr std::array kEngineColumns = {
                  .value = [](const E& e) { return e.batch_mean; }},
 };
 
+// A latency or wait statistic: none when nothing was served.
+template <double LatencySummary::*Field>
+std::optional<double> Served(const ServiceFigures& f) {
+  if (f.latency.served == 0) return std::nullopt;
+  return f.latency.*Field;
+}
+
+using S = ServiceFigures;
+using L = LatencySummary;
+constexpr std::array kServiceColumns = {
+    ServiceColumn{.column = "served", .path = "what_if.service.served", .whole = true,
+                  .value = [](const S& f) { return Whole(f.latency.served); }},
+    ServiceColumn{.column = "latency_p50", .path = "what_if.service.latency.p50",
+                  .title = "median latency", .value = Served<&L::p50>},
+    ServiceColumn{.column = "latency_p90", .path = "what_if.service.latency.p90",
+                  .title = "p90 latency", .value = Served<&L::p90>},
+    ServiceColumn{.column = "latency_p99", .path = "what_if.service.latency.p99",
+                  .title = "p99 latency", .value = Served<&L::p99>},
+    ServiceColumn{.column = "latency_max", .path = "what_if.service.latency.max",
+                  .title = "longest latency", .value = Served<&L::max>},
+    ServiceColumn{.column = "latency_mean", .path = "what_if.service.latency.mean",
+                  .in_report = false, .value = Served<&L::mean>},
+    ServiceColumn{.column = "wait_p50", .path = "what_if.service.wait.p50", .in_report = false,
+                  .value = Served<&L::wait_p50>},
+    ServiceColumn{.column = "wait_p90", .path = "what_if.service.wait.p90", .in_report = false,
+                  .value = Served<&L::wait_p90>},
+    ServiceColumn{.column = "wait_p99", .path = "what_if.service.wait.p99", .in_report = false,
+                  .value = Served<&L::wait_p99>},
+    ServiceColumn{.column = "wait_max", .path = "what_if.service.wait.max", .in_report = false,
+                  .value = Served<&L::wait_max>},
+    ServiceColumn{.column = "mean_queue_wait", .path = "what_if.service.mean_queue_wait",
+                  .title = "mean queue wait", .value = Served<&L::mean_wait>},
+    ServiceColumn{.column = "utilisation", .path = "what_if.service.utilisation",
+                  .value = [](const S& f) { return f.utilisation; }},
+    ServiceColumn{.column = "offered_utilisation", .path = "what_if.service.offered_utilisation",
+                  .in_report = false, .value = [](const S& f) { return f.offered_utilisation; }},
+};
+
 }  // namespace
 
 std::span<const QueueColumn> QueueColumns() { return kQueueColumns; }
+
+std::span<const ServiceColumn> ServiceColumns() { return kServiceColumns; }
+
+std::string ServiceCell(const ServiceColumn& column, const ServiceFigures& figures) {
+  const std::optional<double> v = column.value(figures);
+  if (!v) return "";
+  if (column.whole) return fmt::format("{}", static_cast<std::uint64_t>(*v));
+  return FigureText(*v);
+}
 
 std::span<const EngineColumn> EngineColumns() { return kEngineColumns; }
 

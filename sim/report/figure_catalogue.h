@@ -10,6 +10,7 @@
 namespace lbsim {
 
 struct EngineFigures;      // sim/report/report.h
+struct ServiceFigures;     // sim/report/report.h
 struct ProxyQueueFigures;  // sim/report/report.h
 
 // The families of report figures; each has its own diff tolerance.
@@ -80,6 +81,27 @@ struct QueueColumn {
 
 // The Proxy queue model's columns, in CSV order.
 std::span<const QueueColumn> QueueColumns();
+
+// A service model (`--slots`) figure that is one number per row (an
+// Instance's or a strategy run's), declared once: a column of the report's
+// CSV, of the sweep's, or both, and with a title a figure the sweep's HTML
+// draws. `path` is its place in the JSON report, under `what_if.service`
+// for a run.
+struct ServiceColumn {
+  std::string_view column;  // CSV column
+  std::string_view path;
+  std::string_view title = {};  // empty: not a sweep figure
+  int decimals = 3;        // digits after the point where a page rounds it
+  bool in_report = true;   // a column of the replay's CSV
+  bool in_sweep = true;    // a column of the sweep's CSV
+  bool whole = false;      // a count, written as an integer
+  std::optional<double> (*value)(const ServiceFigures& figures) = nullptr;  // nullopt: none
+};
+
+// The service model's columns, in CSV order (each CSV takes its own).
+std::span<const ServiceColumn> ServiceColumns();
+// The text of `column`'s cell for `figures` (empty for none).
+std::string ServiceCell(const ServiceColumn& column, const ServiceFigures& figures);
 
 // An engine model figure that is one number per row (an Instance's or a
 // strategy run's), declared once: a column of the report's CSV, of the

@@ -13,21 +13,22 @@ namespace {
 // An optional figure; empty when undefined.
 std::string Cell(const std::optional<double>& v) { return v ? FigureText(*v) : ""; }
 
-// The latency cells of a served run: served, p50, p90, p99, max, mean
-// wait (each starting with a comma).
-std::string LatencyCells(const LatencySummary& l) {
-  return fmt::format(",{},{},{},{},{},{}", l.served, FigureText(l.p50), FigureText(l.p90),
-                     FigureText(l.p99), FigureText(l.max), FigureText(l.mean_wait));
+// The service columns of a row (each starting with a comma).
+std::string ServiceCells(const ServiceFigures& f) {
+  std::string out;
+  for (const ServiceColumn& c : ServiceColumns()) {
+    if (!c.in_report) continue;
+    out += ',';
+    out += ServiceCell(c, f);
+  }
+  return out;
 }
 
 // The what-if columns of Instance `i`'s row (each starting with a comma).
 std::string WhatIfCells(const WhatIfReport& w, std::size_t i) {
   std::string out = fmt::format(",{},{}", Cell(w.inflight_mean[i]), w.inflight_peak[i]);
   if (w.instance_service.empty()) return out;
-  const ServiceFigures& f = w.instance_service[i];
-  const LatencySummary& l = f.latency;
-  if (l.served == 0) return out + fmt::format(",0,,,,,,{}", Cell(f.utilisation));
-  return out + LatencyCells(l) + "," + Cell(f.utilisation);
+  return out + ServiceCells(w.instance_service[i]);
 }
 
 // The what-if columns of the whole run's row: the outstanding requests
@@ -39,10 +40,7 @@ std::string RunWhatIfCells(const WhatIfReport& w) {
     if (m) total = total.value_or(0.0) + *m;
   std::string out = fmt::format(",{},", Cell(total));
   if (!w.service) return out;
-  const ServiceFigures& f = *w.service;
-  const LatencySummary& l = f.latency;
-  if (l.served == 0) return out + fmt::format(",0,,,,,,{}", Cell(f.utilisation));
-  return out + LatencyCells(l) + "," + Cell(f.utilisation);
+  return out + ServiceCells(*w.service);
 }
 
 // The engine columns of a row (each starting with a comma): an Instance's
@@ -77,7 +75,11 @@ std::string RenderCsv(const Report& report) {
   // What-if columns follow the v1 ones only when their options are on.
   if (report.simulation) out += ",inflight_mean,inflight_peak";
   if (report.simulation && report.simulation->service())
-    out += ",served,latency_p50,latency_p90,latency_p99,latency_max,mean_queue_wait,utilisation";
+    for (const ServiceColumn& c : ServiceColumns())
+      if (c.in_report) {
+        out += ',';
+        out += c.column;
+      }
   const bool engine = report.simulation && report.simulation->engine_model();
   if (engine)
     for (const EngineColumn& c : EngineColumns())

@@ -13,16 +13,10 @@ namespace {
 
 std::optional<double> Count(std::uint64_t n) { return static_cast<double>(n); }
 
-// A latency figure: none when nothing was served.
-template <double LatencySummary::*Field>
-std::optional<double> Latency(const SweepRow& row) {
-  if (!row.service || row.service->latency.served == 0) return std::nullopt;
-  return row.service->latency.*Field;
-}
-
 using Needs = SweepFigure::Needs;
 
-// The figures, the Proxy queue's as the figure catalogue declares them.
+// The figures, the service model's and the Proxy queue's as the figure
+// catalogue declares them.
 std::vector<SweepFigure> MakeSweepFigures() {
   std::vector<SweepFigure> figures = {
       {"jain", "Jain's fairness index of the selections", false, Needs::kNothing, 4,
@@ -48,12 +42,11 @@ std::vector<SweepFigure> MakeSweepFigures() {
          if (!r.prefix_cache) return std::nullopt;
          return r.prefix_cache->hit_rate;
        }},
-      {"latency_p50", "median latency", true, Needs::kService, 3, Latency<&LatencySummary::p50>},
-      {"latency_p90", "p90 latency", true, Needs::kService, 3, Latency<&LatencySummary::p90>},
-      {"latency_p99", "p99 latency", true, Needs::kService, 3, Latency<&LatencySummary::p99>},
-      {"latency_max", "longest latency", true, Needs::kService, 3, Latency<&LatencySummary::max>},
-      {"mean_queue_wait", "mean queue wait", true, Needs::kService, 3, Latency<&LatencySummary::mean_wait>},
   };
+  for (const ServiceColumn& c : ServiceColumns())
+    if (!c.title.empty())
+      figures.push_back(SweepFigure{c.column, c.title, FindFigure(c.path)->worse == Worse::kHigher,
+                                    Needs::kService, c.decimals, nullptr, nullptr, &c});
   for (const QueueColumn& c : QueueColumns())
     figures.push_back(SweepFigure{c.column, c.title, FindFigure(c.path)->worse == Worse::kHigher,
                                   Needs::kProxyQueue, c.decimals, nullptr, &c});
@@ -64,6 +57,7 @@ std::vector<SweepFigure> MakeSweepFigures() {
 
 std::optional<double> SweepFigure::value(const SweepRow& row) const {
   if (queue) return row.proxy_queue ? queue->value(*row.proxy_queue) : std::nullopt;
+  if (service) return row.service ? service->value(*row.service) : std::nullopt;
   return of_row(row);
 }
 

@@ -8,7 +8,8 @@
 namespace lbsim {
 
 struct SweepRow;
-struct QueueColumn;  // sim/report/figure_catalogue.h
+struct QueueColumn;    // sim/report/figure_catalogue.h
+struct ServiceColumn;  // sim/report/figure_catalogue.h
 
 // A figure of a sweep's rows that its HTML report draws (a heatmap over
 // the grid) and may plot against another (--scatter): its name (as in the
@@ -22,7 +23,8 @@ struct SweepFigure {
   Needs needs = Needs::kNothing;
   int decimals = 3;  // digits shown after the point
   std::optional<double> (*of_row)(const SweepRow& row) = nullptr;
-  const QueueColumn* queue = nullptr;  // or a Proxy queue column
+  const QueueColumn* queue = nullptr;      // or a Proxy queue column
+  const ServiceColumn* service = nullptr;  // or a service model column
 
   // Its value in `row`; nullopt when undefined there.
   std::optional<double> value(const SweepRow& row) const;

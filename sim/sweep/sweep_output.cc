@@ -182,9 +182,13 @@ std::string RenderSweepCsv(const SweepResult& result) {
   for (const std::string& word : result.reason_words) out += fmt::format(",reason_{}", word);
   out += ",unknown_excluded,jain,jain_eligible,cv,max_min_ratio,max_mean_ratio,gini,"
          "herded_decisions,alternating_decisions,longest_run,prefix_requested_blocks,"
-         "prefix_matched_blocks,prefix_hit_rate,served,latency_p50,latency_p90,latency_p99,"
-         "latency_max,latency_mean,wait_p50,wait_p90,wait_p99,wait_max,mean_queue_wait,"
-         "utilisation,offered_utilisation,warnings";
+         "prefix_matched_blocks,prefix_hit_rate";
+  for (const ServiceColumn& c : ServiceColumns())
+    if (c.in_sweep) {
+      out += ',';
+      out += c.column;
+    }
+  out += ",warnings";
   const bool engine = result.grid.sim.engine.on();
   if (engine)
     for (const EngineColumn& c : EngineColumns())
@@ -231,20 +235,11 @@ std::string RenderSweepCsv(const SweepResult& result) {
                          row.prefix_cache->matched_blocks, Number(row.prefix_cache->hit_rate));
     else
       out += ",,,";
-    if (row.service && row.service->latency.served > 0) {
-      const LatencySummary& l = row.service->latency;
-      out += fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{},{}", l.served, FigureText(l.p50),
-                         FigureText(l.p90), FigureText(l.p99), FigureText(l.max),
-                         FigureText(l.mean), FigureText(l.wait_p50), FigureText(l.wait_p90),
-                         FigureText(l.wait_p99), FigureText(l.wait_max),
-                         FigureText(l.mean_wait), Number(row.service->utilisation),
-                         Number(row.service->offered_utilisation));
-    } else if (row.service) {
-      out += fmt::format(",0,,,,,,,,,,,{},{}", Number(row.service->utilisation),
-                         Number(row.service->offered_utilisation));
-    } else {
-      out += ",,,,,,,,,,,,,";
-    }
+    for (const ServiceColumn& c : ServiceColumns())
+      if (c.in_sweep) {
+        out += ',';
+        if (row.service) out += ServiceCell(c, *row.service);
+      }
     std::string warnings;
     for (const std::string& w : row.warnings) {
       if (!warnings.empty()) warnings += ';';

@@ -13,13 +13,23 @@
 namespace lbsim {
 namespace {
 
-TEST_CASE("figure catalogue: every queue and engine column names a known, compared figure") {
+TEST_CASE("figure catalogue: every queue, service and engine column names a known, compared figure") {
   std::set<std::string> columns;
   for (const QueueColumn& c : QueueColumns()) {
     CAPTURE(c.path);
     const std::optional<FigureKind> kind = FindFigure(c.path);
     REQUIRE(kind.has_value());
     CHECK(kind->family.has_value());
+    CHECK(columns.insert(std::string(c.column)).second);
+  }
+  for (const ServiceColumn& c : ServiceColumns()) {
+    CAPTURE(c.path);
+    const std::optional<FigureKind> kind = FindFigure(c.path);
+    REQUIRE(kind.has_value());
+    CHECK(kind->family.has_value());
+    CHECK((c.in_report || c.in_sweep));
+    // A sweep figure says which way is worse.
+    if (!c.title.empty()) CHECK(kind->worse != Worse::kNeither);
     CHECK(columns.insert(std::string(c.column)).second);
   }
   for (const EngineColumn& c : EngineColumns()) {
@@ -46,6 +56,22 @@ TEST_CASE("figure catalogue: an engine cell writes counts whole, times as figure
     if (c.column == "tpot_p50") CHECK(cell.empty());  // no TPOT: nothing served with two tokens
     if (c.column == "batch_mean") CHECK(cell.empty());
   }
+}
+
+TEST_CASE("figure catalogue: a service cell writes served whole and no latency when none served") {
+  ServiceFigures f;
+  f.utilisation = 0.5;
+  for (const ServiceColumn& c : ServiceColumns()) {
+    CAPTURE(c.column);
+    const std::string cell = ServiceCell(c, f);
+    if (c.column == "served") CHECK(cell == "0");
+    else if (c.column == "utilisation") CHECK(cell == "0.5");
+    else CHECK(cell.empty());
+  }
+  f.latency.served = 3;
+  f.latency.p99 = 1.25;
+  for (const ServiceColumn& c : ServiceColumns())
+    if (c.column == "latency_p99") CHECK(ServiceCell(c, f) == "1.25");
 }
 
 }  // namespace
