@@ -175,10 +175,10 @@ bool Detail(std::span<const std::string> path) {
 
 std::optional<double> Whole(std::uint64_t n) { return static_cast<double>(n); }
 
-// A statistic of a distribution: none when it holds nothing.
-template <DistributionSummary ProxyQueueFigures::*Of, double DistributionSummary::*Field>
-std::optional<double> Stat(const ProxyQueueFigures& q) {
-  const DistributionSummary& d = q.*Of;
+// A statistic of a distribution of `figures`: none when it holds nothing.
+template <class Figures, DistributionSummary Figures::*Of, double DistributionSummary::*Field>
+std::optional<double> Stat(const Figures& figures) {
+  const DistributionSummary& d = figures.*Of;
   if (d.count == 0) return std::nullopt;
   return d.*Field;
 }
@@ -186,33 +186,27 @@ std::optional<double> Stat(const ProxyQueueFigures& q) {
 using Q = ProxyQueueFigures;
 using D = DistributionSummary;
 constexpr std::array kQueueColumns = {
-    QueueColumn{"queue_forwarded", "proxy_queue.forwarded", "requests forwarded", 0,
-                [](const Q& q) { return Whole(q.forwarded); }},
-    QueueColumn{"queue_stuck", "proxy_queue.stuck", "requests stuck in the Proxy queue", 0,
-                [](const Q& q) { return Whole(q.stuck); }},
-    QueueColumn{"queue_wait_mean", "proxy_queue.queue_wait.mean", "mean wait in the Proxy queue",
-                3, Stat<&Q::wait, &D::mean>},
-    QueueColumn{"queue_wait_p50", "proxy_queue.queue_wait.p50", "median wait in the Proxy queue",
-                3, Stat<&Q::wait, &D::p50>},
-    QueueColumn{"queue_wait_p99", "proxy_queue.queue_wait.p99", "p99 wait in the Proxy queue", 3,
-                Stat<&Q::wait, &D::p99>},
-    QueueColumn{"client_ttft_p50", "proxy_queue.client_ttft.p50", "median client TTFT", 3,
-                Stat<&Q::client_ttft, &D::p50>},
-    QueueColumn{"client_ttft_p99", "proxy_queue.client_ttft.p99", "p99 client TTFT", 3,
-                Stat<&Q::client_ttft, &D::p99>},
-    QueueColumn{"end_to_end_p50", "proxy_queue.end_to_end.p50", "median end to end", 3,
-                Stat<&Q::end_to_end, &D::p50>},
-    QueueColumn{"end_to_end_p99", "proxy_queue.end_to_end.p99", "p99 end to end", 3,
-                Stat<&Q::end_to_end, &D::p99>},
+    QueueColumn{.column = "queue_forwarded", .path = "proxy_queue.forwarded",
+                .title = "requests forwarded", .decimals = 0,
+                .value = [](const Q& q) { return Whole(q.forwarded); }},
+    QueueColumn{.column = "queue_stuck", .path = "proxy_queue.stuck",
+                .title = "requests stuck in the Proxy queue", .decimals = 0,
+                .value = [](const Q& q) { return Whole(q.stuck); }},
+    QueueColumn{.column = "queue_wait_mean", .path = "proxy_queue.queue_wait.mean",
+                .title = "mean wait in the Proxy queue", .value = Stat<Q, &Q::wait, &D::mean>},
+    QueueColumn{.column = "queue_wait_p50", .path = "proxy_queue.queue_wait.p50",
+                .title = "median wait in the Proxy queue", .value = Stat<Q, &Q::wait, &D::p50>},
+    QueueColumn{.column = "queue_wait_p99", .path = "proxy_queue.queue_wait.p99",
+                .title = "p99 wait in the Proxy queue", .value = Stat<Q, &Q::wait, &D::p99>},
+    QueueColumn{.column = "client_ttft_p50", .path = "proxy_queue.client_ttft.p50",
+                .title = "median client TTFT", .value = Stat<Q, &Q::client_ttft, &D::p50>},
+    QueueColumn{.column = "client_ttft_p99", .path = "proxy_queue.client_ttft.p99",
+                .title = "p99 client TTFT", .value = Stat<Q, &Q::client_ttft, &D::p99>},
+    QueueColumn{.column = "end_to_end_p50", .path = "proxy_queue.end_to_end.p50",
+                .title = "median end to end", .value = Stat<Q, &Q::end_to_end, &D::p50>},
+    QueueColumn{.column = "end_to_end_p99", .path = "proxy_queue.end_to_end.p99",
+                .title = "p99 end to end", .value = Stat<Q, &Q::end_to_end, &D::p99>},
 };
-
-// An engine distribution's statistic: none when it holds nothing.
-template <DistributionSummary EngineFigures::*Of, double DistributionSummary::*Field>
-std::optional<double> EngineStat(const EngineFigures& e) {
-  const DistributionSummary& d = e.*Of;
-  if (d.count == 0) return std::nullopt;
-  return d.*Field;
-}
 
 using E = EngineFigures;
 constexpr std::array kEngineColumns = {
@@ -222,21 +216,21 @@ constexpr std::array kEngineColumns = {
                  .in_sweep = false, .whole = true,
                  .value = [](const E& e) { return Whole(e.counters.rejected); }},
     EngineColumn{.column = "ttft_p50", .path = "what_if.engine.ttft.p50",
-                 .value = EngineStat<&E::ttft, &D::p50>},
+                 .value = Stat<E, &E::ttft, &D::p50>},
     EngineColumn{.column = "ttft_p99", .path = "what_if.engine.ttft.p99",
-                 .value = EngineStat<&E::ttft, &D::p99>},
+                 .value = Stat<E, &E::ttft, &D::p99>},
     EngineColumn{.column = "tpot_p50", .path = "what_if.engine.tpot.p50",
-                 .value = EngineStat<&E::tpot, &D::p50>},
+                 .value = Stat<E, &E::tpot, &D::p50>},
     EngineColumn{.column = "tpot_p99", .path = "what_if.engine.tpot.p99",
-                 .value = EngineStat<&E::tpot, &D::p99>},
+                 .value = Stat<E, &E::tpot, &D::p99>},
     EngineColumn{.column = "itl_p99", .path = "what_if.engine.itl.p99", .in_sweep = false,
-                 .value = EngineStat<&E::itl, &D::p99>},
+                 .value = Stat<E, &E::itl, &D::p99>},
     EngineColumn{.column = "e2e_p50", .path = "what_if.engine.e2e.p50",
-                 .value = EngineStat<&E::e2e, &D::p50>},
+                 .value = Stat<E, &E::e2e, &D::p50>},
     EngineColumn{.column = "e2e_p99", .path = "what_if.engine.e2e.p99",
-                 .value = EngineStat<&E::e2e, &D::p99>},
+                 .value = Stat<E, &E::e2e, &D::p99>},
     EngineColumn{.column = "queue_delay_mean", .path = "what_if.engine.queue_delay.mean",
-                 .value = EngineStat<&E::queue_delay, &D::mean>},
+                 .value = Stat<E, &E::queue_delay, &D::mean>},
     EngineColumn{.column = "prefix_hit_tokens", .path = "what_if.engine.tokens.prefix_hit",
                  .in_sweep = false, .whole = true,
                  .value = [](const E& e) { return Whole(e.counters.prefix_hit_tokens); }},
@@ -297,20 +291,12 @@ std::span<const QueueColumn> QueueColumns() { return kQueueColumns; }
 
 std::span<const ServiceColumn> ServiceColumns() { return kServiceColumns; }
 
-std::string ServiceCell(const ServiceColumn& column, const ServiceFigures& figures) {
-  const std::optional<double> v = column.value(figures);
-  if (!v) return "";
-  if (column.whole) return fmt::format("{}", static_cast<std::uint64_t>(*v));
-  return FigureText(*v);
-}
-
 std::span<const EngineColumn> EngineColumns() { return kEngineColumns; }
 
-std::string EngineCell(const EngineColumn& column, const EngineFigures& figures) {
-  const std::optional<double> v = column.value(figures);
-  if (!v) return "";
-  if (column.whole) return fmt::format("{}", static_cast<std::uint64_t>(*v));
-  return FigureText(*v);
+std::string CellText(const std::optional<double>& value, bool whole) {
+  if (!value) return "";
+  if (whole) return fmt::format("{}", static_cast<std::uint64_t>(*value));
+  return FigureText(*value);
 }
 
 std::optional<FigureKind> FindFigure(std::string_view dotted) {

@@ -67,58 +67,41 @@ std::optional<FigureKind> FindFigure(std::span<const std::string> path);
 // The same for a dotted path ("proxy_queue.client_ttft.p99").
 std::optional<FigureKind> FindFigure(std::string_view dotted);
 
-// A Proxy queue figure that is one number per strategy run, declared once:
-// a column of the report's CSV (on each run's row) and of the sweep's, and
-// a figure the sweep's HTML draws. `path` is its place in the JSON report
-// and its catalogue entry (family, which way is worse).
-struct QueueColumn {
-  std::string_view column;  // CSV column
-  std::string_view path;
-  std::string_view title;
-  int decimals = 3;  // digits after the point where a page rounds it
-  std::optional<double> (*value)(const ProxyQueueFigures& figures) = nullptr;  // nullopt: none
-};
-
-// The Proxy queue model's columns, in CSV order.
-std::span<const QueueColumn> QueueColumns();
-
-// A service model (`--slots`) figure that is one number per row (an
-// Instance's or a strategy run's), declared once: a column of the report's
+// A figure that is one number per CSV row (an Instance's or a strategy
+// run's) of a part of the report, `Figures` (ProxyQueueFigures,
+// ServiceFigures, EngineFigures), declared once: a column of the replay's
 // CSV, of the sweep's, or both, and with a title a figure the sweep's HTML
-// draws. `path` is its place in the JSON report, under `what_if.service`
-// for a run.
-struct ServiceColumn {
+// draws. `path` is its place in the JSON report (a run's) and so its
+// catalogue entry (family, which way is worse).
+template <class Figures>
+struct FigureColumn {
   std::string_view column;  // CSV column
   std::string_view path;
   std::string_view title = {};  // empty: not a sweep figure
-  int decimals = 3;        // digits after the point where a page rounds it
-  bool in_report = true;   // a column of the replay's CSV
-  bool in_sweep = true;    // a column of the sweep's CSV
-  bool whole = false;      // a count, written as an integer
-  std::optional<double> (*value)(const ServiceFigures& figures) = nullptr;  // nullopt: none
+  int decimals = 3;             // digits after the point where a page rounds it
+  bool in_report = true;        // a column of the replay's CSV
+  bool in_sweep = true;         // a column of the sweep's CSV
+  bool whole = false;           // a count, written as an integer
+  std::optional<double> (*value)(const Figures& figures) = nullptr;  // nullopt: none
 };
 
-// The service model's columns, in CSV order (each CSV takes its own).
+using QueueColumn = FigureColumn<ProxyQueueFigures>;
+using ServiceColumn = FigureColumn<ServiceFigures>;
+using EngineColumn = FigureColumn<EngineFigures>;
+
+// Each part's columns, in CSV order (each CSV takes its own). The Proxy
+// queue's figures are a run's only: its Instance rows leave them empty.
+std::span<const QueueColumn> QueueColumns();
 std::span<const ServiceColumn> ServiceColumns();
-// The text of `column`'s cell for `figures` (empty for none).
-std::string ServiceCell(const ServiceColumn& column, const ServiceFigures& figures);
-
-// An engine model figure that is one number per row (an Instance's or a
-// strategy run's), declared once: a column of the report's CSV, of the
-// sweep's, or both. `path` is its place in the JSON report, under
-// `what_if.engine` for a run.
-struct EngineColumn {
-  std::string_view column;  // CSV column
-  std::string_view path;
-  bool in_report = true;  // a column of the replay's CSV
-  bool in_sweep = true;   // a column of the sweep's CSV
-  bool whole = false;     // a count, written as an integer
-  std::optional<double> (*value)(const EngineFigures& figures) = nullptr;  // nullopt: none
-};
-
-// The engine model's columns, in CSV order (each CSV takes its own).
 std::span<const EngineColumn> EngineColumns();
-// The text of `column`'s cell for `figures` (empty for none).
-std::string EngineCell(const EngineColumn& column, const EngineFigures& figures);
+
+// A cell's text: empty for none, a whole count as an integer, else
+// FigureText.
+std::string CellText(const std::optional<double>& value, bool whole);
+// The text of `column`'s cell for `figures`.
+template <class Figures>
+std::string Cell(const FigureColumn<Figures>& column, const Figures& figures) {
+  return CellText(column.value(figures), column.whole);
+}
 
 }  // namespace lbsim

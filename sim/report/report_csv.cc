@@ -19,7 +19,7 @@ std::string ServiceCells(const ServiceFigures& f) {
   for (const ServiceColumn& c : ServiceColumns()) {
     if (!c.in_report) continue;
     out += ',';
-    out += ServiceCell(c, f);
+    out += Cell(c, f);
   }
   return out;
 }
@@ -50,7 +50,7 @@ std::string EngineCells(const EngineFigures* e) {
   for (const EngineColumn& c : EngineColumns()) {
     if (!c.in_report) continue;
     out += ',';
-    if (e) out += EngineCell(c, *e);
+    if (e) out += Cell(c, *e);
   }
   return out;
 }
@@ -60,7 +60,7 @@ std::string QueueCells(const ProxyQueueFigures& q) {
   std::string out;
   for (const QueueColumn& c : QueueColumns()) {
     out += ',';
-    out += Cell(c.value(q));
+    out += Cell(c, q);
   }
   return out;
 }

@@ -5,11 +5,11 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/report/figure_catalogue.h"
+
 namespace lbsim {
 
 struct SweepRow;
-struct QueueColumn;    // sim/report/figure_catalogue.h
-struct ServiceColumn;  // sim/report/figure_catalogue.h
 
 // A figure of a sweep's rows that its HTML report draws (a heatmap over
 // the grid) and may plot against another (--scatter): its name (as in the

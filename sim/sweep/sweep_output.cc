@@ -155,7 +155,7 @@ std::string EngineCells(const SweepRow& row) {
   for (const EngineColumn& c : EngineColumns()) {
     if (!c.in_sweep) continue;
     out += ',';
-    if (row.engine) out += EngineCell(c, *row.engine);
+    if (row.engine) out += Cell(c, *row.engine);
   }
   return out;
 }
@@ -238,7 +238,7 @@ std::string RenderSweepCsv(const SweepResult& result) {
     for (const ServiceColumn& c : ServiceColumns())
       if (c.in_sweep) {
         out += ',';
-        if (row.service) out += ServiceCell(c, *row.service);
+        if (row.service) out += Cell(c, *row.service);
       }
     std::string warnings;
     for (const std::string& w : row.warnings) {
@@ -251,7 +251,7 @@ std::string RenderSweepCsv(const SweepResult& result) {
     if (queue)
       for (const QueueColumn& c : QueueColumns()) {
         out += ',';
-        if (row.proxy_queue) out += Number(c.value(*row.proxy_queue));
+        if (row.proxy_queue) out += Cell(c, *row.proxy_queue);
       }
     out += "\n";
   }

@@ -49,7 +49,7 @@ TEST_CASE("figure catalogue: an engine cell writes counts whole, times as figure
   e.ttft.p50 = 0.25;
   for (const EngineColumn& c : EngineColumns()) {
     CAPTURE(c.column);
-    const std::string cell = EngineCell(c, e);
+    const std::string cell = Cell(c, e);
     if (c.column == "engine_served") CHECK(cell == "123456789012");
     if (c.column == "engine_rejected") CHECK(cell == "0");
     if (c.column == "ttft_p50") CHECK(cell == "0.25");
@@ -63,7 +63,7 @@ TEST_CASE("figure catalogue: a service cell writes served whole and no latency w
   f.utilisation = 0.5;
   for (const ServiceColumn& c : ServiceColumns()) {
     CAPTURE(c.column);
-    const std::string cell = ServiceCell(c, f);
+    const std::string cell = Cell(c, f);
     if (c.column == "served") CHECK(cell == "0");
     else if (c.column == "utilisation") CHECK(cell == "0.5");
     else CHECK(cell.empty());
@@ -71,7 +71,7 @@ TEST_CASE("figure catalogue: a service cell writes served whole and no latency w
   f.latency.served = 3;
   f.latency.p99 = 1.25;
   for (const ServiceColumn& c : ServiceColumns())
-    if (c.column == "latency_p99") CHECK(ServiceCell(c, f) == "1.25");
+    if (c.column == "latency_p99") CHECK(Cell(c, f) == "1.25");
 }
 
 }  // namespace
