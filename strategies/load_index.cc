@@ -308,6 +308,20 @@ bool LoadIndex::FindLowestRescored(std::span<const Candidate> candidates, const 
 }
 
 bool LoadIndex::LowestUntimed(std::span<const InstanceIndex> timed, double& score) const {
+  if (scan_) {
+    // Slot k of at most kScanMax: bit k.
+    std::uint64_t timed_slots = 0;
+    for (InstanceIndex i : timed)
+      if (i < slot_of_.size() && slot_of_[i] != kNoSlot) timed_slots |= std::uint64_t{1} << slot_of_[i];
+    bool found = false;
+    double lowest = std::numeric_limits<double>::infinity();
+    for (std::size_t slot = 0; slot < scores_.size(); ++slot) {
+      const double v = scan_value_[slot];  // NaN (unknown) compares false
+      if (!((timed_slots >> slot) & 1) && v < lowest) lowest = v, found = true;
+    }
+    score = lowest;
+    return found;
+  }
   // Usually the lowest group has an Instance with no backlog (an idle one);
   // past a few groups the bound would save little.
   constexpr int kGroupsLooked = 4;
@@ -329,7 +343,7 @@ bool LoadIndex::LowestUntimed(std::span<const InstanceIndex> timed, double& scor
 
 bool LoadIndex::FindLowestTimed(std::span<const Candidate> candidates,
                                 const TimedQueueLoads& timed, Lowest& out) {
-  if (scan_ || not_a_number_count_ > 0 || !nonnegative_weights_) return false;
+  if (not_a_number_count_ > 0 || !nonnegative_weights_) return false;
   // HighestScore would need every rescore.
   if (unknown_count_ > 0 && unknown_ == UnknownLoad::kMax) return false;
   const std::span<const InstanceIndex> instances = timed.Instances();

@@ -93,9 +93,10 @@ class LoadIndex {
   // is at least its standing one, so with no negative term its score is at
   // least its base score, and one above the lowest base score of an
   // Instance `timed` leaves alone cannot be the lowest or tie with it.
-  // False when that bound does not hold or helps nothing (a scanned list,
-  // a negative weight, unknown scores counted as the highest, a NaN
-  // score): the caller must then list the loads in a hint and FindLowest.
+  // False when that bound does not hold or helps nothing (a negative
+  // weight, unknown scores counted as the highest, a NaN score, no
+  // Instance without a backlog low enough): the caller must then list the
+  // loads in a hint and FindLowest.
   bool FindLowestTimed(std::span<const Candidate> candidates, const TimedQueueLoads& timed,
                        Lowest& out);
 
@@ -192,8 +193,8 @@ class LoadIndex {
   // alone; end when all of them are unknown.
   Groups::const_iterator LowestUnhinted() const;
   // The lowest base score of a candidate not in `timed` (an upper bound of
-  // the lowest score under the hint it stands for); false when the lowest
-  // few groups hold none.
+  // the lowest score under the hint it stands for); false when none is
+  // known (or, with score groups, the lowest few groups hold none).
   bool LowestUntimed(std::span<const InstanceIndex> timed, double& score) const;
   // FindLowest's other cases: score groups, hints, NaN scores.
   bool FindLowestRescored(std::span<const Candidate> candidates, const Hint& hint, Lowest& out);

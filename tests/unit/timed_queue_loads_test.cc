@@ -44,11 +44,13 @@ class ListedLoads : public TimedQueueLoads {
 
 class TimedComparison {
  public:
-  TimedComparison(std::uint64_t seed, std::optional<ProxyRun> proxy)
+  // `scanned`: at most LoadIndex::kScanMax candidates (a scanned list);
+  // otherwise mostly more (score groups).
+  TimedComparison(std::uint64_t seed, std::optional<ProxyRun> proxy, bool scanned = false)
       : rng_(seed), spec_(RandomSpec()),
         reference_(Bound(spec_, proxy).Make()), timed_(Bound(spec_, proxy).Make()) {
     REQUIRE(timed_->Indexed() != nullptr);
-    const std::size_t pool = Chance(0.1) ? 1 + rng_() % 64 : 65 + rng_() % 400;
+    const std::size_t pool = scanned || Chance(0.1) ? 1 + rng_() % 64 : 65 + rng_() % 400;
     known_inflight_ = Chance(0.7) ? 1.0 : Fraction();
     for (std::size_t i = 0; i < pool; ++i) {
       candidates_.push_back(Candidate{static_cast<InstanceIndex>(2 * i), "", 1.0, std::nullopt,
@@ -186,6 +188,20 @@ TEST_CASE("least_load: decisions from timed queue loads equal Select's on the li
   // The bound decides most decisions, reading a fraction of the loads.
   CHECK(decided > decisions / 3);
   CHECK(reads < listed / 2);
+}
+
+TEST_CASE("least_load: decisions from timed queue loads equal Select's on scanned lists") {
+  std::size_t decided = 0, decisions = 0;
+  for (std::uint64_t seed = 1000; seed < 1200; ++seed) {
+    CAPTURE(seed);
+    std::optional<ProxyRun> proxy;
+    if (seed % 2) proxy = ProxyRun{&LatestProxyProfile(), PythonVersion::k312};
+    TimedComparison comparison(seed, proxy, true);
+    comparison.Run(50);
+    decided += comparison.decided();
+    decisions += 50;
+  }
+  CHECK(decided > decisions / 3);
 }
 
 }  // namespace
