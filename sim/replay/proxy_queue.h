@@ -227,7 +227,7 @@ class ProxyQueue : public ResponseListener, public StandingQueueLoads, public Ti
   void TryRelease(InstanceState& s, double now);
   void Reserve(InstanceState& s, TaskId id, double now);
   void Rebuild(InstanceState& s, double now);
-  // `s` may have a backlog from now: FillHint looks at it.
+  // `s` may have a backlog from now: PrepareTimed looks at it.
   void MayBacklog(InstanceState& s);
   void TryDequeue(InstanceIndex i, double now, std::vector<Progress>& out);
   void WorkerFreed(InstanceIndex i, double now, std::vector<Progress>& out);
@@ -252,7 +252,7 @@ class ProxyQueue : public ResponseListener, public StandingQueueLoads, public Ti
   std::deque<InstanceState> instances_;  // by InstanceIndex; a deque: states stay put
   std::vector<InstanceIndex> order_;  // Instances by first request
   // Instances that may have a backlog: each joins when a reservation or a
-  // rebuild moves its times and leaves at a FillHint that finds none.
+  // rebuild moves its times and leaves at a PrepareTimed that finds none.
   std::vector<InstanceIndex> backlogged_;
   // StandingLoad's, by Instance (a deque: a load's address stays).
   mutable std::deque<QueueLoad> standing_;
