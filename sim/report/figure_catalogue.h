@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace lbsim {
@@ -102,6 +103,36 @@ std::string CellText(const std::optional<double>& value, bool whole);
 template <class Figures>
 std::string Cell(const FigureColumn<Figures>& column, const Figures& figures) {
   return CellText(column.value(figures), column.whole);
+}
+
+// The CSV a row belongs to: each writes its own subset of the columns.
+enum class Csv { kReplay, kSweep };
+
+template <class Figures>
+bool Writes(Csv csv, const FigureColumn<Figures>& column) {
+  return csv == Csv::kReplay ? column.in_report : column.in_sweep;
+}
+
+// Appends ",NAME" for each of `columns` that `csv` writes.
+template <class Figures>
+void AppendColumnNames(std::string& out, Csv csv, std::span<const FigureColumn<Figures>> columns) {
+  for (const FigureColumn<Figures>& c : columns)
+    if (Writes(csv, c)) {
+      out += ',';
+      out += c.column;
+    }
+}
+
+// Appends ",CELL" for each of `columns` that `csv` writes, from `figures`;
+// empty cells when `figures` is null.
+template <class Figures>
+void AppendCells(std::string& out, Csv csv, std::span<const FigureColumn<Figures>> columns,
+                 const std::type_identity_t<Figures>* figures) {
+  for (const FigureColumn<Figures>& c : columns)
+    if (Writes(csv, c)) {
+      out += ',';
+      if (figures) out += Cell(c, *figures);
+    }
 }
 
 }  // namespace lbsim

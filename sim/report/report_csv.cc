@@ -13,22 +13,12 @@ namespace {
 // An optional figure; empty when undefined.
 std::string Cell(const std::optional<double>& v) { return v ? FigureText(*v) : ""; }
 
-// The service columns of a row (each starting with a comma).
-std::string ServiceCells(const ServiceFigures& f) {
-  std::string out;
-  for (const ServiceColumn& c : ServiceColumns()) {
-    if (!c.in_report) continue;
-    out += ',';
-    out += Cell(c, f);
-  }
-  return out;
-}
-
 // The what-if columns of Instance `i`'s row (each starting with a comma).
 std::string WhatIfCells(const WhatIfReport& w, std::size_t i) {
   std::string out = fmt::format(",{},{}", Cell(w.inflight_mean[i]), w.inflight_peak[i]);
   if (w.instance_service.empty()) return out;
-  return out + ServiceCells(w.instance_service[i]);
+  AppendCells(out, Csv::kReplay, ServiceColumns(), &w.instance_service[i]);
+  return out;
 }
 
 // The what-if columns of the whole run's row: the outstanding requests
@@ -40,28 +30,7 @@ std::string RunWhatIfCells(const WhatIfReport& w) {
     if (m) total = total.value_or(0.0) + *m;
   std::string out = fmt::format(",{},", Cell(total));
   if (!w.service) return out;
-  return out + ServiceCells(*w.service);
-}
-
-// The engine columns of a row (each starting with a comma): an Instance's
-// figures, or the whole run's; empty cells without figures.
-std::string EngineCells(const EngineFigures* e) {
-  std::string out;
-  for (const EngineColumn& c : EngineColumns()) {
-    if (!c.in_report) continue;
-    out += ',';
-    if (e) out += Cell(c, *e);
-  }
-  return out;
-}
-
-// The Proxy queue columns of a run's row (each starting with a comma).
-std::string QueueCells(const ProxyQueueFigures& q) {
-  std::string out;
-  for (const QueueColumn& c : QueueColumns()) {
-    out += ',';
-    out += Cell(c, q);
-  }
+  AppendCells(out, Csv::kReplay, ServiceColumns(), &*w.service);
   return out;
 }
 
@@ -75,24 +44,11 @@ std::string RenderCsv(const Report& report) {
   // What-if columns follow the v1 ones only when their options are on.
   if (report.simulation) out += ",inflight_mean,inflight_peak";
   if (report.simulation && report.simulation->service())
-    for (const ServiceColumn& c : ServiceColumns())
-      if (c.in_report) {
-        out += ',';
-        out += c.column;
-      }
+    AppendColumnNames(out, Csv::kReplay, ServiceColumns());
   const bool engine = report.simulation && report.simulation->engine_model();
-  if (engine)
-    for (const EngineColumn& c : EngineColumns())
-      if (c.in_report) {
-        out += ',';
-        out += c.column;
-      }
+  if (engine) AppendColumnNames(out, Csv::kReplay, EngineColumns());
   const bool queue = report.proxy_queue.has_value();
-  if (queue)
-    for (const QueueColumn& c : QueueColumns()) {
-      out += ',';
-      out += c.column;
-    }
+  if (queue) AppendColumnNames(out, Csv::kReplay, QueueColumns());
   out += "\n";
   for (const StrategyReport& s : report.strategies) {
     for (std::size_t k = 0; k < s.instances.size(); ++k) {
@@ -105,8 +61,9 @@ std::string RenderCsv(const Report& report) {
                          i.fallback_selections, i.tie_selections,
                          i.unknown_while_others_known, i.chosen_while_unknown);
       if (s.what_if) out += WhatIfCells(*s.what_if, k);
-      if (engine) out += EngineCells(&s.what_if->instance_engine[k]);
-      if (queue) out += std::string(QueueColumns().size(), ',');  // the queue's figures are the run's
+      if (engine) AppendCells(out, Csv::kReplay, EngineColumns(), &s.what_if->instance_engine[k]);
+      // The queue's figures are the run's.
+      if (queue) AppendCells(out, Csv::kReplay, QueueColumns(), nullptr);
       out += "\n";
     }
     // The whole run: an empty instance; its decisions that chose, those
@@ -118,9 +75,11 @@ std::string RenderCsv(const Report& report) {
                        chose ? 1 : 0, s.decisions - s.no_instances, s.fallback_decisions,
                        s.tie_decisions);
     if (s.what_if) out += RunWhatIfCells(*s.what_if);
-    if (engine) out += EngineCells(s.what_if->engine ? &*s.what_if->engine : nullptr);
+    if (engine)
+      AppendCells(out, Csv::kReplay, EngineColumns(),
+                  s.what_if->engine ? &*s.what_if->engine : nullptr);
     if (queue)
-      out += s.proxy_queue ? QueueCells(*s.proxy_queue) : std::string(QueueColumns().size(), ',');
+      AppendCells(out, Csv::kReplay, QueueColumns(), s.proxy_queue ? &*s.proxy_queue : nullptr);
     out += "\n";
   }
   return out;

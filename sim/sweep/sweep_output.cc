@@ -148,18 +148,6 @@ std::string RenderSweepJson(const SweepResult& result) {
   return j.dump(2) + "\n";
 }
 
-// The engine columns of a row (each starting with a comma; empty without
-// engine figures).
-std::string EngineCells(const SweepRow& row) {
-  std::string out;
-  for (const EngineColumn& c : EngineColumns()) {
-    if (!c.in_sweep) continue;
-    out += ',';
-    if (row.engine) out += Cell(c, *row.engine);
-  }
-  return out;
-}
-
 // The value of parameter `key` in `row`, empty when its strategy has none.
 std::string ParamText(const SweepRow& row, std::string_view key) {
   for (const ParamValues::Value& p : row.params)
@@ -183,28 +171,15 @@ std::string RenderSweepCsv(const SweepResult& result) {
   out += ",unknown_excluded,jain,jain_eligible,cv,max_min_ratio,max_mean_ratio,gini,"
          "herded_decisions,alternating_decisions,longest_run,prefix_requested_blocks,"
          "prefix_matched_blocks,prefix_hit_rate";
-  for (const ServiceColumn& c : ServiceColumns())
-    if (c.in_sweep) {
-      out += ',';
-      out += c.column;
-    }
+  AppendColumnNames(out, Csv::kSweep, ServiceColumns());
   out += ",warnings";
   const bool engine = result.grid.sim.engine.on();
-  if (engine)
-    for (const EngineColumn& c : EngineColumns())
-      if (c.in_sweep) {
-        out += ',';
-        out += c.column;
-      }
+  if (engine) AppendColumnNames(out, Csv::kSweep, EngineColumns());
   // With the Proxy queue model in some cell.
   const bool queue = std::any_of(result.rows.begin(), result.rows.end(),
                                  [](const SweepRow& row) { return row.proxy_queue.has_value(); }) ||
                      result.grid.sim.proxy_queue.on;
-  if (queue)
-    for (const QueueColumn& c : QueueColumns()) {
-      out += ',';
-      out += c.column;
-    }
+  if (queue) AppendColumnNames(out, Csv::kSweep, QueueColumns());
   out += "\n";
   for (const SweepRow& row : result.rows) {
     out += fmt::format("{},{},{},{},{},{},{},{},{}", row.cell, result.cells, id,
@@ -235,11 +210,7 @@ std::string RenderSweepCsv(const SweepResult& result) {
                          row.prefix_cache->matched_blocks, Number(row.prefix_cache->hit_rate));
     else
       out += ",,,";
-    for (const ServiceColumn& c : ServiceColumns())
-      if (c.in_sweep) {
-        out += ',';
-        if (row.service) out += Cell(c, *row.service);
-      }
+    AppendCells(out, Csv::kSweep, ServiceColumns(), row.service ? &*row.service : nullptr);
     std::string warnings;
     for (const std::string& w : row.warnings) {
       if (!warnings.empty()) warnings += ';';
@@ -247,12 +218,11 @@ std::string RenderSweepCsv(const SweepResult& result) {
     }
     out += ',';
     out += CsvField(warnings);
-    if (engine) out += EngineCells(row);
+    if (engine)
+      AppendCells(out, Csv::kSweep, EngineColumns(), row.engine ? &*row.engine : nullptr);
     if (queue)
-      for (const QueueColumn& c : QueueColumns()) {
-        out += ',';
-        if (row.proxy_queue) out += Cell(c, *row.proxy_queue);
-      }
+      AppendCells(out, Csv::kSweep, QueueColumns(),
+                  row.proxy_queue ? &*row.proxy_queue : nullptr);
     out += "\n";
   }
   return out;
