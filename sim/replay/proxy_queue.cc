@@ -105,8 +105,12 @@ ProxyQueue::InstanceState& ProxyQueue::StateOf(InstanceIndex i) {
 }
 
 void ProxyQueue::Push(double clock, EventKind kind, std::uint32_t target) {
-  events_.push_back(Event{clock, kind == EventKind::kRelease, seq_++, kind, target});
-  std::push_heap(events_.begin(), events_.end(), std::greater<>());
+  const Event e{clock, kind == EventKind::kRelease, seq_++, kind, target};
+  // A step at the arrival's instant, a wake 20 ms after a fetch and a poll
+  // every 5 ms come in order, each kind in its lane; a response's times
+  // do not.
+  if (kind == EventKind::kFirstChunk || kind == EventKind::kEnd) events_.Push(e);
+  else events_.Push(e, static_cast<std::size_t>(kind));
 }
 
 ProxyQueue::TaskId ProxyQueue::NewTask(const Request& r) {
@@ -157,9 +161,7 @@ std::uint32_t ProxyQueue::Enqueue(const Request& request, double t) {
 
 std::optional<InstanceIndex> ProxyQueue::RunNext(std::vector<Progress>& out) {
   out.clear();
-  std::pop_heap(events_.begin(), events_.end(), std::greater<>());
-  const Event e = events_.back();
-  events_.pop_back();
+  const Event e = events_.Pop();
   now_ = e.clock;
   // The Instance of the event: its target, or its task's.
   const bool of_instance = e.kind == EventKind::kRelease || e.kind == EventKind::kTake ||

@@ -9,6 +9,7 @@
 
 #include "sim/replay/candidate_set.h"
 #include "sim/replay/fifo.h"
+#include "sim/replay/laned_heap.h"
 #include "sim/replay/queue_predictor.h"
 #include "sim/replay/slot_ring.h"
 #include "sim/replay/response_listener.h"
@@ -116,7 +117,7 @@ class ProxyQueue : public ResponseListener, public StandingQueueLoads, public Ti
   // The clock of the next queue event, if any.
   std::optional<double> NextClock() const {
     if (events_.empty()) return std::nullopt;
-    return events_.front().clock;
+    return events_.Top().clock;
   }
   // Runs the next queue event; each request it forwards, gives a first
   // token or ends is appended to `out` (cleared first). Returns the
@@ -205,6 +206,8 @@ class ProxyQueue : public ResponseListener, public StandingQueueLoads, public Ti
   // take one.
   enum class EventKind : std::uint8_t {
     kRelease, kTake, kFetcherWake, kPoll, kFirstChunk, kEnd };
+  // The kinds before kFirstChunk have a lane each (LanedHeap).
+  static constexpr std::size_t kLanedKinds = 4;
   // Events at one clock run releases first (the arrival handlers' own
   // tasks run before the steps that the timers due then wake), then in
   // the order they were scheduled.
@@ -258,7 +261,7 @@ class ProxyQueue : public ResponseListener, public StandingQueueLoads, public Ti
   mutable std::deque<QueueLoad> standing_;
   std::vector<Task> tasks_;
   std::vector<TaskId> free_tasks_;
-  std::vector<Event> events_;  // a min-heap by (clock, seq)
+  LanedHeap<Event, kLanedKinds> events_;  // by (clock, release, seq)
   std::uint64_t seq_ = 0;
   double now_ = 0.0;  // the clock of the event being run, or last run
   double timed_now_ = 0.0;  // the clock of the last PrepareTimed
