@@ -217,7 +217,7 @@ void ProxyQueue::Reserve(InstanceState& s, TaskId id, double now) {
   const double first_token = start + service;
   s.slots.Write(first_token);
   s.prefill_free = first_token;
-  MayBacklog(s);
+  MayBacklog(s, now);
   // Only int(service * 1000) ms is kept for rebuilds.
   const double kept_ms = std::trunc(service * 1000.0);
   s.pending.push_back(PendingTask{id, PyMax(0.0, kept_ms / 1000.0), false});
@@ -235,12 +235,21 @@ void ProxyQueue::Rebuild(InstanceState& s, double now) {
     cursor = first_token;
   }
   s.prefill_free = cursor;
-  MayBacklog(s);
+  MayBacklog(s, now);
 }
 
-void ProxyQueue::MayBacklog(InstanceState& s) {
+void ProxyQueue::MayBacklog(InstanceState& s, double now) {
+  // Ended ones go first, so that the ends held stay few when no decision
+  // reads them (round_robin).
+  DropEndedBacklogs(now);
+  // Its backlog is positive until the clock reaches its latest time (the
+  // difference of two distinct doubles is never 0).
+  s.backlog_end = PyMax(s.slots.Oldest(), s.prefill_free);
+  backlog_ends_.push_back(BacklogEnd{s.backlog_end, s.index});
+  std::push_heap(backlog_ends_.begin(), backlog_ends_.end(), std::greater<>());
   if (s.backlogged) return;
   s.backlogged = true;
+  s.backlog_place = backlogged_.size();
   backlogged_.push_back(s.index);
 }
 
@@ -409,15 +418,21 @@ void ProxyQueue::ListTimed(Hint& hint) const {
 void ProxyQueue::PrepareTimed(double t) {
   const double now = Clock(t);
   timed_now_ = now;
-  for (std::size_t k = 0; k < backlogged_.size();) {
-    InstanceState& s = instances_[backlogged_[k]];
-    if (EntryOf(s, now).predicted_total_backlog_ms > 0.0) {
-      ++k;
-      continue;
-    }
-    // None: time only brings it down, until a reservation or a rebuild.
+  DropEndedBacklogs(now);
+}
+
+void ProxyQueue::DropEndedBacklogs(double now) {
+  // Time only brings a backlog down, until a reservation or a rebuild
+  // (which queue a later end).
+  while (!backlog_ends_.empty() && backlog_ends_.front().clock <= now) {
+    const InstanceIndex i = backlog_ends_.front().instance;
+    std::pop_heap(backlog_ends_.begin(), backlog_ends_.end(), std::greater<>());
+    backlog_ends_.pop_back();
+    InstanceState& s = instances_[i];
+    if (!s.backlogged || s.backlog_end > now) continue;  // gone, or moved later
     s.backlogged = false;
-    backlogged_[k] = backlogged_.back();
+    backlogged_[s.backlog_place] = backlogged_.back();
+    instances_[backlogged_.back()].backlog_place = s.backlog_place;
     backlogged_.pop_back();
   }
 }

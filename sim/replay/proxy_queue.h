@@ -199,7 +199,9 @@ class ProxyQueue : public ResponseListener, public StandingQueueLoads, public Ti
     SlotRing slots;
     double prefill_free = 0.0;
     bool release_scheduled = false;
-    bool backlogged = false;  // in backlogged_
+    bool backlogged = false;  // in backlogged_, at backlog_place
+    std::size_t backlog_place = 0;
+    double backlog_end = 0.0;  // the clock at which its backlog reaches 0
   };
   // kRelease: the instant's arrivals are prepared and released to the
   // ready queue (reserving their prefill); kTake: then a waiting worker may
@@ -230,8 +232,10 @@ class ProxyQueue : public ResponseListener, public StandingQueueLoads, public Ti
   void TryRelease(InstanceState& s, double now);
   void Reserve(InstanceState& s, TaskId id, double now);
   void Rebuild(InstanceState& s, double now);
-  // `s` may have a backlog from now: PrepareTimed looks at it.
-  void MayBacklog(InstanceState& s);
+  // `s` may have a backlog from `now`: it joins backlogged_ until its end.
+  void MayBacklog(InstanceState& s, double now);
+  // Drops from backlogged_ the Instances whose backlog ended by `now`.
+  void DropEndedBacklogs(double now);
   void TryDequeue(InstanceIndex i, double now, std::vector<Progress>& out);
   void WorkerFreed(InstanceIndex i, double now, std::vector<Progress>& out);
   void LockTaken(InstanceIndex i, double now, std::vector<Progress>& out);
@@ -257,6 +261,14 @@ class ProxyQueue : public ResponseListener, public StandingQueueLoads, public Ti
   // Instances that may have a backlog: each joins when a reservation or a
   // rebuild moves its times and leaves at a PrepareTimed that finds none.
   std::vector<InstanceIndex> backlogged_;
+  // Each backlog's end as it was set, earliest first (a min-heap; an entry
+  // whose Instance has since moved its end is passed over).
+  struct BacklogEnd {
+    double clock;
+    InstanceIndex instance;
+    bool operator>(const BacklogEnd& o) const { return clock > o.clock; }
+  };
+  std::vector<BacklogEnd> backlog_ends_;
   // StandingLoad's, by Instance (a deque: a load's address stays).
   mutable std::deque<QueueLoad> standing_;
   std::vector<Task> tasks_;

@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "base/errors.h"
 #include "sim/replay/proxy_queue.h"
 #include "sim/replay/queue_predictor.h"
+#include "seeded_numbers.h"
 
 namespace lbsim {
 namespace {
@@ -268,6 +270,41 @@ TEST_CASE("proxy queue: the hint holds the backlogged Instances, the standing lo
   Run(q, t);
   CHECK(q.StandingLoad(0) == nullptr);
   CHECK(q.StandingLoad(1) == nullptr);
+}
+
+TEST_CASE("proxy queue: the listed Instances are exactly those with a backlog, at every decision") {
+  // Random arrivals over 12 Instances, some at one instant, token counts
+  // that make reservations from 0 to about 80 ms, responses with and
+  // without a first token; after each PrepareTimed the listed set must be
+  // the snapshot's Instances whose predicted backlog is positive.
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    CAPTURE(seed);
+    testing::SeededNumbers n(seed);
+    ProxyQueue q(ProxyQueueConfig{});
+    q.Begin(0.0);
+    Timeline timeline;
+    double t = 0.0;
+    std::vector<InstanceIndex> ids;
+    std::vector<QueueSnapshotEntry> entries;
+    for (std::uint64_t r = 0; r < 600; ++r) {
+      if (n.Below(4) != 0) t += static_cast<double>(n.Below(60)) * 0.001;
+      Run(q, timeline, q.Clock(t));
+      q.PrepareTimed(t);
+      q.Snapshot(t, ids, entries);
+      std::vector<InstanceIndex> expected;
+      for (std::size_t k = 0; k < ids.size(); ++k)
+        if (entries[k].predicted_total_backlog_ms > 0.0) expected.push_back(ids[k]);
+      std::vector<InstanceIndex> listed(q.Instances().begin(), q.Instances().end());
+      std::sort(expected.begin(), expected.end());
+      std::sort(listed.begin(), listed.end());
+      CHECK(listed == expected);
+      const double ttft = static_cast<double>(n.Below(80)) * 0.001;
+      ProxyQueue::Request request = Chat(static_cast<InstanceIndex>(n.Below(12)), r, ttft,
+                                         ttft + static_cast<double>(n.Below(300)) * 0.001);
+      request.input_tokens = n.Below(600);
+      q.Enqueue(request, t);
+    }
+  }
 }
 
 TEST_CASE("proxy queue: a completions request stays pending for ever before 0927797") {
