@@ -327,6 +327,11 @@ bool LoadIndex::LowestUntimed(std::span<const InstanceIndex> timed, double& scor
   constexpr int kGroupsLooked = 4;
   int looked = 0;
   for (auto it = groups_.begin(); it != groups_.end() && looked < kGroupsLooked; ++it, ++looked) {
+    // More members than timed Instances: one at least is untimed.
+    if (it->second.size() > timed.size()) {
+      score = it->first;
+      return true;
+    }
     std::size_t timed_here = 0;
     for (InstanceIndex i : timed) {
       if (i >= slot_of_.size() || slot_of_[i] == kNoSlot) continue;
