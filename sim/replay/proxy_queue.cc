@@ -169,10 +169,13 @@ std::optional<InstanceIndex> ProxyQueue::RunNext(std::vector<Progress>& out) {
   const InstanceIndex instance = of_instance ? e.target : tasks_[e.target].request.instance;
   switch (e.kind) {
     case EventKind::kRelease: Release(e.target, e.clock); break;
-    case EventKind::kTake: TryDequeue(e.target, e.clock, out); break;
+    case EventKind::kTake:
+      // A worker that finds nothing changes no count.
+      if (!TryDequeue(e.target, e.clock, out)) return std::nullopt;
+      break;
     case EventKind::kFetcherWake:
       instances_[e.target].fetcher = Fetcher::kWaitingTask;
-      TryDequeue(e.target, e.clock, out);
+      if (!TryDequeue(e.target, e.clock, out)) return std::nullopt;
       break;
     case EventKind::kPoll:
       // Forwarding changes no count.
@@ -253,9 +256,9 @@ void ProxyQueue::MayBacklog(InstanceState& s, double now) {
   backlogged_.push_back(s.index);
 }
 
-void ProxyQueue::TryDequeue(InstanceIndex i, double now, std::vector<Progress>& out) {
+bool ProxyQueue::TryDequeue(InstanceIndex i, double now, std::vector<Progress>& out) {
   InstanceState& s = instances_[i];
-  if (s.fetcher != Fetcher::kWaitingTask || s.ready.empty()) return;
+  if (s.fetcher != Fetcher::kWaitingTask || s.ready.empty()) return false;
   const TaskId id = s.ready.front();
   s.ready.pop_front();
   s.last_fetch = now;
@@ -274,6 +277,7 @@ void ProxyQueue::TryDequeue(InstanceIndex i, double now, std::vector<Progress>& 
   // The fetch lock passes to an idle worker, if any.
   if (s.active_ready < config_.ready_concurrency) LockTaken(i, now, out);
   else s.fetcher = Fetcher::kNoWorker;
+  return true;
 }
 
 void ProxyQueue::LockTaken(InstanceIndex i, double now, std::vector<Progress>& out) {

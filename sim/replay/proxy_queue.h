@@ -236,7 +236,8 @@ class ProxyQueue : public ResponseListener, public StandingQueueLoads, public Ti
   void MayBacklog(InstanceState& s, double now);
   // Drops from backlogged_ the Instances whose backlog ended by `now`.
   void DropEndedBacklogs(double now);
-  void TryDequeue(InstanceIndex i, double now, std::vector<Progress>& out);
+  // A waiting worker takes the oldest ready task, if any; whether it did.
+  bool TryDequeue(InstanceIndex i, double now, std::vector<Progress>& out);
   void WorkerFreed(InstanceIndex i, double now, std::vector<Progress>& out);
   void LockTaken(InstanceIndex i, double now, std::vector<Progress>& out);
   // A worker's poll for its request's dispatch turn.
