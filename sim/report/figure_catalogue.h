@@ -79,7 +79,8 @@ struct FigureColumn {
   std::string_view column;  // CSV column
   std::string_view path;
   std::string_view title = {};  // empty: not a sweep figure
-  int decimals = 3;             // digits after the point where a page rounds it
+  std::string_view spread = {};  // its row in the seeds' table; empty: none
+  int decimals = 3;             // digits after the point where a page or table rounds it
   bool in_report = true;        // a column of the replay's CSV
   bool in_sweep = true;         // a column of the sweep's CSV
   bool whole = false;           // a count, written as an integer

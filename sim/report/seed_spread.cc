@@ -9,6 +9,7 @@
 
 #include "base/json_pointer.h"
 #include "sim/io/printable.h"
+#include "sim/report/figure_catalogue.h"
 #include "sim/report/text_table.h"
 #include "sim/report/warning.h"
 
@@ -118,7 +119,7 @@ ojson Merged(const SeededReports& runs) {
 
 // The value at `pointer` of strategy `s`, as "median [min, max]" when it
 // differed between seeds; "-" when the report has no number there.
-std::string Cell(const ojson& s, const std::string& pointer, const char* format) {
+std::string Cell(const ojson& s, const std::string& pointer, const std::string& format) {
   const ojson::json_pointer p(pointer);
   if (!s.contains(p) || !s[p].is_number()) return "-";
   auto text = [&](const ojson& v) { return fmt::format(fmt::runtime(format), v.get<double>()); };
@@ -148,7 +149,7 @@ std::string RenderSeededTable(const SeededReports& runs) {
 
   const ojson& strategies = doc["strategies"];
   TextTable t;
-  auto row = [&](std::string title, const std::string& pointer, const char* format) {
+  auto row = [&](std::string title, const std::string& pointer, const std::string& format) {
     std::vector<std::string> cells{std::move(title)};
     for (const ojson& s : strategies) cells.push_back(Cell(s, pointer, format));
     t.Row(std::move(cells));
@@ -171,18 +172,22 @@ std::string RenderSeededTable(const SeededReports& runs) {
   row("longest run", "/longest_run/length", "{:.0f}");
   row("herded decisions", "/herded_decisions", "{:.0f}");
   row("alternating decisions", "/detectors/herding/alternation_decisions", "{:.0f}");
-  if (first.simulation && first.simulation->service()) {
+  // A section of the figure catalogue's columns that have a row here.
+  auto section = [&](const std::string& title, auto columns) {
     t.Blank();
-    t.Section(fmt::format("service ({})", first.time_unit));
-    row("  latency p50", "/what_if/service/latency/p50", "{:.3f}");
-    row("  latency p90", "/what_if/service/latency/p90", "{:.3f}");
-    row("  latency p99", "/what_if/service/latency/p99", "{:.3f}");
-    row("  latency max", "/what_if/service/latency/max", "{:.3f}");
-    row("  mean queue wait", "/what_if/service/mean_queue_wait", "{:.3f}");
-    row("  queue wait p99", "/what_if/service/wait/p99", "{:.3f}");
-    row("  utilisation", "/what_if/service/utilisation", "{:.4f}");
-    row("  offered utilisation", "/what_if/service/offered_utilisation", "{:.4f}");
-  }
+    t.Section(title);
+    for (const auto& c : columns) {
+      if (c.spread.empty()) continue;
+      std::string pointer = "/" + std::string(c.path);
+      std::replace(pointer.begin(), pointer.end(), '.', '/');
+      row("  " + std::string(c.spread), pointer, fmt::format("{{:.{}f}}", c.whole ? 0 : c.decimals));
+    }
+  };
+  if (first.simulation && first.simulation->service())
+    section(fmt::format("service ({})", first.time_unit), ServiceColumns());
+  if (first.simulation && first.simulation->engine_model())
+    section(fmt::format("engine ({})", first.time_unit), EngineColumns());
+  if (first.proxy_queue) section(fmt::format("proxy queue ({})", first.time_unit), QueueColumns());
   out += t.Render();
 
   std::string warnings;

@@ -20,6 +20,9 @@ lbsim_cli_test(NAME "engine three requests json"
 lbsim_cli_test(NAME "engine three requests table"
   ARGS -s rr,ll --engine ${SMALL} ${ENGINE}/three_requests.ndjson
   EXIT 0 STDOUT_GOLDEN ${GOLDEN}/engine/three_requests.table.txt)
+lbsim_cli_test(NAME "engine three requests under two seeds: the table shows the engine's figures"
+  ARGS -s rr,p2c --engine ${SMALL} --seeds 1,2 ${ENGINE}/three_requests.ndjson
+  EXIT 0 STDOUT_GOLDEN ${GOLDEN}/engine/three_requests.seeds.table.txt)
 lbsim_cli_test(NAME "engine three requests csv, window csv and log"
   ARGS -s rr --engine ${SMALL} --window 0.002 --format csv --output ${OUT}/engine/three.csv
        --window-csv ${OUT}/engine/three.windows.csv --engine-log ${OUT}/engine/three.log.jsonl

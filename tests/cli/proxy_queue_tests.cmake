@@ -146,3 +146,9 @@ lbsim_cli_test(NAME "proxy queue: refused: an exec strategy"
   ARGS -s "exec:python3 strategies/external/first_candidate.py" --proxy-queue ${QUEUE_TRACE}
   EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1
   STDERR_MATCH "^lbsim: error: --proxy-queue: strategy exec:python3 strategies/external/first_candidate.py reads each arrival's hint as JSON, which the queue model's snapshot does not rewrite. it reaches the built-in strategies only\n$")
+
+# Under several seeds the table shows the queue's figures with their spread
+# (p2c draws by seed; least_load does not).
+lbsim_cli_test(NAME "proxy queue: --seeds table shows the queue's figures"
+  ARGS -s ll,p2c --proxy-queue --seeds 1,2,3 ${QUEUE_TRACE}
+  EXIT 0 STDOUT_GOLDEN ${GOLDEN}/proxy_queue.seeds.table.txt)

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <set>
+#include <span>
 #include <string>
 
 #include "sim/report/figure_catalogue.h"
@@ -40,6 +41,26 @@ TEST_CASE("figure catalogue: every queue, service and engine column names a know
     CHECK((c.in_report || c.in_sweep));
     CHECK(columns.insert(std::string(c.column)).second);
   }
+}
+
+// A part's rows in the --seeds table: unique titles, sensible decimals.
+template <class Figures>
+void CheckSpreadRows(std::span<const FigureColumn<Figures>> columns, std::size_t expected) {
+  std::set<std::string> titles;
+  for (const FigureColumn<Figures>& c : columns) {
+    if (c.spread.empty()) continue;
+    CAPTURE(c.column);
+    CHECK(titles.insert(std::string(c.spread)).second);
+    CHECK(c.decimals >= 0);
+    CHECK(c.decimals <= 4);
+  }
+  CHECK(titles.size() == expected);
+}
+
+TEST_CASE("figure catalogue: the --seeds table's rows of the queue, the service and the engine") {
+  CheckSpreadRows(QueueColumns(), 9);
+  CheckSpreadRows(ServiceColumns(), 8);
+  CheckSpreadRows(EngineColumns(), 12);
 }
 
 TEST_CASE("figure catalogue: an engine cell writes counts whole, times as figures, none empty") {
