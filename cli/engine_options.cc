@@ -40,7 +40,10 @@ void EngineOptions::AddTo(CLI::App& app, const std::string& group) {
 
 EngineModelOptions EngineOptions::Resolve() const {
   EngineModelOptions o;
-  if (!engine.empty()) o.config = ResolveEngine(engine);
+  if (!engine.empty()) {
+    o.config = ResolveEngine(engine);
+    if (!FindBuiltinEngine(engine)) o.config_file = engine;
+  }
   o.signal_interval = signal_interval;
   o.signal_delay = signal_delay;
   o.signal_jitter = signal_jitter;

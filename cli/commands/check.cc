@@ -92,6 +92,9 @@ int RunCheck(const CheckCommand& command) {
       RefuseOverwrite(out, s.path, flag, "scenario");
       if (!s.inline_trace)
         RefuseOverwrite(out, s.trace_path, flag, fmt::format("trace of {}", s.path));
+      if (!s.sim.engine.config_file.empty())
+        RefuseOverwrite(out, s.sim.engine.config_file, flag,
+                        fmt::format("engine configuration of {}", s.path));
     }
   }
   // Opened now, so that one that cannot be written fails before any work.

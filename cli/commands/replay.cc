@@ -254,6 +254,14 @@ int RunReplay(const ReplayCommand& command) {
   RefuseOverwrite(command.window_csv, command.trace, "--window-csv");
   RefuseOverwrite(command.engine_log, command.trace, "--engine-log");
   RefuseOverwrite(command.request_log, command.trace, "--request-log");
+  // The engine configuration file is an input too.
+  if (!sim.engine.config_file.empty())
+    for (const auto& [flag, path] : {std::pair{"--output", &command.output},
+                                     std::pair{"--decisions", &command.decisions},
+                                     std::pair{"--window-csv", &command.window_csv},
+                                     std::pair{"--engine-log", &command.engine_log},
+                                     std::pair{"--request-log", &command.request_log}})
+      RefuseOverwrite(*path, sim.engine.config_file, flag, "engine configuration");
   // "-" is standard output, which holds one output: the report unless
   // --output names a file.
   auto refuse_beside_report = [&](std::string_view flag, const std::string& path) {

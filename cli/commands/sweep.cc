@@ -100,6 +100,8 @@ int RunSweepCommand(const SweepCommand& command) {
                                    ? DefaultSweepScatter(service, queue)
                                    : ParseSweepScatter(command.scatter, service, queue);
   for (const std::string& trace : command.traces) RefuseOverwrite(command.output, trace, "--output");
+  if (!grid.sim.engine.config_file.empty())
+    RefuseOverwrite(command.output, grid.sim.engine.config_file, "--output", "engine configuration");
 
   OutputTarget output(command.output);
   unsigned jobs = command.jobs ? command.jobs

@@ -326,6 +326,7 @@ class ScenarioParser {
                                              BuiltinEngineNames(), value, file));
         s.sim.engine.config = std::make_shared<const EngineConfig>(
             EngineConfigFromJson(ReadJsonFile(file, "engine configuration"), file));
+        s.sim.engine.config_file = file;
       }
     }
     for (const auto& [key, field] :

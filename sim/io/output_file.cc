@@ -129,6 +129,11 @@ std::string OutputDestination(const std::string& path) { return FollowLinks(path
 OutputFile::OutputFile(std::string path)
     : path_(std::move(path)), destination_(FollowLinks(path_)) {
   if (path_.empty()) throw UsageError("cannot write output: the file name is empty");
+  // Still a link after following them (not one under /dev, which is
+  // written through): a loop, or a chain too long.
+  std::error_code ec;
+  if (!IsSpecialFile(destination_) && fs::is_symlink(fs::symlink_status(destination_, ec)))
+    FailWrite(path_, ELOOP);
   struct stat st {};
   // ("-" is standard output, whatever the working directory holds.)
   const bool exists = path_ != "-" && ::stat(destination_.c_str(), &st) == 0;

@@ -21,6 +21,9 @@ struct EngineModelOptions {
   // An engine of this configuration behind every Instance serves each
   // arrival by its tokens; null turns the model off.
   std::shared_ptr<const EngineConfig> config;
+  // The file `config` was read from (an input no output may replace);
+  // empty for a built-in.
+  std::string config_file;
   // Engine signals: every signal_interval from the first event each
   // engine's queue state is snapshotted and published signal_delay later
   // (plus a uniform [0, signal_jitter) drawn per Instance and snapshot from

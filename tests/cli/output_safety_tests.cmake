@@ -75,6 +75,42 @@ lbsim_output_test(NAME "check --junit through a link to a scenario's trace"
   ARGS check ${SAFE}/scenario.json --junit ${SAFE}/link.json EXIT 2 STDERR_LINES 2
   STDERR_MATCH "refusing to overwrite the input trace of ${SAFE}/scenario.json\n")
 
+# An engine configuration is an input like the trace, for every output and
+# every command that reads one.
+function(lbsim_refuses_engine_output name)
+  cmake_parse_arguments(PARSE_ARGV 1 E "" "MESSAGE" "ARGS")
+  lbsim_output_test(NAME "${name}" ARGS ${E_ARGS} EXIT 2 STDERR_LINES 2
+    STDERR_MATCH "^lbsim: error: ${E_MESSAGE}\nlbsim: no output written")
+endfunction()
+set(engine --engine ${SAFE}/engine.json)
+lbsim_refuses_engine_output("--output is the engine configuration"
+  ARGS ${engine} --output ${SAFE}/engine.json ${SAFE}/tokens.ndjson
+  MESSAGE "--output ${SAFE}/engine.json: refusing to overwrite the input engine configuration")
+lbsim_refuses_engine_output("--engine-log through a link to the engine configuration"
+  ARGS ${engine} --engine-log ${SAFE}/engine-link.json --output ${SAFE}/engine-run.txt
+       ${SAFE}/tokens.ndjson
+  MESSAGE "--engine-log ${SAFE}/engine-link.json: refusing to overwrite the input engine configuration")
+lbsim_refuses_engine_output("--decisions is the engine configuration, spelled with .."
+  ARGS ${engine} --decisions ${SAFE}/../safety/engine.json --output ${SAFE}/engine-run.txt
+       ${SAFE}/tokens.ndjson
+  MESSAGE "--decisions ${SAFE}/../safety/engine.json: refusing to overwrite the input engine configuration")
+lbsim_refuses_engine_output("--request-log is the engine configuration"
+  ARGS ${engine} --proxy-queue --request-log ${SAFE}/engine.json --output ${SAFE}/engine-run.txt
+       ${SAFE}/tokens.ndjson
+  MESSAGE "--request-log ${SAFE}/engine.json: refusing to overwrite the input engine configuration")
+lbsim_refuses_engine_output("sweep --output is the engine configuration"
+  ARGS sweep ${engine} --vary sim.signal_interval=0,1 --output ${SAFE}/engine.json
+       ${SAFE}/tokens.ndjson
+  MESSAGE "--output ${SAFE}/engine.json: refusing to overwrite the input engine configuration")
+lbsim_refuses_engine_output("check --junit is a scenario's engine configuration"
+  ARGS check ${SAFE}/engine-scenario.json --junit ${SAFE}/engine.json
+  MESSAGE "--junit ${SAFE}/engine.json: refusing to overwrite the input engine configuration of ${SAFE}/engine-scenario.json")
+
+# A symbolic link to itself is refused, and stays (the fixture checks it).
+lbsim_output_test(NAME "--output is a symbolic link to itself"
+  ARGS --output ${SAFE}/loop ${SAFE}/trace.json EXIT 2 STDERR_LINES 2
+  STDERR_MATCH "^lbsim: error: ${SAFE}/loop: cannot write output: Too many levels of symbolic links\nlbsim: no output written \\(--output ${SAFE}/loop\\)\n$")
+
 set(dir ${SAFE}/is-a-directory)
 lbsim_output_test(NAME "--output is a directory"
   ARGS --output ${dir} ${SAFE}/trace.json EXIT 2 STDERR_LINES 2 EMPTY_DIRS ${dir}
