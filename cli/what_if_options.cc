@@ -1,6 +1,7 @@
 #include "cli/what_if_options.h"
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "cli/option_checks.h"
 #include "sim/replay/what_if_ranges.h"
@@ -118,13 +119,44 @@ CLI::Option* WhatIfOptions::AddSeedTo(CLI::App& app) {
 }
 
 void WhatIfOptions::AddSeedsTo(CLI::App& app, Help help) {
-  app.add_option("--seeds", seeds,
-                 Pick(help,
-                      "Replay once per seed (as --seed) and report every figure's median and "
-                      "spread [min, max] over them (table or JSON)",
-                      "Run each randomized strategy once per seed"))
-      ->check(InRange(kSeedRange))
-      ->delimiter(',')
+  // Each occurrence whole (CLI11's own splitting drops empty parts), then
+  // its seeds, checked one by one.
+  const CLI::Validator seed = InRange(kSeedRange);
+  app.add_option("--seeds", seed_lists_,
+                 fmt::format("{}; at most {} seeds",
+                             Pick(help,
+                                  "Replay once per seed (as --seed) and report every figure's "
+                                  "median and spread [min, max] over them (table or JSON)",
+                                  "Run each randomized strategy once per seed"),
+                             kMaxSeeds))
+      ->check(CLI::Validator(
+          [seed](std::string& list) -> std::string {
+            std::size_t start = 0;
+            for (;;) {
+              const std::size_t comma = list.find(',', start);
+              std::string one = list.substr(start, comma - start);
+              if (one.empty())
+                return fmt::format(
+                    "expected seeds S1,S2,... (integers separated by commas), got \"{}\" with an "
+                    "empty one",
+                    list);
+              if (std::string error = seed(one); !error.empty()) return error;
+              if (comma == std::string::npos) return {};
+              start = comma + 1;
+            }
+          },
+          ""))
+      ->each([this](const std::string& list) {
+        for (std::size_t start = 0;;) {
+          const std::size_t comma = list.find(',', start);
+          seeds.push_back(std::stoull(list.substr(start, comma - start)));
+          if (comma == std::string::npos) break;
+          start = comma + 1;
+        }
+        if (seeds.size() > kMaxSeeds)
+          throw CLI::ValidationError(fmt::format("at most {} seeds (one replay each), got {}",
+                                                 kMaxSeeds, seeds.size()));
+      })
       ->allow_extra_args(false)
       ->type_name("S1,S2,...");
 }

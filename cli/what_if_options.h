@@ -29,7 +29,7 @@ struct WhatIfOptions {
 
   SimOptions sim;                    // --slots, --stale-*, --window, --cache-blocks, --seed
   std::vector<std::string> speeds;   // --speed ID=SPEED
-  std::vector<std::uint64_t> seeds;  // --seeds S1,S2,...
+  std::vector<std::uint64_t> seeds;  // --seeds S1,S2,..., at most kMaxSeeds
   EngineOptions engine;              // --engine, --signal-*
 
   // --slots, --speed, --stale-interval, --stale-delay and --stale-jitter,
@@ -47,6 +47,9 @@ struct WhatIfOptions {
   // --engine and --signal-interval, --signal-delay, --signal-jitter, in
   // option group `group`.
   void AddEngineTo(CLI::App& app, const std::string& group) { engine.AddTo(app, group); }
+
+ private:
+  std::vector<std::string> seed_lists_;  // --seeds as given, each occurrence
 };
 
 }  // namespace lbsim

@@ -43,7 +43,8 @@ struct SweepCommand {
   WhatIfOptions what_if;                // --slots, --stale-*, --window, --cache-blocks,
                                         // --speed, --seeds, --engine, --signal-*
   unsigned jobs = 0;                    // 0: one per hardware thread
-  std::string shard;                    // "I/N", empty: the whole sweep
+  std::string shard;                    // "I/N"
+  bool shard_given = false;             // else the whole sweep
   // csv | json | html; when -f was not given, from --output's extension, else csv.
   std::string format = "csv";
   bool format_given = false;
@@ -82,7 +83,8 @@ int RunSweepCommand(const SweepCommand& command) {
   grid.proxy = command.proxy.Choice();
   grid.sim.engine = command.what_if.engine.Resolve();
   std::optional<SweepShard> shard;
-  if (!command.shard.empty()) shard = SweepShard::Parse(command.shard);
+  // Given empty is given: Parse refuses it as it refuses any other text.
+  if (command.shard_given) shard = SweepShard::Parse(command.shard);
   constexpr std::string_view kFormats[] = {"csv", "json", "html"};
   const std::string format =
       ChooseFormat(command.format_given ? std::optional(command.format) : std::nullopt,
@@ -148,7 +150,8 @@ class SweepCli final : public Subcommand {
         ->check(IntegerFrom(1, kMaxSweepJobs));
     cmd_->add_option("--shard", sweep_.shard,
                      "Run only slice I of N of the cells (join the slices with lbsim merge)")
-        ->type_name("I/N");
+        ->type_name("I/N")
+        ->each([this](const std::string&) { sweep_.shard_given = true; });
     cmd_->add_option("-f,--format", sweep_.format,
                      "Output format; html draws heatmaps and a scatter with the Pareto front "
                      "(default: from --output's extension, .json .csv .html, else csv)")

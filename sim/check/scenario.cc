@@ -256,6 +256,9 @@ class ScenarioParser {
                  fmt::format("an array of at least two seeds (integers from {} to {})",
                              kSeedRange.min, kSeedRange.max_text),
                  *v);
+      if (v->size() > kMaxSeeds)
+        Fail("options.seeds", fmt::format("at most {} seeds (one replay each), got {}", kMaxSeeds,
+                                          v->size()));
       for (std::size_t i = 0; i < v->size(); ++i) {
         const std::string key = fmt::format("options.seeds[{}]", i);
         const std::uint64_t seed = Integer((*v)[i], key, kSeedRange);

@@ -7,6 +7,7 @@
 // (sim/check/scenario.cc). Each words its error its own way around
 // "an integer from MIN to MAX_TEXT" (ExpectedInteger).
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -24,6 +25,9 @@ struct WhatIfRange {
 inline constexpr WhatIfRange kSlotsRange{"slots", 1, std::uint64_t{1} << 30, "2^30"};
 // A seed: what strategies take (exact as a double).
 inline constexpr WhatIfRange kSeedRange{"seed", 0, std::uint64_t{1} << 53, "2^53"};
+// Seeds one run takes at most (--seeds, options.seeds): each is a whole
+// replay whose report is kept until the spread is taken.
+inline constexpr std::size_t kMaxSeeds = 1000;
 // The Proxy queue model's READY_CONCURRENCY: ready workers per Instance.
 inline constexpr WhatIfRange kReadyConcurrencyRange{"ready_concurrency", 1, 4096, "4096"};
 // The Proxy queue model's PREPARE_CONCURRENCY: prepare tasks per Instance.

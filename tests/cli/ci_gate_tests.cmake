@@ -91,6 +91,31 @@ set_tests_properties("cli: gates: replay --seeds json under other seeds" PROPERT
 lbsim_cli_test(NAME "replay --seeds and --seed together"
   ARGS --seed 2 --seeds 1,3 traces/examples/ties.json
   EXIT 2 STDERR_LINES 1 STDERR_MATCH "^lbsim: error: --seed and --seeds: give one")
+# An empty seed is no seed (CLI11 alone would drop it); a run takes at most
+# 1000 seeds, however many times --seeds is given.
+foreach(list "1,,2" "1,2," ",1")
+  lbsim_cli_test(NAME "replay --seeds \"${list}\" has an empty seed"
+    ARGS --seeds "${list}" -s p2c traces/examples/ties.json
+    EXIT 2 STDERR_LINES 1
+    STDERR_MATCH "^lbsim: error: --seeds: expected seeds S1,S2,\\.\\.\\. \\(integers separated by commas\\), got \"${list}\" with an empty one \\(see lbsim --help\\)\n$")
+endforeach()
+lbsim_cli_test(NAME "sweep --seeds with an empty seed"
+  ARGS sweep --seeds 1,,2 -s p2c traces/examples/ties.json
+  EXIT 2 STDERR_LINES 1 STDERR_MATCH "^lbsim: error: --seeds: expected seeds S1,S2,\\.\\.\\. \\(integers separated by commas\\), got \"1,,2\" with an empty one")
+set(first_seeds "")
+set(more_seeds "")
+foreach(seed RANGE 1 600)
+  string(APPEND first_seeds ",${seed}")
+endforeach()
+foreach(seed RANGE 601 1001)
+  string(APPEND more_seeds ",${seed}")
+endforeach()
+string(SUBSTRING "${first_seeds}" 1 -1 first_seeds)
+string(SUBSTRING "${more_seeds}" 1 -1 more_seeds)
+lbsim_cli_test(NAME "replay --seeds takes at most 1000 seeds"
+  ARGS --seeds ${first_seeds} --seeds ${more_seeds} -s p2c traces/examples/ties.json
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: --seeds: at most 1000 seeds \\(one replay each\\), got 1001 \\(see lbsim --help\\)\n$")
 lbsim_cli_test(NAME "replay --seeds refuses csv"
   ARGS --seeds 1,3 --format csv traces/examples/ties.json
   EXIT 2 STDERR_LINES 1 STDERR_MATCH "^lbsim: error: --seeds with several seeds writes a table or JSON")

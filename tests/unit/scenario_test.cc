@@ -180,6 +180,7 @@ TEST_CASE("malformed scenarios name the file and the offending key") {
       {ojson{{"options", {{"window", "10"}}}}, "s.json: options.window: expected a finite number, got \"10\""},
       {ojson{{"options", {{"seeds", {1}}}}}, "s.json: options.seeds: expected an array of at least two seeds (integers from 0 to 2^53), got [1]"},
       {ojson{{"options", {{"seeds", {1, 2, 1}}}}}, "s.json: options.seeds[2]: seed 1 is already in the list"},
+      {ojson{{"options", {{"seeds", std::vector<int>(1001, 7)}}}}, "s.json: options.seeds: at most 1000 seeds (one replay each), got 1001"},
       {ojson{{"options", {{"seed", 1}, {"seeds", {1, 2}}}}}, "s.json: options.seeds: give either options.seed or options.seeds, not both"},
       {ojson{{"options", {{"cache_blocks", 0}}}}, "s.json: options.cache_blocks: expected an integer from 1 to 2^53 (KV-cache blocks per Instance), got 0"},
       {ojson{{"options", {{"set", {{"qps_1m", 0}}}}}}, "s.json: options.set.qps_1m: expected a key STRATEGY.PARAMETER, e.g. \"least_load.qps_1m\""},
