@@ -69,3 +69,22 @@ lbsim_cli_test(NAME "sweep of a weight over a trace written for an L1 Proxy says
   ARGS sweep -s ll --vary ll.qps_1m=0,0.01 traces/examples/stale_snapshot.ndjson
   EXIT 2
   STDERR_MATCH "^lbsim: error: traces/examples/stale_snapshot.ndjson: header: field \"proxy\": strategy least_load: unknown parameter 'qps_1m'; it takes no parameters \\(under Proxy profile cacheroute@df8382d, least_load L1\\)\n$")
+
+# The what-if integer flags are declared once: the replay and the sweep
+# refuse a value with the same words.
+foreach(command replay sweep)
+  set(prefix)
+  set(help "lbsim --help")
+  if(command STREQUAL "sweep")
+    set(prefix sweep)
+    set(help "lbsim sweep --help")
+  endif()
+  lbsim_cli_test(NAME "${command} --slots 0: one wording"
+    ARGS ${prefix} --slots 0 traces/examples/ties.json
+    EXIT 2 STDERR_LINES 1
+    STDERR_MATCH "^lbsim: error: --slots: expected an integer from 1 to 2\\^30, got 0 \\(see ${help}\\)\n$")
+  lbsim_cli_test(NAME "${command} --cache-blocks 0: one wording"
+    ARGS ${prefix} --cache-blocks 0 traces/examples/ties.json
+    EXIT 2 STDERR_LINES 1
+    STDERR_MATCH "^lbsim: error: --cache-blocks: expected an integer from 1 to 2\\^53, got 0 \\(see ${help}\\)\n$")
+endforeach()
