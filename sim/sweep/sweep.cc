@@ -126,6 +126,11 @@ void SetSimOption(SimOptions& o, std::string_view key, std::string_view value,
      : key == "stale_delay"  ? o.stale_delay
      : key == "stale_jitter" ? o.stale_jitter
                              : o.window) = x;
+  } else if (key == "signal_interval" || key == "signal_delay" || key == "signal_jitter") {
+    if (!number || x < 0.0) bad("a number >= 0 (0: off)");
+    (key == "signal_interval" ? o.engine.signal_interval
+     : key == "signal_delay"  ? o.engine.signal_delay
+                              : o.engine.signal_jitter) = x;
   } else if (key == kSeedRange.key) {
     integer(kSeedRange, "");
     o.seed = static_cast<std::uint64_t>(x);
@@ -151,8 +156,8 @@ void SetSimOption(SimOptions& o, std::string_view key, std::string_view value,
   } else {
     throw UsageError(fmt::format(
         "{}: unknown what-if option '{}'; expected slots, stale_interval, stale_delay, "
-        "stale_jitter, window, seed, cache_blocks, speed.ID, proxy_queue, ready_concurrency "
-        "or prepare_concurrency",
+        "stale_jitter, window, seed, cache_blocks, speed.ID, signal_interval, signal_delay, "
+        "signal_jitter, proxy_queue, ready_concurrency or prepare_concurrency",
         where, key));
   }
 }

@@ -88,3 +88,19 @@ foreach(command replay sweep)
     EXIT 2 STDERR_LINES 1
     STDERR_MATCH "^lbsim: error: --cache-blocks: expected an integer from 1 to 2\\^53, got 0 \\(see ${help}\\)\n$")
 endforeach()
+
+# Engine signals are what-if keys of a sweep too, with the flags' checks.
+lbsim_cli_test(NAME "sweep varies sim.signal_interval under the engine"
+  ARGS sweep -s ll --engine tests/cli/engine/small_engine.json --set sim.signal_delay=0.0005
+       --vary sim.signal_interval=0,0.001 tests/cli/engine/three_requests.ndjson
+  EXIT 0 STDERR_LINES 0
+  STDOUT_MATCH "^cell,cells,sweep,trace,strategy,spec,seed,proxy,python,sim_signal_interval,[^\n]*\n0,2,[0-9a-f]+,[^,]*,least_load,ll,,cacheroute@28e857c,3.12,0,[^\n]*\n1,2,[0-9a-f]+,[^,]*,least_load,ll,,cacheroute@28e857c,3.12,0.001,")
+lbsim_cli_test(NAME "sweep sim.signal_interval needs the engine"
+  ARGS sweep -s ll --vary sim.signal_interval=0.001 tests/cli/engine/three_requests.ndjson
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: --vary sim.signal_interval=0.001: --signal-interval needs the engine model \\(--engine\\)\n$")
+lbsim_cli_test(NAME "sweep sim.signal_jitter is a number >= 0"
+  ARGS sweep -s ll --engine tests/cli/engine/small_engine.json --vary sim.signal_jitter=-1
+       tests/cli/engine/three_requests.ndjson
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: --vary sim.signal_jitter: expected a number >= 0 \\(0: off\\), got '-1'\n$")
