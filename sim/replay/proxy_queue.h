@@ -260,7 +260,7 @@ class ProxyQueue : public ResponseListener, public StandingQueueLoads, public Ti
   std::deque<InstanceState> instances_;  // by InstanceIndex; a deque: states stay put
   std::vector<InstanceIndex> order_;  // Instances by first request
   // Instances that may have a backlog: each joins when a reservation or a
-  // rebuild moves its times and leaves at a PrepareTimed that finds none.
+  // rebuild moves its times and leaves once the clock passes its end.
   std::vector<InstanceIndex> backlogged_;
   // Each backlog's end as it was set, earliest first (a min-heap; an entry
   // whose Instance has since moved its end is passed over).
