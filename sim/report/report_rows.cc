@@ -33,7 +33,8 @@ std::string SimulationLine(const SimOptions& o, const std::string& unit) {
     parts.push_back(stale);
   }
   if (o.engine_model()) {
-    std::string engine = fmt::format("engine {}", o.engine.config->name);
+    // The configuration's name comes from its file: shown Printable.
+    std::string engine = fmt::format("engine {}", Printable(o.engine.config->name));
     if (o.signals()) {
       engine += fmt::format(", signals every {}, published {} later",
                             Span(o.engine.signal_interval, unit), Span(o.engine.signal_delay, unit));

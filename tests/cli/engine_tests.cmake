@@ -112,3 +112,11 @@ lbsim_cli_test(NAME "engine diff only worse flags a rise of the inter-token late
 lbsim_cli_test(NAME "engine diff only worse lets a fall of the inter-token latency pass"
   ARGS diff --only-worse tests/diff/three_requests.engine.json tests/diff/three_requests.engine.itl_down.json
   EXIT 0 STDOUT_MATCH "lbsim diff: 0 of 182 figures beyond tolerance. no change flagged\n$")
+
+# A configuration's name is text from a file: the table shows it escaped,
+# on its one line (no colour, no forged line, no reversed text). ('.' stands
+# for the '[' of the escape: a bracket would join this list's items.)
+lbsim_cli_test(NAME "engine name from a file is escaped in the table"
+  ARGS -s rr --engine ${ENGINE}/hostile_name.json ${ENGINE}/three_requests.ndjson
+  EXIT 0 STDERR_LINES 0
+  STDOUT_MATCH "\nwhat-if   engine evil\\\\u001b.31mRED\\\\nPASS forged\\\\u202eabc\n")
