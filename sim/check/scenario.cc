@@ -172,6 +172,9 @@ class ScenarioParser {
               "ready_concurrency", "prepare_concurrency", "predictor_coefficients"});
     ParseWhatIf(options, s);
     ParseEngineOptions(options, s);
+    // As the command line refuses --slots with --engine.
+    if (Member(options, "slots") && Member(options, "engine"))
+      Fail("options.engine", "options.slots and options.engine are two service models; choose one");
     ParseQueueOptions(options, s);
     if (const ojson* p = Member(options, "proxy")) {
       s.proxy.profile = FindProxyProfile(String(*p, "options.proxy", true));
@@ -231,8 +234,9 @@ class ScenarioParser {
         o.speeds.emplace_back(it.key(), speed);
       }
       o.speeds_origin = "options.speeds";
-      if (!Member(options, "slots"))
-        Fail("options.speeds", "needs options.slots (speeds matter only to the service model)");
+      if (!Member(options, "slots") && !Member(options, "engine"))
+        Fail("options.speeds",
+             "needs options.slots or options.engine (speeds matter only to a service model)");
     }
     if (const ojson* v = Member(options, "stale_interval"))
       o.stale_interval = Time(*v, "options.stale_interval", false);

@@ -120,3 +120,7 @@ lbsim_cli_test(NAME "engine name from a file is escaped in the table"
   ARGS -s rr --engine ${ENGINE}/hostile_name.json ${ENGINE}/three_requests.ndjson
   EXIT 0 STDERR_LINES 0
   STDOUT_MATCH "\nwhat-if   engine evil\\\\u001b.31mRED\\\\nPASS forged\\\\u202eabc\n")
+# options.speeds with options.engine, as --speed with --engine.
+lbsim_cli_test(NAME "engine check scenario: speeds under the engine"
+  ARGS check ${ENGINE}/speeds.scenario.json
+  EXIT 0 STDOUT_MATCH "\nlbsim check: 1 scenario, 3 expectations: 3 passed, 0 failed\n$")
