@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -249,18 +250,15 @@ int RunReplay(const ReplayCommand& command) {
   if (!command.engine_log.empty() && !sim.engine_model())
     throw UsageError("--engine-log needs the engine model (--engine)");
 
-  RefuseOverwrite(command.output, command.trace, "--output");
-  RefuseOverwrite(command.decisions, command.trace, "--decisions");
-  RefuseOverwrite(command.window_csv, command.trace, "--window-csv");
-  RefuseOverwrite(command.engine_log, command.trace, "--engine-log");
-  RefuseOverwrite(command.request_log, command.trace, "--request-log");
-  // The engine configuration file is an input too.
+  // Every output by its flag, the report first.
+  const std::pair<const char*, const std::string*> outputs[] = {
+      {"--output", &command.output},         {"--decisions", &command.decisions},
+      {"--window-csv", &command.window_csv}, {"--engine-log", &command.engine_log},
+      {"--request-log", &command.request_log}};
+  // No output may replace an input: the trace, then the engine configuration.
+  for (const auto& [flag, path] : outputs) RefuseOverwrite(*path, command.trace, flag);
   if (!sim.engine.config_file.empty())
-    for (const auto& [flag, path] : {std::pair{"--output", &command.output},
-                                     std::pair{"--decisions", &command.decisions},
-                                     std::pair{"--window-csv", &command.window_csv},
-                                     std::pair{"--engine-log", &command.engine_log},
-                                     std::pair{"--request-log", &command.request_log}})
+    for (const auto& [flag, path] : outputs)
       RefuseOverwrite(*path, sim.engine.config_file, flag, "engine configuration");
   // "-" is standard output, which holds one output: the report unless
   // --output names a file.
@@ -269,16 +267,12 @@ int RunReplay(const ReplayCommand& command) {
       throw UsageError(fmt::format(
           "{} -: the report already goes to standard output; give --output FILE", flag));
   };
-  refuse_beside_report("--decisions", command.decisions);
-  refuse_beside_report("--window-csv", command.window_csv);
-  refuse_beside_report("--engine-log", command.engine_log);
-  refuse_beside_report("--request-log", command.request_log);
+  const std::span<const std::pair<const char*, const std::string*>> beside_report =
+      std::span(outputs).subspan(1);
+  for (const auto& [flag, path] : beside_report) refuse_beside_report(flag, *path);
   {
     std::vector<std::string> dashes;
-    for (const auto& [flag, path] : {std::pair{"--decisions", &command.decisions},
-                                     std::pair{"--window-csv", &command.window_csv},
-                                     std::pair{"--engine-log", &command.engine_log},
-                                     std::pair{"--request-log", &command.request_log}})
+    for (const auto& [flag, path] : beside_report)
       if (*path == "-") dashes.push_back(fmt::format("{} -", flag));
     if (dashes.size() > 1) {
       std::string named;
@@ -309,11 +303,7 @@ int RunReplay(const ReplayCommand& command) {
   // What goes to standard output must not go into a file an output replaces.
   if (IsStandardOutputPath(command.output) || command.decisions == "-" ||
       command.window_csv == "-" || command.engine_log == "-" || command.request_log == "-") {
-    RefuseStandardOutputAs(command.output, "--output");
-    RefuseStandardOutputAs(command.decisions, "--decisions");
-    RefuseStandardOutputAs(command.window_csv, "--window-csv");
-    RefuseStandardOutputAs(command.engine_log, "--engine-log");
-    RefuseStandardOutputAs(command.request_log, "--request-log");
+    for (const auto& [flag, path] : outputs) RefuseStandardOutputAs(*path, flag);
   }
 
   const unsigned threads = command.threads > 0 ? command.threads : UsableCpus();
