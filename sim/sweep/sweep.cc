@@ -75,6 +75,22 @@ void RunCellGroup(const SweepGrid& grid, const std::vector<SweepCell>& all,
   }
 }
 
+// The what-if time `key` names (stale metrics, the window, engine signals),
+// or null.
+double* TimeOption(SimOptions& o, std::string_view key) {
+  const std::pair<std::string_view, double*> times[] = {
+      {"stale_interval", &o.stale_interval},
+      {"stale_delay", &o.stale_delay},
+      {"stale_jitter", &o.stale_jitter},
+      {"window", &o.window},
+      {"signal_interval", &o.engine.signal_interval},
+      {"signal_delay", &o.engine.signal_delay},
+      {"signal_jitter", &o.engine.signal_jitter}};
+  for (const auto& [name, field] : times)
+    if (name == key) return field;
+  return nullptr;
+}
+
 }  // namespace
 
 SweepAxis SweepAxis::Parse(std::string_view text) {
@@ -119,18 +135,9 @@ void SetSimOption(SimOptions& o, std::string_view key, std::string_view value,
   if (key == kSlotsRange.key) {
     integer(kSlotsRange, "slots per Instance");
     o.slots = static_cast<std::uint32_t>(x);
-  } else if (key == "stale_interval" || key == "stale_delay" || key == "stale_jitter" ||
-             key == "window") {
+  } else if (double* time = TimeOption(o, key)) {
     if (!number || x < 0.0) bad("a number >= 0 (0: off)");
-    (key == "stale_interval" ? o.stale_interval
-     : key == "stale_delay"  ? o.stale_delay
-     : key == "stale_jitter" ? o.stale_jitter
-                             : o.window) = x;
-  } else if (key == "signal_interval" || key == "signal_delay" || key == "signal_jitter") {
-    if (!number || x < 0.0) bad("a number >= 0 (0: off)");
-    (key == "signal_interval" ? o.engine.signal_interval
-     : key == "signal_delay"  ? o.engine.signal_delay
-                              : o.engine.signal_jitter) = x;
+    *time = x;
   } else if (key == kSeedRange.key) {
     integer(kSeedRange, "");
     o.seed = static_cast<std::uint64_t>(x);
