@@ -14,6 +14,17 @@ CLI::Validator InRange(const WhatIfRange& range) {
   return IntegerFrom(range.min, range.max, std::string(range.max_text));
 }
 
+// The parts of "S1,S2,..." between commas, empty ones included.
+std::vector<std::string> SeedTexts(const std::string& list) {
+  std::vector<std::string> parts;
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = list.find(',', start);
+    parts.push_back(list.substr(start, comma - start));
+    if (comma == std::string::npos) return parts;
+    start = comma + 1;
+  }
+}
+
 // The replay's help text or the sweep's.
 const char* Pick(WhatIfOptions::Help help, const char* replay, const char* sweep) {
   return help == WhatIfOptions::Help::kReplay ? replay : sweep;
@@ -115,28 +126,19 @@ void WhatIfOptions::AddSeedsTo(CLI::App& app, Help help) {
                              kMaxSeeds))
       ->check(CLI::Validator(
           [seed](std::string& list) -> std::string {
-            std::size_t start = 0;
-            for (;;) {
-              const std::size_t comma = list.find(',', start);
-              std::string one = list.substr(start, comma - start);
+            for (std::string& one : SeedTexts(list)) {
               if (one.empty())
                 return fmt::format(
                     "expected seeds S1,S2,... (integers separated by commas), got \"{}\" with an "
                     "empty one",
                     list);
               if (std::string error = seed(one); !error.empty()) return error;
-              if (comma == std::string::npos) return {};
-              start = comma + 1;
             }
+            return {};
           },
           ""))
       ->each([this](const std::string& list) {
-        for (std::size_t start = 0;;) {
-          const std::size_t comma = list.find(',', start);
-          seeds.push_back(std::stoull(list.substr(start, comma - start)));
-          if (comma == std::string::npos) break;
-          start = comma + 1;
-        }
+        for (const std::string& one : SeedTexts(list)) seeds.push_back(std::stoull(one));
         if (seeds.size() > kMaxSeeds)
           throw CLI::ValidationError(fmt::format("at most {} seeds (one replay each), got {}",
                                                  kMaxSeeds, seeds.size()));

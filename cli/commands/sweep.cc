@@ -150,8 +150,7 @@ class SweepCli final : public Subcommand {
         ->check(IntegerFrom(1, kMaxSweepJobs));
     cmd_->add_option("--shard", sweep_.shard,
                      "Run only slice I of N of the cells (join the slices with lbsim merge)")
-        ->type_name("I/N")
-        ->each([this](const std::string&) { sweep_.shard_given = true; });
+        ->type_name("I/N");
     cmd_->add_option("-f,--format", sweep_.format,
                      "Output format; html draws heatmaps and a scatter with the Pareto front "
                      "(default: from --output's extension, .json .csv .html, else csv)")
@@ -178,6 +177,7 @@ class SweepCli final : public Subcommand {
   }
   int Run(std::vector<std::string>& unwritten) override {
     sweep_.format_given = cmd_->get_option("--format")->count() > 0;
+    sweep_.shard_given = cmd_->get_option("--shard")->count() > 0;
     unwritten = NamedOutput(sweep_.output);
     return RunSweepCommand(sweep_);
   }
