@@ -218,7 +218,7 @@ constexpr std::array kQueueColumns = {
 using E = EngineFigures;
 constexpr std::array kEngineColumns = {
     EngineColumn{.column = "engine_served", .path = "what_if.engine.served", .spread = "served",
-                 .decimals = 0, .whole = true,
+                 .whole = true,
                  .value = [](const E& e) { return Whole(e.counters.served); }},
     EngineColumn{.column = "engine_rejected", .path = "what_if.engine.rejected",
                  .in_sweep = false, .whole = true,
@@ -246,7 +246,7 @@ constexpr std::array kEngineColumns = {
     EngineColumn{.column = "prefix_hit_token_rate", .path = "what_if.engine.prefix_hit_rate",
                  .in_report = false, .value = [](const E& e) { return e.prefix_hit_rate; }},
     EngineColumn{.column = "preemptions", .path = "what_if.engine.preemptions",
-                 .spread = "preemptions", .decimals = 0, .whole = true,
+                 .spread = "preemptions", .whole = true,
                  .value = [](const E& e) { return Whole(e.counters.preemptions); }},
     EngineColumn{.column = "output_tokens_per_s",
                  .path = "what_if.engine.throughput.output_tokens_per_s",

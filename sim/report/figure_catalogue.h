@@ -80,7 +80,7 @@ struct FigureColumn {
   std::string_view path;
   std::string_view title = {};  // empty: not a sweep figure
   std::string_view spread = {};  // its row in the seeds' table; empty: none
-  int decimals = 3;             // digits after the point where a page or table rounds it
+  int decimals = 3;  // digits after the point where a page or table rounds it (a whole: none)
   bool in_report = true;        // a column of the replay's CSV
   bool in_sweep = true;         // a column of the sweep's CSV
   bool whole = false;           // a count, written as an integer
