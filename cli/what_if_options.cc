@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "base/split_text.h"
 #include "cli/option_checks.h"
 #include "sim/replay/what_if_ranges.h"
 
@@ -12,17 +13,6 @@ namespace {
 // Accepts an integer in `range`, as the replay's flags have always checked.
 CLI::Validator InRange(const WhatIfRange& range) {
   return IntegerFrom(range.min, range.max, std::string(range.max_text));
-}
-
-// The parts of "S1,S2,..." between commas, empty ones included.
-std::vector<std::string> SeedTexts(const std::string& list) {
-  std::vector<std::string> parts;
-  for (std::size_t start = 0;;) {
-    const std::size_t comma = list.find(',', start);
-    parts.push_back(list.substr(start, comma - start));
-    if (comma == std::string::npos) return parts;
-    start = comma + 1;
-  }
 }
 
 // The replay's help text or the sweep's.
@@ -126,7 +116,8 @@ void WhatIfOptions::AddSeedsTo(CLI::App& app, Help help) {
                              kMaxSeeds))
       ->check(CLI::Validator(
           [seed](std::string& list) -> std::string {
-            for (std::string& one : SeedTexts(list)) {
+            for (std::string_view part : SplitAt(list, ',')) {
+              std::string one(part);
               if (one.empty())
                 return fmt::format(
                     "expected seeds S1,S2,... (integers separated by commas), got \"{}\" with an "
@@ -138,7 +129,8 @@ void WhatIfOptions::AddSeedsTo(CLI::App& app, Help help) {
           },
           ""))
       ->each([this](const std::string& list) {
-        for (const std::string& one : SeedTexts(list)) seeds.push_back(std::stoull(one));
+        for (std::string_view one : SplitAt(list, ','))
+          seeds.push_back(std::stoull(std::string(one)));
         if (seeds.size() > kMaxSeeds)
           throw CLI::ValidationError(fmt::format("at most {} seeds (one replay each), got {}",
                                                  kMaxSeeds, seeds.size()));

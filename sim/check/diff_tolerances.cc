@@ -5,6 +5,7 @@
 
 #include "base/errors.h"
 #include "base/number_text.h"
+#include "base/split_text.h"
 #include "sim/check/report_diff.h"
 
 namespace lbsim {
@@ -75,9 +76,7 @@ void DiffTolerances::Set(std::string_view assignment) {
   std::string_view value = assignment.substr(eq + 1);
   Tolerance t;
   bool have_abs = false, have_rel = false;
-  for (std::size_t start = 0; start <= value.size();) {
-    const std::size_t comma = value.find(',', start);
-    std::string_view part = value.substr(start, comma == std::string_view::npos ? comma : comma - start);
+  for (std::string_view part : SplitAt(value, ',')) {
     const bool relative = !part.empty() && part.back() == '%';
     if (relative) part.remove_suffix(1);
     double x = 0.0;
@@ -89,8 +88,6 @@ void DiffTolerances::Set(std::string_view assignment) {
       t.abs = x;
       have_abs = true;
     }
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
   }
   for (DiffFamily f : AllDiffFamilies()) {
     if (DiffFamilyName(f) != name) continue;
@@ -106,17 +103,13 @@ void DiffTolerances::Set(std::string_view assignment) {
 }
 
 void DiffAllowances::Allow(std::string_view what) {
-  for (std::size_t start = 0;;) {
-    const std::size_t comma = what.find(',', start);
-    const std::string_view part = what.substr(start, comma == std::string_view::npos ? comma : comma - start);
+  for (std::string_view part : SplitAt(what, ',')) {
     if (part == "trace") trace = true;
     else if (part == "proxy") proxy = true;
     else if (part == "simulation") simulation = true;
     else
       throw UsageError(fmt::format(
           "--allow-different {}: expected trace, proxy or simulation (or a comma list)", what));
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
   }
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "base/number_text.h"
+#include "base/split_text.h"
 #include "sim/report/report.h"
 
 namespace lbsim {
@@ -143,22 +144,11 @@ bool Matches(std::span<const std::string_view> pattern, std::span<const std::str
   return Matches(pattern.subspan(1), path.subspan(1));
 }
 
-// The segments of a dotted path.
-std::vector<std::string_view> SplitDots(std::string_view path) {
-  std::vector<std::string_view> parts;
-  for (std::size_t start = 0;;) {
-    const std::size_t dot = path.find('.', start);
-    parts.push_back(path.substr(start, dot - start));
-    if (dot == std::string_view::npos) return parts;
-    start = dot + 1;
-  }
-}
-
 // Each catalogue entry's path, split once.
 const std::vector<std::vector<std::string_view>>& Patterns() {
   static const std::vector<std::vector<std::string_view>> patterns = [] {
     std::vector<std::vector<std::string_view>> out;
-    for (const CatalogueEntry& entry : kCatalogue) out.push_back(SplitDots(entry.path));
+    for (const CatalogueEntry& entry : kCatalogue) out.push_back(SplitAt(entry.path, '.'));
     return out;
   }();
   return patterns;
@@ -317,7 +307,7 @@ std::string CellText(const std::optional<double>& value, bool whole) {
 }
 
 std::optional<FigureKind> FindFigure(std::string_view dotted) {
-  const std::vector<std::string_view> parts = SplitDots(dotted);
+  const std::vector<std::string_view> parts = SplitAt(dotted, '.');
   return FindFigure(std::vector<std::string>(parts.begin(), parts.end()));
 }
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "base/errors.h"
+#include "base/split_text.h"
 
 namespace lbsim {
 
@@ -24,15 +25,12 @@ std::vector<std::string> ParseFailOn(const std::vector<std::string>& values,
                                      std::string_view flag) {
   std::vector<std::string> names;
   for (const std::string& value : values) {
-    for (std::size_t start = 0;;) {
-      const std::size_t comma = value.find(',', start);
-      const std::string name = value.substr(start, comma - start);
+    for (std::string_view part : SplitAt(value, ',')) {
+      const std::string name(part);
       if (name != "warning" && !IsWarningName(name))
         throw UsageError(fmt::format("{} {}: expected warning (any) or a warning name: {}", flag,
                                      name.empty() ? "''" : name, WarningNameList()));
       if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-      if (comma == std::string::npos) break;
-      start = comma + 1;
     }
   }
   return names;

@@ -12,6 +12,7 @@
 #include "base/errors.h"
 #include "base/number_text.h"
 #include "base/signal_cleanup.h"
+#include "base/split_text.h"
 #include "sim/replay/replay.h"
 #include "sim/replay/what_if_ranges.h"
 #include "sim/report/report.h"
@@ -105,14 +106,10 @@ SweepAxis SweepAxis::Parse(std::string_view text) {
   axis.strategy = std::string(text.substr(0, dot));
   axis.key = std::string(text.substr(dot + 1, eq - dot - 1));
   std::string_view values = text.substr(eq + 1);
-  for (std::size_t start = 0;;) {
-    std::size_t comma = values.find(',', start);
-    std::string_view value = values.substr(start, comma - start);
+  for (std::string_view value : SplitAt(values, ',')) {
     if (value.empty())
       throw UsageError(fmt::format("--vary {}: empty value in '{}'", axis.Name(), values));
     axis.values.emplace_back(value);
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
   }
   return axis;
 }
