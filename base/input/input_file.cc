@@ -287,6 +287,10 @@ Compression Announced(const char* bytes, std::size_t n) {
   if (n >= 2 && b(0) == 0x1f && b(1) == 0x8b) return Compression::kGzip;
   if (n >= 4 && b(0) == 0x28 && b(1) == 0xb5 && b(2) == 0x2f && b(3) == 0xfd)
     return Compression::kZstd;
+  // A zstd skippable frame (magic 0x184D2A50-5F, little-endian), as pzstd
+  // writes before its frames; the decoder steps over it.
+  if (n >= 4 && (b(0) & 0xf0) == 0x50 && b(1) == 0x2a && b(2) == 0x4d && b(3) == 0x18)
+    return Compression::kZstd;
   return Compression::kNone;
 }
 

@@ -5,7 +5,8 @@
 set(COMPRESSED ${PROJECT_SOURCE_DIR}/tests/corpus/compressed)
 
 foreach(name stale_snapshot.ndjson.gz stale_snapshot.ndjson.zst
-             stale_snapshot_two_members.gz stale_snapshot_two_frames.zst)
+             stale_snapshot_two_members.gz stale_snapshot_two_frames.zst
+             stale_snapshot_pzstd.zst)
   lbsim_cli_test(NAME "compressed: ${name}"
     ARGS -s rr,ll --decisions ${OUT}/compressed_${name}.jsonl -o ${OUT}/compressed_${name}.txt
          ${COMPRESSED}/${name}
