@@ -1,11 +1,27 @@
 #include "sim/io/csv.h"
 
+#include <charconv>
+
 #include "sim/io/printable.h"
 
 namespace lbsim {
 
+namespace {
+
+// True when a spreadsheet would take the cell for a formula: it starts
+// with = + - or @ and is not a plain number such as -1.5.
+bool LooksLikeFormula(std::string_view s) {
+  if (s.empty() || s.find_first_of("=+-@") != 0) return false;
+  double number = 0;
+  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), number);
+  return error != std::errc() || end != s.data() + s.size();
+}
+
+}  // namespace
+
 std::string CsvField(std::string_view raw) {
-  const std::string s = Printable(raw);  // no control byte reaches a cell
+  std::string s = Printable(raw);  // no control byte reaches a cell
+  if (LooksLikeFormula(s)) s.insert(0, 1, '\'');  // shown as text, not run
   if (s.find_first_of(",\"") == std::string::npos) return s;
   std::string out = "\"";
   for (char c : s) {

@@ -9,8 +9,9 @@
 namespace lbsim {
 
 // `s` as one CSV field, made Printable (so no control character, line
-// break or bidi override reaches a cell), then quoted (quotes doubled)
-// only when it needs it.
+// break or bidi override reaches a cell), prefixed with ' when a
+// spreadsheet would run it as a formula (it starts with = + - or @ and is
+// not a number), then quoted (quotes doubled) only when it needs it.
 std::string CsvField(std::string_view s);
 
 // One record of CSV text: its fields (quotes removed) and its exact text,

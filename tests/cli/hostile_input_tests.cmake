@@ -299,6 +299,10 @@ string(ASCII 27 escape)
 string(ASCII 7 bell)
 lbsim_accepts(NAME "control characters in ids" INPUT ${ODD}/control_char_ids.ndjson
   STDOUT_MATCH "^[^${escape}${bell}]*red\\\\u001b.31m[^${escape}${bell}]*two\\\\nlines[^${escape}${bell}]*$")
+# Ids a spreadsheet would run as formulas are CSV text cells ('=..., '@...);
+# a plain number stays a number.
+lbsim_accepts(NAME "formula ids in CSV" INPUT ${ODD}/formula_ids.ndjson ARGS -s rr --format csv
+  STDOUT_MATCH "\n[^\n]*,'=1\\+2,[^\n]*\n[^\n]*,'@SUM.A1.,[^\n]*\n[^\n]*3.12,-3,[^\n]*\n")
 
 # --- Inputs too large to commit ----------------------------------------------
 add_test(NAME "cli: hostile: write large inputs"

@@ -395,6 +395,14 @@ TEST_CASE("A sweep of more cells per trace than one replay takes runs whatever -
 TEST_CASE("CSV fields are quoted when they need it and split back") {
   CHECK(CsvField("plain") == "plain");
   CHECK(CsvField("a,b") == "\"a,b\"");
+  // Formula cells are shown as text; numbers stay numbers.
+  CHECK(CsvField("=HYPERLINK(\"x\")") == "\"'=HYPERLINK(\"\"x\"\")\"");
+  CHECK(CsvField("+1+2") == "'+1+2");
+  CHECK(CsvField("-cmd|' /C calc'!A0") == "'-cmd|' /C calc'!A0");
+  CHECK(CsvField("@SUM(A1)") == "'@SUM(A1)");
+  CHECK(CsvField("-1.5") == "-1.5");
+  CHECK(CsvField("-") == "'-");
+  CHECK(CsvField("a=b") == "a=b");
   CHECK(CsvField("say \"hi\"") == "\"say \"\"hi\"\"\"");
   // No control character, line break or bidi override reaches a cell.
   CHECK(CsvField("a\x1b[31m\x07\nb\xe2\x80\xae") == "a\\u001b[31m\\u0007\\nb\\u202e");
