@@ -22,7 +22,7 @@ void EngineOptions::AddTo(CLI::App& app, const std::string& group) {
   app.add_option("--signal-interval", signal_interval,
                  "Engine signals: every S, each engine's queue state is published under the hint "
                  "keys least_load reads; needs --engine")
-      ->check(NonNegative(true))
+      ->check(NonNegative(false))
       ->type_name("S")
       ->group(group);
   app.add_option("--signal-delay", signal_delay,

@@ -336,16 +336,12 @@ class ScenarioParser {
         s.sim.engine.config_file = file;
       }
     }
-    for (const auto& [key, field] :
-         {std::pair{"signal_interval", &s.sim.engine.signal_interval},
-          std::pair{"signal_delay", &s.sim.engine.signal_delay},
-          std::pair{"signal_jitter", &s.sim.engine.signal_jitter}}) {
-      const ojson* v = Member(options, key);
-      if (!v) continue;
-      const std::string name = Sub("options", key);
-      if (!v->is_number() || !std::isfinite(v->get<double>()) || v->get<double>() < 0)
-        Expected(name, "a number >= 0", *v);
-      *field = v->get<double>();
+    // As --signal-interval (> 0), --signal-delay and --signal-jitter (>= 0).
+    for (const auto& [key, field, zero_ok] :
+         {std::tuple{"signal_interval", &s.sim.engine.signal_interval, false},
+          std::tuple{"signal_delay", &s.sim.engine.signal_delay, true},
+          std::tuple{"signal_jitter", &s.sim.engine.signal_jitter, true}}) {
+      if (const ojson* v = Member(options, key)) *field = Time(*v, Sub("options", key), zero_ok);
     }
     if (s.sim.engine.signal_interval > 0 && !s.sim.engine.on())
       Fail("options.signal_interval", "needs options.engine (engine signals come from engines)");
