@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <exception>
+#include <system_error>
 #include <thread>
 
 #include <fmt/format.h>
@@ -382,12 +383,22 @@ SweepResult RunSweep(const SweepGrid& grid, const StrategyRegistry& registry,
       }
     }
   };
+  const std::size_t wanted = std::min<std::size_t>(jobs, groups.size());
   std::vector<std::thread> threads;
-  {
+  threads.reserve(wanted);
+  try {
     // Signals stay with this thread, which the cleanup handler expects.
     TerminationSignalsBlocked blocked;
-    for (unsigned t = 1; t < std::min<std::size_t>(jobs, groups.size()); ++t)
-      threads.emplace_back(work);
+    for (std::size_t t = 1; t < wanted; ++t) threads.emplace_back(work);
+  } catch (const std::system_error& e) {
+    // A process or memory limit: the threads that started take no more
+    // cells and are joined; the run is refused rather than run narrower.
+    next = groups.size();
+    for (std::thread& t : threads) t.join();
+    throw UsageError(fmt::format(
+        "sweep -j {}: only {} of {} threads could start ({}; a process or memory limit such as "
+        "ulimit -u or -v); give a smaller -j",
+        jobs, threads.size() + 1, wanted, e.code().message()));
   }
   work();
   for (std::thread& t : threads) t.join();
