@@ -61,6 +61,33 @@ inline double NumberAtLeast(const JsonView& v, std::string_view field, double mi
   Fail(field, expected, &v);
 }
 
+// Times are added and ordered as doubles, which hold every integer up to
+// 2^53 exactly; Python keeps an integer literal exact at any size.
+constexpr std::uint64_t kMaxExactTime = std::uint64_t{1} << 53;
+
+// Whether a number literal is written as an integer (no fraction, no
+// exponent), whatever its size.
+bool IntegerLiteral(std::string_view text) {
+  return text.find_first_of(".eE") == std::string_view::npos;
+}
+
+// Refuses an integer `span` (a duration, a ttft) that ends an arrival at the
+// integer time `t` past 2^53, where the double sum would no longer equal
+// Python's exact one.
+void CheckExactEnd(const TraceTime& t, const JsonView* span, double value,
+                   std::string_view field) {
+  // Below 2^53 as doubles, below it exactly: rounding keeps the order.
+  if (!span || t.value + value < static_cast<double>(kMaxExactTime)) return;
+  if (!IntegerLiteral(span->text)) return;
+  const JsonNumber n = ReadNumber(span->text);
+  if (n.type == JsonNumber::Type::kUnsigned && n.unsigned_value <= kMaxExactTime - t.integer)
+    return;
+  throw FieldError(fmt::format(
+      "field \"{}\": expected t + {} of at most 2^53 when both are integers (lbsim adds times "
+      "as doubles, exact only that far), got {} + {}",
+      field, field, t.integer, std::string_view(span->text)));
+}
+
 // An Instance id: a non-empty string of at most kMaxIdBytes bytes.
 std::string_view InstanceId(const JsonView* v, std::string_view field, std::string& scratch) {
   if (!v || !v->is_string() || v->text.size() == 2)
@@ -121,6 +148,13 @@ TraceTime Time(const JsonView* v) {
   TraceTime t;
   t.value = n.AsDouble();
   if (!(t.value >= 0.0)) Fail("t", kExpected, v);
+  if (n.type == JsonNumber::Type::kUnsigned
+          ? n.unsigned_value > kMaxExactTime
+          : t.value > static_cast<double>(kMaxExactTime) && IntegerLiteral(v->text))
+    throw FieldError(fmt::format(
+        "field \"t\": expected an integer of at most 2^53 (lbsim adds times as doubles, exact "
+        "only that far; write a fraction or an exponent to take the nearest double), got {}",
+        std::string_view(v->text)));
   if (n.integral()) {
     t.integral = true;
     // Only 0 can be a signed literal here ("-0").
@@ -609,6 +643,10 @@ void EventDecoder::Decode(const JsonView& value, std::span<const JsonMember> mem
       if (e.duration && *e.ttft > *e.duration)
         Fail("ttft", fmt::format("at most the arrival's duration, {}", NumberText(*e.duration)),
              f.ttft);
+    }
+    if (e.t.integral) {
+      if (e.duration) CheckExactEnd(e.t, f.duration, *e.duration, "duration");
+      if (e.ttft) CheckExactEnd(e.t, f.ttft, *e.ttft, "ttft");
     }
     if (f.route) e.route = Route(*f.route);
     if (f.knowledge_tokens)

@@ -196,6 +196,18 @@ lbsim_bad(t_1e400.ndjson MESSAGE_START ":3: invalid JSON at column 11: ")
 lbsim_bad(t_nan.json MESSAGE_START ":5:11: invalid JSON: ")
 lbsim_bad(t_infinity.ndjson MESSAGE_START ":3: invalid JSON at column 7: ")
 lbsim_bad(t_minus_infinity.json MESSAGE_START ":4:12: invalid JSON: ")
+# Times are doubles: an integer past 2^53, or an arrival's integer end past
+# it, would not be Python's exact integer; a fraction or exponent is a double
+# in both (tests/corpus/odd/times_near_2p53.ndjson).
+set(EXACT_ONLY "(lbsim adds times as doubles, exact only that far")
+lbsim_bad(t_integer_past_2p53.ndjson MESSAGE
+  ":3: field \"t\": expected an integer of at most 2^53 ${EXACT_ONLY}; write a fraction or an exponent to take the nearest double), got 9007199254740993")
+lbsim_bad(t_integer_past_2p64.json MESSAGE
+  ": events[0]: field \"t\": expected an integer of at most 2^53 ${EXACT_ONLY}; write a fraction or an exponent to take the nearest double), got 100000000000000000000000")
+lbsim_bad(duration_end_past_2p53.ndjson MESSAGE
+  ":2: field \"duration\": expected t + duration of at most 2^53 when both are integers ${EXACT_ONLY}), got 9007199254740991 + 2")
+lbsim_bad(ttft_end_past_2p53.ndjson MESSAGE
+  ":2: field \"ttft\": expected t + ttft of at most 2^53 when both are integers ${EXACT_ONLY}), got 9007199254740000 + 993")
 lbsim_bad(t_out_of_order.json MESSAGE
   ": events[2]: field \"t\": expected a time >= 2 (events must be in non-decreasing t), got 1.5")
 lbsim_bad(type_missing.ndjson MESSAGE ":3: field \"type\": ${TYPES}, but it is missing")
@@ -294,6 +306,7 @@ lbsim_accepts(NAME "nesting at the limit" INPUT ${ODD}/hint_nesting_512.ndjson)
 lbsim_accepts(NAME "ids of 4096 bytes" INPUT ${ODD}/id_4096_bytes.ndjson)
 lbsim_accepts(NAME "inflight 2^53" INPUT ${ODD}/inflight_2p53.ndjson)
 lbsim_accepts(NAME "times near the double maximum" INPUT ${ODD}/extreme_times.ndjson)
+lbsim_accepts(NAME "integer times up to 2^53, doubles past it" INPUT ${ODD}/times_near_2p53.ndjson)
 # Ids and names that would drive a terminal are shown escaped in the table.
 string(ASCII 27 escape)
 string(ASCII 7 bell)
