@@ -36,6 +36,25 @@ class LineSource {
     pos_ += size + 1;
   }
 
+  // Takes the empty lines ("\n" or "\r\n") at the start of Buffered(),
+  // as many calls of Next would; false when there is none.
+  bool SkipEmptyLines() {
+    const std::size_t start = pos_;
+    const char* p = window_.data();
+    const std::size_t end = window_.size();
+    for (;;) {
+      if (pos_ < end && p[pos_] == '\n') {
+        ++pos_;
+      } else if (pos_ + 1 < end && p[pos_] == '\r' && p[pos_ + 1] == '\n') {
+        pos_ += 2;
+      } else {
+        break;
+      }
+      ++number_;
+    }
+    return pos_ != start;
+  }
+
   // The 1-based number of the line Next returned (or Skip took) last.
   std::uint64_t number() const { return number_; }
   // The bytes of the file read up to the end of that line.

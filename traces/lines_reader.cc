@@ -38,6 +38,7 @@ void ReadLinesTrace(InputFile& input, TraceStream& stream) {
     // Most event lines fit a learned layout and are read in place, before
     // anything looks for where they end.
     std::size_t size = 0;
+    if (lines.SkipEmptyLines()) continue;  // a run of them, at memory speed
     if (!header && stream.EventByLayout(lines.Buffered(), lines.number() + 1, size)) {
       lines.Skip(size);
       continue;

@@ -55,7 +55,7 @@ std::uint32_t EngineFleet::NewRequest() {
   return static_cast<std::uint32_t>(requests_.size() - 1);
 }
 
-void EngineFleet::RequireTokens(const TraceEvent& arrival) {
+void EngineFleet::RequireTokens(const TraceEvent& arrival) const {
   for (const auto& [field, value] : {std::pair{"input_tokens", &arrival.input_tokens},
                                      std::pair{"output_tokens", &arrival.output_tokens}})
     if (!*value)
@@ -63,6 +63,21 @@ void EngineFleet::RequireTokens(const TraceEvent& arrival) {
           "field \"{}\": expected an integer >= 0 (a token count): the engine model (--engine) "
           "serves every arrival by its tokens, but it is missing",
           field));
+  // One served request's own steps: each prefill chunk, each output token.
+  // (Too long for the cache, it is rejected at once and costs nothing.)
+  const std::uint64_t input = std::max<std::uint64_t>(*arrival.input_tokens, 1);
+  const std::uint64_t output = *arrival.output_tokens;
+  const std::uint64_t cache = config_->kv_blocks * config_->block_tokens;
+  if (input > cache || output > cache - input) return;
+  const std::uint64_t chunks = (input - 1) / config_->max_batched_tokens + 1;
+  if (output <= kMaxRequestSteps && chunks <= kMaxRequestSteps - output) return;
+  const bool by_output = output >= chunks;
+  throw FieldError(fmt::format(
+      "field \"{}\": expected a request the engine serves in at most {} steps (the limit: "
+      "input_tokens / max_batched_tokens {} in prefill chunks, plus output_tokens), got {} "
+      "input and {} output tokens",
+      by_output ? "output_tokens" : "input_tokens", kMaxRequestSteps,
+      config_->max_batched_tokens, *arrival.input_tokens, output));
 }
 
 bool EngineFleet::Admit(const TraceEvent& arrival, std::uint64_t seq, InstanceIndex i,

@@ -62,8 +62,13 @@ class EngineFleet {
   // scheduling its completion on the World's events (may be nullptr).
   void set_listener(ResponseListener* listener) { listener_ = listener; }
 
-  // Throws FieldError unless `arrival` has both token counts.
-  static void RequireTokens(const TraceEvent& arrival);
+  // Most steps one request may need on its own (its prefill chunks plus
+  // its output tokens), so that one arrival costs at most about a second.
+  static constexpr std::uint64_t kMaxRequestSteps = std::uint64_t{1} << 24;
+
+  // Throws FieldError unless `arrival` has both token counts and, when it
+  // fits the KV cache, needs at most kMaxRequestSteps steps.
+  void RequireTokens(const TraceEvent& arrival) const;
   // `arrival`, routed to Instance `i` (registration `registration`, speed
   // `speed`). False when the engine rejects it at once (too long for its
   // KV cache: the caller completes it now); otherwise the fleet schedules

@@ -526,7 +526,7 @@ Choice World::SelectQueued(double t, std::span<const Candidate> candidates) {
   // that may be routed.
   const bool completions = arrival.route == RequestRoute::kCompletions;
   if (engine_) {
-    EngineFleet::RequireTokens(arrival);
+    engine_->RequireTokens(arrival);
   } else if (!arrival.duration) {
     throw FieldError(fmt::format(
         "field \"duration\": expected a number >= 0 ({}): the Proxy queue model (--proxy-queue) "

@@ -29,6 +29,33 @@ TEST_CASE("LineSource yields every line with its number, the last without newlin
   std::fclose(f);
 }
 
+TEST_CASE("LineSource skips a run of empty lines, numbering each, across a window refill") {
+  // 3 MB of empty lines ("\n" and "\r\n"), then an error line: its number
+  // counts every empty one, as Next would.
+  std::string text = "head\n";
+  for (int k = 0; k < 1000000; ++k) text += k % 2 ? "\n" : "\r\n";
+  text += "  \r\nx\n";
+  std::FILE* f = fmemopen(text.data(), text.size(), "r");
+  LineSource lines(f, "x");
+  std::string_view line;
+  REQUIRE(lines.Next(line));
+  CHECK(lines.SkipEmptyLines());
+  std::size_t calls = 1;
+  for (;;) {
+    if (lines.SkipEmptyLines()) {
+      ++calls;
+      continue;
+    }
+    REQUIRE(lines.Next(line));
+    if (!IsBlank(line)) break;
+  }
+  CHECK(line == "x");
+  CHECK(lines.number() == 1000003);
+  CHECK(calls < 20);  // in runs, not line by line
+  CHECK_FALSE(lines.Next(line));
+  std::fclose(f);
+}
+
 TEST_CASE("LineSource splits lines of every length, across 16-byte blocks and a window refill") {
   // Lines of 0 to 99 bytes, over and over, about 1.25 MB: more than the
   // 1 MiB window, so lines also straddle a refill.
