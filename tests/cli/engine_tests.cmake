@@ -86,6 +86,21 @@ lbsim_cli_test(NAME "engine prefix blocks of a size the cache cannot hold"
 lbsim_cli_test(NAME "engine check scenario: prefix hits skip prefill"
   ARGS check ${ENGINE}/prefix_reuse.scenario.json
   EXIT 0 STDOUT_MATCH "\nlbsim check: 1 scenario, 9 expectations: 9 passed, 0 failed\n$")
+# One request's own steps are bounded before it runs: with a cache of 2^53
+# tokens, 2^40 output tokens (or 2^24 one-token prefill chunks) are refused
+# at their arrival, alone or behind the Proxy queue; at the limit it runs.
+set(HUGE ${ENGINE}/huge_cache_engine.json)
+set(STEPS "expected a request the engine serves in at most 16777216 steps .the limit: input_tokens / max_batched_tokens 1 in prefill chunks, plus output_tokens.")
+foreach(queue "" --proxy-queue)
+  lbsim_cli_test(NAME "engine: 2^40 output tokens are refused before they run ${queue}"
+    ARGS ${queue} --engine ${HUGE} ${ENGINE}/output_2p40.ndjson
+    EXIT 2 STDERR_LINES 1
+    STDERR_MATCH "^lbsim: error: tests/cli/engine/output_2p40.ndjson:3: field \"output_tokens\": ${STEPS}, got 10 input and 1099511627776 output tokens\n$")
+endforeach()
+lbsim_cli_test(NAME "engine: a prefill past the step limit is refused, one at it is taken"
+  ARGS --engine ${HUGE} ${ENGINE}/input_at_step_limit.ndjson
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: tests/cli/engine/input_at_step_limit.ndjson:3: field \"input_tokens\": ${STEPS}, got 16777000 input and 217 output tokens\n$")
 # An interval of 0 would mean "no signals"; leaving the option out says that.
 lbsim_cli_test(NAME "engine: --signal-interval 0 is refused"
   ARGS --engine ${SMALL} --signal-interval 0 ${ENGINE}/three_requests.ndjson
