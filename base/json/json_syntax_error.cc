@@ -1,6 +1,11 @@
 #include "base/json/json_syntax_error.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <istream>
+#include <streambuf>
+#include <utility>
+#include <vector>
 #include <optional>
 #include <stdexcept>
 
@@ -77,18 +82,102 @@ std::optional<NulByte> FirstNulByte(std::FILE* file) {
 
 }  // namespace
 
+namespace {
+
+// The bytes of a file with every run of JSON whitespace cut to its first
+// kKeep bytes. nlohmann's lexer keeps the characters it skips until the
+// next string or number, so a long run would cost memory and time; no
+// error or message depends on a run's bytes past the first few.
+class SqueezedWhitespace : public std::streambuf {
+ public:
+  static constexpr std::size_t kKeep = 4096;
+
+  explicit SqueezedWhitespace(std::FILE* file) : file_(file) {}
+
+  // The bytes dropped before the first `kept` bytes handed out.
+  std::uint64_t DroppedBefore(std::uint64_t kept) const {
+    std::uint64_t dropped = 0;
+    for (const auto& [at, total] : cuts_) {
+      if (at > kept) break;
+      dropped = total;
+    }
+    return dropped;
+  }
+
+ protected:
+  int_type underflow() override {
+    std::size_t n = 0;
+    while (n == 0) {
+      const std::size_t got = std::fread(in_, 1, sizeof in_, file_);
+      if (got == 0) return traits_type::eof();
+      for (std::size_t i = 0; i < got; ++i) {
+        const char c = in_[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+          if (++run_ > kKeep) {
+            if (run_ == kKeep + 1) cuts_.emplace_back(kept_ + n, dropped_);
+            cuts_.back().second = ++dropped_;
+            continue;
+          }
+        } else {
+          run_ = 0;
+        }
+        out_[n++] = c;
+      }
+    }
+    kept_ += n;
+    setg(out_, out_, out_ + n);
+    return traits_type::to_int_type(out_[0]);
+  }
+
+ private:
+  std::FILE* file_;
+  char in_[1 << 16];
+  char out_[1 << 16];
+  std::size_t run_ = 0;        // whitespace bytes in a row so far
+  std::uint64_t kept_ = 0;     // bytes handed out before this buffer
+  std::uint64_t dropped_ = 0;  // bytes dropped so far
+  // Per cut run: the kept bytes before it, and the bytes dropped up to its end.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> cuts_;
+};
+
+// nlohmann's "at line L, column C" for the first `total` bytes of `file`,
+// counted as its lexer counts them.
+std::pair<std::uint64_t, std::uint64_t> LineAndColumn(std::FILE* file, std::uint64_t total) {
+  std::rewind(file);
+  std::uint64_t lines = 0, column = 0;
+  char chunk[1 << 16];
+  for (std::size_t n;
+       total > 0 && (n = std::fread(chunk, 1, std::min<std::uint64_t>(sizeof chunk, total), file)) > 0;) {
+    for (std::size_t i = 0; i < n; ++i) {
+      ++column;
+      if (chunk[i] == '\n') ++lines, column = 0;
+    }
+    total -= n;
+  }
+  // The lexer counts the end of the input as a character too.
+  return {lines + 1, column + total};
+}
+
+}  // namespace
+
 std::string DescribeDocumentSyntaxError(std::FILE* file) {
   // nlohmann's parser takes a NUL byte for the end of the input: the error
   // is the NUL, unless the parser finds one before it.
   const std::optional<NulByte> nul = FirstNulByte(file);
   std::rewind(file);
   SyntaxErrorSax sax;
-  json::sax_parse(file, &sax);
-  if (nul && (!sax.failed || sax.position == 0 || sax.position - 1 >= nul->offset))
+  SqueezedWhitespace squeezed(file);
+  std::istream in(&squeezed);
+  json::sax_parse(in, &sax);
+  // Positions in the file: the parser's plus the whitespace cut before them.
+  const std::uint64_t dropped = squeezed.DroppedBefore(sax.position);
+  if (nul && (!sax.failed || sax.position == 0 || sax.position + dropped - 1 >= nul->offset))
     return fmt::format("{}:{}: invalid JSON: a NUL byte (JSON text holds none)", nul->line,
                        nul->column);
   if (!sax.failed) Disagree();
-  return ParseErrorWithPosition(sax.what);
+  if (dropped == 0) return ParseErrorWithPosition(sax.what);
+  const auto [line, column] = LineAndColumn(file, sax.position + dropped);
+  return fmt::format("{}:{}: invalid JSON: {}", line, column, ParseErrorDetail(sax.what));
 }
 
 std::string ParseErrorDetail(const std::string& what) {
