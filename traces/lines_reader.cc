@@ -38,13 +38,15 @@ void ReadLinesTrace(InputFile& input, TraceStream& stream) {
     // Most event lines fit a learned layout and are read in place, before
     // anything looks for where they end.
     std::size_t size = 0;
-    if (lines.SkipEmptyLines()) continue;  // a run of them, at memory speed
     if (!header && stream.EventByLayout(lines.Buffered(), lines.number() + 1, size)) {
       lines.Skip(size);
       continue;
     }
     if (!lines.Next(line)) break;
-    if (IsBlank(line)) continue;
+    if (IsBlank(line)) {
+      lines.SkipEmptyLines();  // the run it starts, at memory speed
+      continue;
+    }
     if (!header && ScanFlatObject(line, flat)) {
       stream.Event(flat.value, flat.Members(), lines.number());
       stream.LearnLayout(line, flat.Members());

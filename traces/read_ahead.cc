@@ -47,15 +47,28 @@ class alignas(128) EventBatch {
   std::uint64_t progress_total = 0;
 
   std::size_t size() const { return packed_.size(); }
+  // The bytes its events hold beyond their fixed size: ids, hints, blocks.
+  std::size_t bytes() const { return bytes_; }
   // The position of its first event; the batch is not empty.
   std::uint64_t FirstPosition() const { return packed_.front().position; }
 
+  // Empties the batch. Room a large event took is given back, so that a
+  // few arrivals with many prefix blocks or a long hint do not leave every
+  // slot of the ring holding their size.
   void Clear() {
     header.reset();
     progress_done = progress_total = 0;
     packed_.clear();
+    for (std::size_t k = 0; k < full_count_; ++k) {
+      Hint& hint = full_[k].event.hint;
+      if (hint.prefix_blocks.capacity() > kKeptItems) std::vector<std::uint64_t>().swap(hint.prefix_blocks);
+      if (hint.queues.capacity() > kKeptItems) std::vector<Hint::Entry>().swap(hint.queues);
+      if (hint.raw_json.capacity() > kKeptBytes) std::string().swap(hint.raw_json);
+    }
     full_count_ = 0;
+    if (text_.capacity() > kReadAheadBatchBytes) std::string().swap(text_);
     text_.clear();
+    bytes_ = 0;
   }
 
   void Add(const TraceEvent& e) {
@@ -74,6 +87,9 @@ class alignas(128) EventBatch {
       if (full_.size() == full_count_) full_.emplace_back();
       FullEvent& f = full_[full_count_];
       f.event = e;
+      bytes_ += e.hint.prefix_blocks.size() * sizeof(std::uint64_t) +
+                e.hint.queues.size() * sizeof(Hint::Entry) + e.hint.raw_json.size() +
+                e.instance.size() + sizeof(FullEvent);
       f.instance = Keep(e.instance);
       if (e.request) f.request = Keep(*e.request);
       p.full = static_cast<std::uint32_t>(full_count_++);
@@ -219,8 +235,13 @@ class alignas(128) EventBatch {
   IdSpan Keep(std::string_view id) {
     IdSpan span{static_cast<std::uint32_t>(text_.size()), static_cast<std::uint32_t>(id.size())};
     text_.append(id);
+    bytes_ += id.size();
     return span;
   }
+
+  // What a slot's vectors may keep across batches (items, string bytes).
+  static constexpr std::size_t kKeptItems = 1024;
+  static constexpr std::size_t kKeptBytes = 16384;
   std::string_view View(IdSpan span) const {
     return std::string_view(text_).substr(span.at, span.size);
   }
@@ -229,6 +250,7 @@ class alignas(128) EventBatch {
   std::vector<FullEvent> full_;  // the first full_count_ are this batch's
   std::size_t full_count_ = 0;
   std::string text_;
+  std::size_t bytes_ = 0;
 };
 
 // Thrown on the reading thread when the visitor has stopped: unwinds the
@@ -439,7 +461,7 @@ class BatchingVisitor final : public TraceVisitor, public TraceProgress {
   void OnEvent(const TraceEvent& event) override {
     EventBatch& batch = Current();
     batch.Add(event);
-    if (batch.size() == kReadAheadBatchEvents) Flush();
+    if (batch.size() == kReadAheadBatchEvents || batch.bytes() >= kReadAheadBatchBytes) Flush();
   }
 
   void Update(std::uint64_t done, std::uint64_t total, std::uint64_t) override {

@@ -13,6 +13,10 @@ namespace lbsim {
 // batches mean fewer hand-overs; how far the reader may run ahead is set
 // apart, as a number of batches.
 inline constexpr std::size_t kReadAheadBatchEvents = 2048;
+// ... or fewer: a batch is handed on once its events hold this many bytes
+// beyond their fixed size (ids, hints, prefix blocks), so that the ring
+// holds tens of MiB however large the events.
+inline constexpr std::size_t kReadAheadBatchBytes = std::size_t{4} << 20;
 
 // Batches the reader may fill before the visitor has taken them: the reader
 // runs at most this many times kReadAheadBatchEvents ahead. A reader that
