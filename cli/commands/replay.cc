@@ -331,6 +331,7 @@ int RunReplay(const ReplayCommand& command) {
     for (std::uint64_t seed : seeds) {
       SimOptions seeded = sim;
       seeded.seed = seed;
+      seeded.replays = seeds.size();  // every seed's report is held to the end
       ReplayResult result = Replay(
           command.trace,
           [&](InstanceTable& table, TraceVisitor& visitor) { return feed(table, visitor, nullptr); },

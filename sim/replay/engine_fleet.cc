@@ -21,11 +21,11 @@ void AppendTime(std::string& out, double t) {
 }  // namespace
 
 EngineFleet::EngineFleet(std::shared_ptr<const EngineConfig> config, InternalEvents& events,
-                         double window)
+                         double window, std::uint64_t max_window_cells)
     : config_(std::move(config)),
       events_(events),
       unit_tokens_(config_->block_tokens),
-      stats_(std::make_shared<EngineStats>(window)) {}
+      stats_(std::make_shared<EngineStats>(window, max_window_cells)) {}
 
 void EngineFleet::SetTrace(const std::string& time_unit,
                            std::optional<std::uint64_t> prefix_block_tokens) {

@@ -46,7 +46,8 @@ struct EngineArrival {
 // the engines, not the run's length.
 class EngineFleet {
  public:
-  EngineFleet(std::shared_ptr<const EngineConfig> config, InternalEvents& events, double window);
+  EngineFleet(std::shared_ptr<const EngineConfig> config, InternalEvents& events, double window,
+              std::uint64_t max_window_cells);
 
   // The trace's time unit ("s" or "ms") and prefix_block_tokens (null: the
   // engine's block size). Throws FieldError when the prefix unit is not a

@@ -52,12 +52,15 @@ std::int64_t EngineStats::IndexOf(double t) const {
 
 EngineStats::WindowCell& EngineStats::Cell(std::int64_t window, InstanceIndex i) {
   const auto k = static_cast<std::size_t>(std::max<std::int64_t>(window - first_, 0));
-  if (k >= WindowSeries::kMaxWindows)
-    throw UsageError(fmt::format(
-        "--window {}: the run needs more than {} windows; choose a wider window", window_,
-        WindowSeries::kMaxWindows));
+  if (k >= WindowSeries::kMaxWindows) RefuseWindows(window_, WindowSeries::kMaxWindows);
   if (windows_.size() <= k) windows_.resize(k + 1);
-  return At(windows_[k], i);
+  std::vector<WindowCell>& cells = windows_[k];
+  if (cells.size() <= i) {
+    cells_ += i + 1 - cells.size();
+    if (cells_ > max_cells_) RefuseWindowFigures(window_, max_cells_);
+    cells.resize(i + 1);
+  }
+  return cells[i];
 }
 
 void EngineStats::Begin(double t) {

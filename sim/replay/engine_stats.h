@@ -50,8 +50,9 @@ class EngineStats {
     std::uint64_t ttft_count = 0;
   };
 
-  // `window` > 0 keeps windows.
-  explicit EngineStats(double window) : window_(window) {}
+  // `window` > 0 keeps windows, at most `max_cells` window x Instance
+  // cells of them (past it, the --window refusal).
+  EngineStats(double window, std::uint64_t max_cells) : window_(window), max_cells_(max_cells) {}
 
   EngineCounters& counters(InstanceIndex i) { return At(counters_, i); }
   EngineLatencies& latencies(InstanceIndex i) { return At(latencies_, i); }
@@ -88,6 +89,8 @@ class EngineStats {
   void AddArea(InstanceIndex i, const LevelTracker::Stretch& s, double WindowCell::*area);
 
   double window_;
+  std::uint64_t max_cells_;
+  std::uint64_t cells_ = 0;  // window x Instance cells made
   std::int64_t first_ = 0;
   std::vector<EngineCounters> counters_;
   std::vector<EngineLatencies> latencies_;

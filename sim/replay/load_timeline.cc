@@ -28,7 +28,7 @@ void LoadTimeline::Change(InstanceIndex i, double t, std::int64_t delta) {
   if (charts_) charts_->AddArea(i, s.from, s.to, level);
 }
 
-void LoadTimeline::End(double t) {
+void LoadTimeline::End(double t, std::size_t instances) {
   if (!begun_) return;
   if (t > end_) end_ = t;
   outstanding_.CloseAt(end_, [&](InstanceIndex i, const LevelTracker::Stretch& s) {
@@ -36,7 +36,10 @@ void LoadTimeline::End(double t) {
     if (windows_) windows_->AddArea(i, s.from, s.to, level);
     if (charts_) charts_->AddArea(i, s.from, s.to, level);
   });
-  if (windows_) windows_->ExtendTo(end_);
+  if (windows_) {
+    windows_->ExtendTo(end_);
+    windows_->ListInstances(instances);
+  }
   if (charts_) charts_->End(end_);
 }
 

@@ -35,7 +35,9 @@ class LoadTimeline {
   void Routed(InstanceIndex i, double t) { Change(i, t, +1); }
   void Completed(InstanceIndex i, double t) { Change(i, t, -1); }
   // The run ended at `t`: closes every level and window.
-  void End(double t);
+  // `instances`: how many the report lists in every window (checked
+  // against the window figure limit before a report is built).
+  void End(double t, std::size_t instances);
 
   bool begun() const { return begun_; }
   double span_start() const { return start_; }

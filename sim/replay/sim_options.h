@@ -56,8 +56,12 @@ struct ProxyQueueOptions {
 // stops with a usage error naming the option to change, before memory or
 // time runs away.
 // Window figures kept: windows x Instances, summed over the runs (a row of
-// the window CSV each).
-inline constexpr std::uint64_t kMaxWindowFigures = 16'000'000;
+// the window CSV each). A JSON report spends about 700 bytes on one (its
+// tree and its text), so this many fit in about 1 GiB.
+inline constexpr std::uint64_t kMaxWindowFigures = 1'000'000;
+// With the engine model a window x Instance figure counts this many times:
+// it carries the engine's four figures besides.
+inline constexpr std::uint64_t kEngineWindowWeight = 2;
 // Snapshot values taken: snapshots x Instances, summed over the runs (a
 // replay at the limit takes seconds to some tens of seconds).
 inline constexpr std::uint64_t kMaxSnapshotValues = 16'000'000;
@@ -114,6 +118,9 @@ struct SimOptions {
   // The strategy runs of the replay, which share the limits above (set by
   // Replay).
   std::size_t runs = 1;
+  // The replays whose reports are held together (one per --seeds seed):
+  // their runs share the window figures too (snapshots end with a replay).
+  std::size_t replays = 1;
 
   bool service() const { return slots > 0; }
   bool stale() const { return stale_interval > 0.0; }

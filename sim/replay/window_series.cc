@@ -24,11 +24,19 @@ void WindowSeries::TooMany(std::string_view what) const {
   throw UsageError(fmt::format("--window {}: {}; choose a wider window", width_, what));
 }
 
-void WindowSeries::TooManyFigures() const {
-  TooMany(fmt::format("the run needs more than {} window x Instance figures (the limit of one "
-                      "replay, shared by its strategy runs)",
-                      max_figures_));
+void RefuseWindows(double width, std::uint64_t limit) {
+  throw UsageError(fmt::format(
+      "--window {}: the run needs more than {} windows; choose a wider window", width, limit));
 }
+
+void RefuseWindowFigures(double width, std::uint64_t limit) {
+  throw UsageError(fmt::format(
+      "--window {}: the run needs more than {} window x Instance figures (the limit of one "
+      "replay, shared by its strategy runs and seeds); choose a wider window",
+      width, limit));
+}
+
+void WindowSeries::TooManyFigures() const { RefuseWindowFigures(width_, max_figures_); }
 
 std::int64_t WindowSeries::IndexOf(double t) const {
   // Windows are counted from 0; past 2^53 their boundaries are no longer
@@ -51,7 +59,7 @@ WindowSeries::Window& WindowSeries::At(std::int64_t index) {
   if (index < first_)
     throw std::logic_error("window series: time went backwards");
   const auto k = static_cast<std::uint64_t>(index - first_);
-  if (k >= kMaxWindows) TooMany(fmt::format("the run needs more than {} windows", kMaxWindows));
+  if (k >= kMaxWindows) RefuseWindows(width_, kMaxWindows);
   if (windows_.size() <= k) {
     if ((k + 1) * instances_ > max_figures_) TooManyFigures();
     windows_.resize(k + 1);
@@ -86,7 +94,7 @@ void WindowSeries::AddArea(InstanceIndex i, double from, double to, double level
   // The windows before `last` all get figures (`last` too, unless `to` is
   // its start): the limits, checked before walking them.
   const auto reach = static_cast<std::uint64_t>(last - first_);
-  if (reach > kMaxWindows) TooMany(fmt::format("the run needs more than {} windows", kMaxWindows));
+  if (reach > kMaxWindows) RefuseWindows(width_, kMaxWindows);
   if (reach * instances_ > max_figures_) TooManyFigures();
   for (std::int64_t k = IndexOf(from); k <= last; ++k) {
     const double lo = std::max(from, static_cast<double>(k) * width_);

@@ -14,6 +14,11 @@ namespace lbsim {
 // and accumulates the area under each Instance's outstanding-request level
 // (mean inflight = area / covered time). Memory grows with the number of
 // windows times Instances, never with the number of arrivals.
+// The refusals of a --window of `width` that needs more windows, or more
+// window x Instance figures, than `limit`: a UsageError naming --window.
+[[noreturn]] void RefuseWindows(double width, std::uint64_t limit);
+[[noreturn]] void RefuseWindowFigures(double width, std::uint64_t limit);
+
 class WindowSeries {
  public:
   struct Window {
@@ -42,6 +47,11 @@ class WindowSeries {
   void AddArea(InstanceIndex i, double from, double to, double level);
   // Makes the windows reach the end of a run that ends at `t`.
   void ExtendTo(double t);
+  // A report lists `n` Instances in every window, those without figures
+  // too: checks windows x `n` against the limit.
+  void ListInstances(std::size_t n) {
+    if (n > 0) Instance(static_cast<InstanceIndex>(n - 1));
+  }
 
   double width() const { return width_; }
   // Window k of windows() covers [Start(k), End(k)).

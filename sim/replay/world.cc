@@ -71,11 +71,15 @@ World::World(const StrategyRequest& request, const SimOptions& options,
         SnapshotLimits{kMaxSnapshotValues / options.runs,
                        kMaxPendingSnapshotValues / options.runs});
   candidates_.SetView(view_.get());
+  // This run's share of the window figures of the replay and its seeds.
+  const std::uint64_t window_figures =
+      kMaxWindowFigures / (options.runs * std::max<std::size_t>(1, options.replays) *
+                           (options.engine.on() ? kEngineWindowWeight : 1));
   if (options.timed())
-    timeline_ = std::make_unique<LoadTimeline>(options.window, kMaxWindowFigures / options.runs,
-                                               options.charts);
+    timeline_ = std::make_unique<LoadTimeline>(options.window, window_figures, options.charts);
   if (options.engine.on())
-    engine_ = std::make_unique<EngineFleet>(options.engine.config, events_, options.window);
+    engine_ = std::make_unique<EngineFleet>(options.engine.config, events_, options.window,
+                                            window_figures);
   // What rewrites the hint does not reach a strategy reading it as JSON.
   auto refuse_raw_hint = [&](std::string_view option, std::string_view rewriter,
                              std::string_view pronoun) {
@@ -328,7 +332,7 @@ void World::RunAllCompletions(const Pool& pool) {
     if (table_) journeys_->Finish(*table_, queue_->StalledBehindCompletions());
   }
   while (!events_.empty()) RunInternal(pool);
-  if (timeline_) timeline_->End(last_time_);
+  if (timeline_) timeline_->End(last_time_, pool.size());
   if (service_) service_->CloseAt(last_time_);
   if (engine_) engine_->Close(timeline_->span_end());
 }

@@ -24,6 +24,16 @@ def blocks_trace(path, arrivals, ids):
                     % (k, blocks))
 
 
+def far_apart_trace(path, instances, last):
+    """`instances` Instances, two arrivals at 0 and `last`: --window 1 keeps
+    (last + 1) x instances window figures."""
+    ids = ",".join('{"id": "i%05d"}' % k for k in range(instances))
+    with open(path, "w") as f:
+        f.write('{"lbsim_trace": 1, "instances": [%s]}\n' % ids)
+        f.write('{"t": 0, "type": "arrival", "duration": 1}\n')
+        f.write('{"t": %d, "type": "arrival", "duration": 1}\n' % last)
+
+
 # name: (writes the input, lbsim's arguments after the input's path is
 # known, expected exit status, bound in MiB)
 CASES = {
@@ -32,6 +42,18 @@ CASES = {
     "read-ahead after large arrivals": (
         lambda d: blocks_trace(os.path.join(d, "blocks.ndjson"), 400, 50_000),
         lambda d: ["-s", "rr,ll", os.path.join(d, "blocks.ndjson")], 0, 80),
+    # The window figure limit (1,000,000) reached exactly, in a JSON report:
+    # it was 16,000,000, which took 11 GB.
+    "window figures at the limit, JSON": (
+        lambda d: far_apart_trace(os.path.join(d, "far.ndjson"), 16, 62_499),
+        lambda d: ["-s", "rr", "--window", "1", "-f", "json", "-o", os.path.join(d, "r.json"),
+                   os.path.join(d, "far.ndjson")], 0, 1024),
+    # 10,000 Instances and one arrival every 99,999 s: the windows hold
+    # figures for one Instance, the report would list all 10,000 in each
+    # (10^9 figures); refused before the report is built.
+    "window figures of Instances without figures": (
+        lambda d: far_apart_trace(os.path.join(d, "wide.ndjson"), 10_000, 99_999),
+        lambda d: ["-s", "rr", "--window", "1", os.path.join(d, "wide.ndjson")], 2, 100),
 }
 
 

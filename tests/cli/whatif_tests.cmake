@@ -88,6 +88,21 @@ lbsim_cli_test(NAME "whatif window csv needs window"
   ARGS --window-csv ${OUT}/w.csv tests/cli/whatif/two_instances_k1.json
   EXIT 2 STDERR_MATCH "--window-csv needs --window.*\nlbsim: no output written \\(--window-csv ${OUT}/w.csv\\)\n$" STDERR_LINES 2
   ABSENT ${OUT}/w.csv)
+# 600,000 window figures (37,500 windows x 16 Instances): within the limit
+# of 1,000,000 for one run, past each run's share with two strategy runs or
+# two seeds, and past it with the engine model (each counts twice).
+set(FAR tests/cli/whatif/sixteen_far_apart.ndjson)
+set(SHARE "--window 1: the run needs more than 500000 window x Instance figures .the limit of one replay, shared by its strategy runs and seeds.; choose a wider window\n$")
+lbsim_cli_test(NAME "whatif window figures: 600,000 fit one run"
+  ARGS -s rr --window 1 --format csv ${FAR} EXIT 0 STDERR_LINES 0)
+foreach(case "two strategy runs|-s;rr,ll" "two seeds|-s;p2c;--seeds;1,2"
+             "the engine model|-s;rr;--engine;llama-3.1-8b-h100")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 name)
+  list(SUBLIST parts 1 -1 args)
+  lbsim_cli_test(NAME "whatif window figures: 600,000 are past the share of ${name}"
+    ARGS ${args} --window 1 ${FAR} EXIT 2 STDERR_LINES 1 STDERR_MATCH "^lbsim: error: ${SHARE}")
+endforeach()
 lbsim_cli_test(NAME "whatif too many windows"
   ARGS --window 0.000001 --output ${OUT}/many.txt tests/cli/whatif/two_instances_k1.json
   EXIT 2 STDERR_MATCH "--window 1e-06: the run needs more than 1000000 windows.*\nlbsim: no output written \\(--output ${OUT}/many.txt\\)\n$" STDERR_LINES 2

@@ -69,7 +69,8 @@ TEST_CASE("window series: every limit is checked before a window is made or walk
     s.AddArea(1, 0.0, 5.0, 1.0);  // 5 windows x 2 Instances
     CHECK_THROWS_WITH_AS(s.RecordDecision(2.0, &fourth, false),
                          "--window 1: the run needs more than 10 window x Instance figures (the "
-                         "limit of one replay, shared by its strategy runs); choose a wider window",
+                         "limit of one replay, shared by its strategy runs and seeds); choose a wider "
+                         "window",
                          UsageError);
     CHECK_THROWS_AS(s.RecordDecision(5.5, nullptr, false), UsageError);
     CHECK(s.windows().size() == 5);
