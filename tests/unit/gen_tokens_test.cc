@@ -200,6 +200,24 @@ TEST_CASE("gen tokens: flags and spec errors name the field") {
   CHECK_THROWS_WITH_AS(ValidateGenSpec(bad, "g.json"),
                        "g.json: field \"tokens.output.max\": expected an integer >= min (10), got 5",
                        InputError);
+  // Every arrival gen writes, a replay reads: its block ids fit one event.
+  bad.tokens->output.min = 1;
+  bad.prefixes.block_tokens = 16;
+  bad.tokens->input.max = 999'968 * 16;
+  CHECK_NOTHROW(ValidateGenSpec(bad, "g.json"));
+  bad.tokens->input.max += 1;
+  CHECK_THROWS_WITH_AS(ValidateGenSpec(bad, "g.json"),
+                       "g.json: field \"tokens.input.max\": expected at most 999968 x "
+                       "prefixes.block_tokens (16) tokens (a prompt has a block id per "
+                       "block_tokens, and a replay reads at most 999968 in one arrival), got "
+                       "15999489",
+                       InputError);
+  bad.tokens->input.max = 100;
+  bad.prefixes.blocks = 999'969;
+  CHECK_THROWS_WITH_AS(ValidateGenSpec(bad, "g.json"),
+                       "g.json: field \"prefixes.blocks\": expected at most 999968 (the block ids "
+                       "a replay reads in one arrival), got 999969",
+                       InputError);
 }
 
 }  // namespace

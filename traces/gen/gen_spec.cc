@@ -9,6 +9,7 @@
 
 #include "traces/gen/instance_schedule.h"
 #include "base/errors.h"
+#include "base/json/json_limits.h"
 #include "base/number_text.h"
 #include "traces/trace_reader.h"
 
@@ -146,6 +147,21 @@ void ValidateGenSpec(const GenSpec& spec, const std::string& origin) {
     if (p.share > 1.0) fail("prefixes.share", "a number <= 1", p.share);
     at_least("prefixes.zipf", p.zipf, 0.0);
     if (p.groups > 1'000'000) fail("prefixes.groups", "at most 1000000", static_cast<double>(p.groups));
+    // An arrival's block ids, with its few other values, must fit what a
+    // replay reads in one event.
+    constexpr std::uint64_t kMaxArrivalBlocks = kMaxEventValues - 32;
+    if (p.blocks > kMaxArrivalBlocks)
+      fail("prefixes.blocks",
+           fmt::format("at most {} (the block ids a replay reads in one arrival)",
+                       kMaxArrivalBlocks),
+           static_cast<double>(p.blocks));
+    const std::uint64_t most_blocks = (spec.tokens->input.max - 1) / p.block_tokens + 1;
+    if (most_blocks > kMaxArrivalBlocks)
+      fail("tokens.input.max",
+           fmt::format("at most {} x prefixes.block_tokens ({}) tokens (a prompt has a block id "
+                       "per block_tokens, and a replay reads at most {} in one arrival)",
+                       kMaxArrivalBlocks, p.block_tokens, kMaxArrivalBlocks),
+           static_cast<double>(spec.tokens->input.max));
   }
 
   for (const ScheduledEvent& e : spec.events) at_least("events.at", e.at, 0.0);
