@@ -42,13 +42,7 @@ const EngineLatencies& EngineStats::latencies(InstanceIndex i) const {
   return i < latencies_.size() ? latencies_[i] : none;
 }
 
-std::int64_t EngineStats::IndexOf(double t) const {
-  // As WindowSeries: division can land one off at a boundary.
-  auto k = static_cast<std::int64_t>(std::floor(t / window_));
-  while (static_cast<double>(k + 1) * window_ <= t) ++k;
-  while (static_cast<double>(k) * window_ > t) --k;
-  return k;
-}
+std::int64_t EngineStats::IndexOf(double t) const { return WindowIndex(t, window_); }
 
 EngineStats::WindowCell& EngineStats::Cell(std::int64_t window, InstanceIndex i) {
   const auto k = static_cast<std::size_t>(std::max<std::int64_t>(window - first_, 0));
@@ -72,7 +66,13 @@ void EngineStats::AddArea(InstanceIndex i, const LevelTracker::Stretch& s,
   if (!(window_ > 0.0) || !(s.to > s.from) || s.level == 0) return;
   const double level = static_cast<double>(s.level);
   const std::int64_t last = IndexOf(s.to);
-  for (std::int64_t k = IndexOf(s.from); k <= last; ++k) {
+  std::int64_t k = IndexOf(s.from);
+  if (k < first_) {  // before the run's first window: counted in it, in one step
+    const double hi = std::min(s.to, static_cast<double>(first_) * window_);
+    if (hi > s.from) Cell(first_, i).*area += level * (hi - s.from);
+    k = first_;
+  }
+  for (; k <= last; ++k) {
     const double lo = std::max(s.from, static_cast<double>(k) * window_);
     const double hi = std::min(s.to, static_cast<double>(k + 1) * window_);
     if (hi > lo) Cell(k, i).*area += level * (hi - lo);

@@ -9,6 +9,7 @@
 
 #include "base/errors.h"
 #include "base/json/json_write.h"
+#include "base/number_text.h"
 
 namespace lbsim {
 namespace {
@@ -105,6 +106,13 @@ ProxyQueue::InstanceState& ProxyQueue::StateOf(InstanceIndex i) {
 }
 
 void ProxyQueue::Push(double clock, EventKind kind, std::uint32_t target) {
+  if (kind == EventKind::kPoll && ++polls_ > config_.max_dispatch_polls)
+    throw UsageError(fmt::format(
+        "--proxy-queue: the run needs more than {} dispatch polls (a forwarded request polls "
+        "every 5 ms while an older one at its Instance waits for its first chunk; here past "
+        "t = {}{}): a wait that long cannot be followed poll by poll",
+        config_.max_dispatch_polls, NumberText(config_.milliseconds ? clock * 1000.0 : clock),
+        config_.milliseconds ? " ms" : " s"));
   const Event e{clock, kind == EventKind::kRelease, seq_++, kind, target};
   // A step at the arrival's instant, a wake 20 ms after a fetch and a poll
   // every 5 ms come in order, each kind in its lane; a response's times

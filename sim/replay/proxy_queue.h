@@ -43,6 +43,10 @@ struct ProxyQueueConfig {
   // with Progress::task; otherwise they follow forwarding by Request::ttft
   // and Request::duration.
   bool instance_reports_times = false;
+  // A forwarded request waiting for an older one polls every 5 ms: past
+  // this many polls in all, the run stops with a UsageError (a wait that
+  // long cannot be followed poll by poll; ~2^30 take about a minute).
+  std::uint64_t max_dispatch_polls = std::uint64_t{1} << 30;
 };
 
 // One Instance's queue state as the Proxy's snapshot reports it.
@@ -276,6 +280,7 @@ class ProxyQueue : public ResponseListener, public StandingQueueLoads, public Ti
   std::vector<TaskId> free_tasks_;
   LanedHeap<Event, kLanedKinds> events_;  // by (clock, release, seq)
   std::uint64_t seq_ = 0;
+  std::uint64_t polls_ = 0;  // dispatch polls scheduled
   double now_ = 0.0;  // the clock of the event being run, or last run
   double timed_now_ = 0.0;  // the clock of the last PrepareTimed
   std::uint64_t unfinished_ = 0;

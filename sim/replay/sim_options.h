@@ -49,6 +49,8 @@ struct ProxyQueueOptions {
   std::uint32_t prepare_concurrency = 8;  // PREPARE_CONCURRENCY, >= 1
   // a, b, c, d of the predictor's ttft_coefficients.json (shipped: zeros).
   std::array<double, 4> coefficients{};
+  // Dispatch polls one strategy run may take (kMaxDispatchPolls).
+  std::uint64_t max_dispatch_polls = std::uint64_t{1} << 30;
 };
 
 // Limits of the what-if parts, each for one replay, shared by its strategy

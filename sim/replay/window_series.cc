@@ -20,10 +20,6 @@ double WindowSeries::Start(std::size_t k) const {
   return static_cast<double>(first_ + static_cast<std::int64_t>(k)) * width_;
 }
 
-void WindowSeries::TooMany(std::string_view what) const {
-  throw UsageError(fmt::format("--window {}: {}; choose a wider window", width_, what));
-}
-
 void RefuseWindows(double width, std::uint64_t limit) {
   throw UsageError(fmt::format(
       "--window {}: the run needs more than {} windows; choose a wider window", width, limit));
@@ -38,22 +34,25 @@ void RefuseWindowFigures(double width, std::uint64_t limit) {
 
 void WindowSeries::TooManyFigures() const { RefuseWindowFigures(width_, max_figures_); }
 
-std::int64_t WindowSeries::IndexOf(double t) const {
+std::int64_t WindowIndex(double t, double width) {
   // Windows are counted from 0; past 2^53 their boundaries are no longer
   // exact (and the count no longer fits): refused before any is walked.
-  const double q = std::floor(t / width_);
+  const double q = std::floor(t / width);
   constexpr double kExact = 9007199254740992.0;  // 2^53
   if (!(q < kExact))
-    TooMany(fmt::format("time {} lies past window 2^53 (windows are counted from time 0; past "
-                        "2^53 their bounds are no longer exact)",
-                        t));
+    throw UsageError(fmt::format(
+        "--window {}: time {} lies past window 2^53 (windows are counted from time 0; past "
+        "2^53 their bounds are no longer exact); choose a wider window",
+        width, t));
   // Division can land one off at a boundary; settle it against the
   // boundaries as Start() computes them.
   auto k = static_cast<std::int64_t>(q);
-  while (static_cast<double>(k + 1) * width_ <= t) ++k;
-  while (static_cast<double>(k) * width_ > t) --k;
+  while (static_cast<double>(k + 1) * width <= t) ++k;
+  while (static_cast<double>(k) * width > t) --k;
   return k;
 }
+
+std::int64_t WindowSeries::IndexOf(double t) const { return WindowIndex(t, width_); }
 
 WindowSeries::Window& WindowSeries::At(std::int64_t index) {
   if (index < first_)

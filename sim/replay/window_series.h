@@ -14,6 +14,10 @@ namespace lbsim {
 // and accumulates the area under each Instance's outstanding-request level
 // (mean inflight = area / covered time). Memory grows with the number of
 // windows times Instances, never with the number of arrivals.
+// The index k of the window [k x width, (k+1) x width) holding `t` >= 0;
+// a UsageError naming --window when k would pass 2^53.
+std::int64_t WindowIndex(double t, double width);
+
 // The refusals of a --window of `width` that needs more windows, or more
 // window x Instance figures, than `limit`: a UsageError naming --window.
 [[noreturn]] void RefuseWindows(double width, std::uint64_t limit);
@@ -68,7 +72,6 @@ class WindowSeries {
   Window& At(std::int64_t index);
 
   // Throw the UsageError for a run that needs more than the limits.
-  [[noreturn]] void TooMany(std::string_view what) const;
   [[noreturn]] void TooManyFigures() const;
   // Notes that Instance `i` has figures, checking the limit.
   void Instance(InstanceIndex i);

@@ -117,6 +117,7 @@ void World::set_proxy(const ProxyProfile& profile) {
   config.ready_concurrency = queue_options_->ready_concurrency;
   config.prepare_concurrency = queue_options_->prepare_concurrency;
   config.predictor.coefficients = queue_options_->coefficients;
+  config.max_dispatch_polls = queue_options_->max_dispatch_polls;
   switch (profile.least_load) {
     case LeastLoadForm::kFourQueueKeys: config.fields = QueueSnapshotFields::kFour; break;
     case LeastLoadForm::kSevenQueueKeys: config.fields = QueueSnapshotFields::kNine; break;

@@ -26,7 +26,7 @@ root=$(cd "$here/../.." && pwd)
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] ||
   targets=(fuzz_trace_lines fuzz_trace_document fuzz_read_ahead fuzz_flat_object fuzz_line_layouts
-           fuzz_strategy_params fuzz_scenario)
+           fuzz_strategy_params fuzz_scenario fuzz_engine_config)
 
 work=$build/fuzz-work
 mkdir -p "$work"
@@ -75,6 +75,9 @@ for target in "${targets[@]}"; do
     fuzz_scenario)
       seeds=("$root/scenarios" "$root/tests/check")
       opts=(-dict="$here/scenario.dict" -max_len=8192) ;;
+    fuzz_engine_config)
+      seeds=("$here/seeds/engine_config" "$root/tests/cli/engine")
+      opts=(-dict="$here/engine_config.dict" -max_len=2048) ;;
     *)
       seeds=()
       opts=() ;;

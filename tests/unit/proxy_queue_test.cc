@@ -133,6 +133,28 @@ TEST_CASE("proxy queue: polls count from the dequeue, every 5 ms") {
   CHECK(t.forwarded[1] == doctest::Approx(0.035).epsilon(1e-9));
 }
 
+TEST_CASE("proxy queue: dispatch polls past the limit stop the run, those within it do not") {
+  // r1 polls from 0.02 until r0's first token at 1 s: 196 polls.
+  for (const auto& [limit, refused] : {std::pair{196u, false}, std::pair{195u, true}}) {
+    ProxyQueueConfig config;
+    config.max_dispatch_polls = limit;
+    ProxyQueue q(config);
+    q.Begin(0.0);
+    q.Enqueue(Chat(0, 0, 1.0, 2.0), 0.0);
+    q.Enqueue(Chat(0, 1, 0.01, 1.0), 0.0);
+    Timeline t;
+    if (refused) {
+      CHECK_THROWS_WITH_AS(Run(q, t),
+                           doctest::Contains("--proxy-queue: the run needs more than 195 dispatch "
+                                             "polls"),
+                           UsageError);
+    } else {
+      Run(q, t);
+      CHECK(t.forwarded[1] == doctest::Approx(1.0).epsilon(1e-9));
+    }
+  }
+}
+
 TEST_CASE("proxy queue: dequeues are 20 ms apart and at most 8 requests are held") {
   ProxyQueue q(ProxyQueueConfig{});
   q.Begin(0.0);
