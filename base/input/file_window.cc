@@ -11,7 +11,11 @@ namespace lbsim {
 
 // The buffer holds the window's bytes and the NUL byte after them.
 FileWindow::FileWindow(std::FILE* file, const InputFile* input, std::size_t chunk_bytes)
-    : file_(file), input_(input), buffer_(new char[chunk_bytes + 1]), capacity_(chunk_bytes + 1) {
+    : file_(file),
+      input_(input),
+      buffer_(new char[chunk_bytes + 1]),
+      chunk_(chunk_bytes),
+      capacity_(chunk_bytes + 1) {
   buffer_[0] = '\0';
 }
 
@@ -27,6 +31,13 @@ bool FileWindow::Refill(std::size_t consumed) {
     std::memmove(buffer_.get(), buffer_.get() + begin_, end_ - begin_);
     end_ -= begin_;
     begin_ = 0;
+  }
+  if (capacity_ - 1 > 4 * chunk_ && end_ <= chunk_ / 2) {
+    // Grown for a long line or value, which is gone: back to one chunk.
+    std::unique_ptr<char[]> shrunk(new char[chunk_ + 1]);
+    std::memcpy(shrunk.get(), buffer_.get(), end_);
+    buffer_ = std::move(shrunk);
+    capacity_ = chunk_ + 1;
   }
   if (end_ == capacity_ - 1) {  // full: double the window
     const std::size_t capacity = 2 * capacity_ - 1;

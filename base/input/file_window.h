@@ -13,7 +13,8 @@ class InputFile;
 // readers work on the bytes in place: lines and values are views into the
 // window, never copies. A NUL byte always follows the data (JsonScanner
 // relies on it), and readers may overwrite bytes of the window. Memory
-// stays at one chunk unless a single line or value needs more.
+// stays at one chunk unless a single line or value needs more, and goes
+// back to one chunk once the bytes kept fit in half of one again.
 class FileWindow {
  public:
   // `input`, when given, is what `file` reads (it explains read errors).
@@ -24,6 +25,8 @@ class FileWindow {
   char* data() { return buffer_.get() + begin_; }
   const char* data() const { return buffer_.get() + begin_; }
   std::size_t size() const { return end_ - begin_; }
+  // The bytes the window has room for now.
+  std::size_t capacity() const { return capacity_ - 1; }
   // The file offset of data()[0].
   std::uint64_t offset() const { return offset_; }
   // Whether the end of the file has been read: size() bytes are all that is left.
@@ -49,6 +52,7 @@ class FileWindow {
   // Not zero-filled: only the bytes read and the NUL after them are ever
   // looked at, and a short trace then touches only the pages it fills.
   std::unique_ptr<char[]> buffer_;
+  std::size_t chunk_;         // the bytes one read asks for, at first
   std::size_t capacity_ = 0;  // bytes in buffer_, the NUL's place included
   std::size_t begin_ = 0;
   std::size_t end_ = 0;
