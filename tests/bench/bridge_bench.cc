@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -53,8 +54,11 @@ int main(int argc, char** argv) {
   const std::string small = std::string(dir) + "/exec.ndjson";
   lbsim::bench::WriteBenchTrace(big, builtin_shape);
   lbsim::bench::WriteBenchTrace(small, exec_shape);
-  const std::string proxy = fmt::format("exec:{} {}/strategies/external/proxy_strategies.py",
-                                        LBSIM_PYTHON, LBSIM_SOURCE_DIR);
+  // Single-quoted for the shell: the checkout's path may hold spaces.
+  auto quoted = [](std::string_view path) { return fmt::format("'{}'", path); };
+  const std::string proxy = fmt::format("exec:{} {}", quoted(LBSIM_PYTHON),
+                                        quoted(std::string(LBSIM_SOURCE_DIR) +
+                                               "/strategies/external/proxy_strategies.py"));
 
   fmt::print("{:<28} {:>10} {:>9} {:>13} {:>12}\n", "strategy", "decisions", "seconds",
              "decisions/s", "us/decision");
@@ -64,7 +68,7 @@ int main(int argc, char** argv) {
     Run(big, "least_load (built-in)", "ll");
     Run(small, "round_robin (built-in)", "rr");
     Run(small, "least_load (built-in)", "ll");
-    Run(small, "exec: C++ first candidate", std::string("exec:") + LBSIM_ECHO_CHILD);
+    Run(small, "exec: C++ first candidate", "exec:" + quoted(LBSIM_ECHO_CHILD));
     Run(small, "exec: python round_robin", proxy + " round_robin");
     Run(small, "exec: python least_load", proxy + " least_load");
   } catch (const std::exception& e) {

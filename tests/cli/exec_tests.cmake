@@ -74,7 +74,7 @@ lbsim_cli_test(NAME "exec proxy_strategies with a team's factory"
 # seq 1 and 3 find nothing alive and are not sent; an unknown inflight is
 # null; inst-a's own request completed at t=2, before it went down.
 lbsim_cli_test(NAME "exec requests skip no_instances arrivals"
-  ARGS -s "exec:tee ${OUT}/exec_empty_pool.requests.jsonl | ${PROXY} rr"
+  ARGS -s "exec:tee '${OUT}/exec_empty_pool.requests.jsonl' | ${PROXY} rr"
        -o ${OUT}/exec_empty_pool.txt traces/examples/empty_pool.json
   EXIT 0
   FILE_GOLDEN ${OUT}/exec_empty_pool.requests.jsonl=${GOLDEN}/exec_empty_pool.requests.jsonl)

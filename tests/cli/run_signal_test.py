@@ -12,6 +12,7 @@ lbsim made, and (exec) that the program and its children are dead.
 """
 
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -144,8 +145,9 @@ def main():
         trace = f"{IN}/t.ndjson"
         with open(trace, "wb") as f:
             f.write(HEADER + b'{"t": 0, "type": "arrival"}\n')
-        command = f"exec:sleep 1000 & echo $! > {pids}.tmp; echo $$ >> {pids}.tmp; " \
-                  f"mv {pids}.tmp {pids}; sleep 1000"
+        tmp, done = shlex.quote(pids + ".tmp"), shlex.quote(pids)  # the build folder may hold spaces
+        command = f"exec:sleep 1000 & echo $! > {tmp}; echo $$ >> {tmp}; " \
+                  f"mv {tmp} {done}; sleep 1000"
         p = start(["-q", "--output", f"{OUT}/r.txt", "-s", command, trace])
         if wait_for(lambda: os.path.exists(pids), "the exec program's pids"):
             with open(pids) as f:

@@ -21,6 +21,7 @@ Exits 0 when every check holds, 1 naming each that does not, and 77
 
 import json
 import os
+import pathlib
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -82,7 +83,7 @@ PRINT_PROBE = r"""
 
 
 def check_sample(browser, path, expect, failures):
-    url = "file://" + os.path.abspath(path)
+    url = pathlib.Path(os.path.abspath(path)).as_uri()  # percent-encoded, as Chromium reports it
     name = os.path.basename(path)
     backgrounds = {}
     for scheme in ("light", "dark"):
