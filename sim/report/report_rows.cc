@@ -50,10 +50,14 @@ std::string SimulationLine(const SimOptions& o, const std::string& unit) {
   return line;
 }
 
+// Past this, whole units would print as hundreds of digits (an engine
+// whose steps take 1e300 us): exponents are shown instead.
+constexpr double kWholeUnitsUpTo = 1e15;
+
 // An engine latency to four significant digits (whole units from 10000 on,
-// so milliseconds do not turn into exponents).
+// so milliseconds do not turn into exponents, up to kWholeUnitsUpTo).
 std::string Latency(double x) {
-  return x < 10000 ? fmt::format("{:.4g}", x) : fmt::format("{:.0f}", x);
+  return x < 10000 || x >= kWholeUnitsUpTo ? fmt::format("{:.4g}", x) : fmt::format("{:.0f}", x);
 }
 
 // "p50 / p99" of a distribution, "-" when empty.
@@ -127,9 +131,11 @@ void ProxyQueueRows(ReportRows& t, const Report& report, Row row) {
 
 // A duration in the trace's unit, for the table in seconds: three decimals
 // below 1000 s, whole seconds from there (a ms trace's 1676829.7 reads
-// 1677), so a column reads the same whatever the trace's unit.
+// 1677) up to kWholeUnitsUpTo, so a column reads the same whatever the
+// trace's unit.
 std::string Seconds(double x, const std::string& unit) {
   const double s = unit == "ms" ? x / 1000.0 : x;
+  if (s >= kWholeUnitsUpTo) return fmt::format("{:.4g}", s);
   return s < 1000.0 ? fmt::format("{:.3f}", s) : fmt::format("{:.0f}", s);
 }
 

@@ -101,6 +101,11 @@ lbsim_cli_test(NAME "engine: a prefill past the step limit is refused, one at it
   ARGS --engine ${HUGE} ${ENGINE}/input_at_step_limit.ndjson
   EXIT 2 STDERR_LINES 1
   STDERR_MATCH "^lbsim: error: tests/cli/engine/input_at_step_limit.ndjson:3: field \"input_tokens\": ${STEPS}, got 16777000 input and 217 output tokens\n$")
+# Steps of 1e300 us: the table shows exponents, not hundreds of digits.
+lbsim_cli_test(NAME "engine: extreme latencies are shown with exponents"
+  ARGS --engine tests/fuzz/regressions/fuzz_engine_config/extreme_numbers.json
+       ${ENGINE}/three_requests.ndjson
+  EXIT 0 STDOUT_MATCH "\n  e2e +2.06e\\+296 / 2.46e\\+296\n")
 # An interval of 0 would mean "no signals"; leaving the option out says that.
 lbsim_cli_test(NAME "engine: --signal-interval 0 is refused"
   ARGS --engine ${SMALL} --signal-interval 0 ${ENGINE}/three_requests.ndjson
