@@ -61,7 +61,8 @@ class alignas(128) EventBatch {
     packed_.clear();
     for (std::size_t k = 0; k < full_count_; ++k) {
       Hint& hint = full_[k].event.hint;
-      if (hint.prefix_blocks.capacity() > kKeptItems) std::vector<std::uint64_t>().swap(hint.prefix_blocks);
+      if (hint.prefix_blocks.capacity() > kKeptItems)
+        std::vector<std::uint64_t>().swap(hint.prefix_blocks);
       if (hint.queues.capacity() > kKeptItems) std::vector<Hint::Entry>().swap(hint.queues);
       if (hint.raw_json.capacity() > kKeptBytes) std::string().swap(hint.raw_json);
     }

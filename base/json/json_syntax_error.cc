@@ -146,13 +146,13 @@ std::pair<std::uint64_t, std::uint64_t> LineAndColumn(std::FILE* file, std::uint
   std::rewind(file);
   std::uint64_t lines = 0, column = 0;
   char chunk[1 << 16];
-  for (std::size_t n;
-       total > 0 && (n = std::fread(chunk, 1, std::min<std::uint64_t>(sizeof chunk, total), file)) > 0;) {
+  for (std::size_t n; total > 0; total -= n) {
+    n = std::fread(chunk, 1, std::min<std::uint64_t>(sizeof chunk, total), file);
+    if (n == 0) break;
     for (std::size_t i = 0; i < n; ++i) {
       ++column;
       if (chunk[i] == '\n') ++lines, column = 0;
     }
-    total -= n;
   }
   // The lexer counts the end of the input as a character too.
   return {lines + 1, column + total};
