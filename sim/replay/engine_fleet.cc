@@ -55,6 +55,11 @@ std::uint32_t EngineFleet::NewRequest() {
   return static_cast<std::uint32_t>(requests_.size() - 1);
 }
 
+bool EngineFleet::FitsCache(std::uint64_t input, std::uint64_t output) const {
+  const std::uint64_t cache = config_->kv_blocks * config_->block_tokens;
+  return input <= cache && output <= cache - input;
+}
+
 void EngineFleet::RequireTokens(const TraceEvent& arrival) const {
   for (const auto& [field, value] : {std::pair{"input_tokens", &arrival.input_tokens},
                                      std::pair{"output_tokens", &arrival.output_tokens}})
@@ -67,8 +72,7 @@ void EngineFleet::RequireTokens(const TraceEvent& arrival) const {
   // (Too long for the cache, it is rejected at once and costs nothing.)
   const std::uint64_t input = std::max<std::uint64_t>(*arrival.input_tokens, 1);
   const std::uint64_t output = *arrival.output_tokens;
-  const std::uint64_t cache = config_->kv_blocks * config_->block_tokens;
-  if (input > cache || output > cache - input) return;
+  if (!FitsCache(input, output)) return;
   const std::uint64_t chunks = (input - 1) / config_->max_batched_tokens + 1;
   if (output <= kMaxRequestSteps && chunks <= kMaxRequestSteps - output) return;
   const bool by_output = output >= chunks;
@@ -112,8 +116,7 @@ bool EngineFleet::Admit(const EngineArrival& arrival, InstanceIndex i,
   r.output = output;
   r.known = input;
   // Too long for the whole cache: the engine refuses it at once.
-  if (input > config_->kv_blocks * config_->block_tokens ||
-      output > config_->kv_blocks * config_->block_tokens - input) {
+  if (!FitsCache(input, output)) {
     ++stats_->counters(i).rejected;
     if (log_) LogRequest(i, r, -1.0, t, true);
     free_.push_back(id);

@@ -118,6 +118,9 @@ class EngineFleet {
     std::uint64_t decoding = 0;          // a token made, not finished
   };
 
+  // Whether a request of `input` (>= 1) and `output` tokens fits the whole
+  // KV cache; one that does not is rejected at once.
+  bool FitsCache(std::uint64_t input, std::uint64_t output) const;
   std::shared_ptr<const EngineConfig> config_;
   InternalEvents& events_;
   double us_ = 1e-6;  // time units per microsecond
