@@ -21,8 +21,9 @@ struct EngineConfig {
   // decode tokens of the batch. beta[0] > 0, the others >= 0.
   std::array<double, 3> beta_us{};
   // Per-request overheads (>= 0): alpha[0] + alpha[1] x input tokens pass
-  // before a request joins the waiting queue (pre-processing); each token
-  // reaches the client alpha[2] after the step that produced it ends.
+  // before a request joins the waiting queue (pre-processing); the k-th
+  // token reaches the client k x alpha[2] after the step that produced it
+  // ends (BLIS's rule: each token's output processing, in order).
   std::array<double, 3> alpha_us{};
 
   std::uint64_t kv_blocks = 0;           // KV cache size, in blocks (>= 1)

@@ -208,6 +208,8 @@ void EngineFleet::EndStep(InstanceIndex i, double time) {
   if (log_) LogStep(i, time);
   engine.Finish(requests_, time);
   const InstanceEngine::Outcome& outcome = engine.outcome();
+  // BLIS's rule: the k-th token reaches the client k x alpha[2] after the
+  // end of the step that made it (each gap between tokens carries one).
   const double post = config_->alpha_us[2] / s.step_speed * us_;
   EngineLatencies& latencies = stats_->latencies(i);
   c.output_tokens += outcome.tokens.size();
@@ -226,7 +228,7 @@ void EngineFleet::EndStep(InstanceIndex i, double time) {
       stats_->FirstToken(i, r.first_out, r.first_out - r.arrival);
       if (listener_) listener_->FirstToken(r.tag, r.first_out);
     } else {
-      const double g = time - r.last_token;
+      const double g = time - r.last_token + post;
       if (gaps > 0 && g != gap) {
         latencies.itl.Add(gap, gaps);
         gaps = 0;
@@ -237,7 +239,9 @@ void EngineFleet::EndStep(InstanceIndex i, double time) {
     r.last_token = time;
   }
   if (gaps > 0) latencies.itl.Add(gap, gaps);
-  for (std::uint32_t id : outcome.finished) Served(i, id, time + post);
+  for (std::uint32_t id : outcome.finished)
+    Served(i, id, time + static_cast<double>(std::max<std::uint64_t>(requests_[id].output, 1)) * post,
+           post);
   stats_->SetBatch(i, time, 0);
   stats_->SetKv(i, time, static_cast<std::int64_t>(engine.cache().held()));
   if (engine.has_work()) {
@@ -247,7 +251,7 @@ void EngineFleet::EndStep(InstanceIndex i, double time) {
   }
 }
 
-void EngineFleet::Served(InstanceIndex i, std::uint32_t id, double end) {
+void EngineFleet::Served(InstanceIndex i, std::uint32_t id, double end, double post) {
   Slot& s = slots_[i];
   EngineRequest& r = requests_[id];
   if (r.output == 0) --s.pending_prefill;
@@ -260,7 +264,8 @@ void EngineFleet::Served(InstanceIndex i, std::uint32_t id, double end) {
   EngineLatencies& l = stats_->latencies(i);
   l.queue_delay.Add(r.scheduled - r.arrival);
   l.e2e.Add(end - r.arrival);
-  if (r.output >= 2) l.tpot.Add((r.last_token - r.first_token) / static_cast<double>(r.output - 1));
+  if (r.output >= 2)
+    l.tpot.Add((r.last_token - r.first_token) / static_cast<double>(r.output - 1) + post);
   if (log_) LogRequest(i, r, r.first_out, end, false);
   if (listener_) listener_->Ended(r.tag, end);
   else

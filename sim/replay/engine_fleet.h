@@ -99,8 +99,9 @@ class EngineFleet {
   void Enqueue(InstanceIndex i, std::uint32_t r, double time);
   void StartStep(InstanceIndex i, double time, double speed);
   void EndStep(InstanceIndex i, double time);
-  // A served request leaves its engine at `end` (its completion time).
-  void Served(InstanceIndex i, std::uint32_t r, double end);
+  // A served request completes at `end`, when its last token reaches the
+  // client; `post` is alpha[2] at its step's speed, in the trace's unit.
+  void Served(InstanceIndex i, std::uint32_t r, double end, double post);
   void LogStep(InstanceIndex i, double end);
   void LogRequest(InstanceIndex i, const EngineRequest& r, double first_token, double end,
                   bool rejected);

@@ -15,7 +15,8 @@ engine signals and stale metrics. For every strategy run of every shape:
                 its prefix-hit tokens (a fully cached prefix is never paid);
   alone         a request that runs alone from admission to end has
                 TTFT = pre-processing + its prefill steps + alpha[2], and
-                E2E = TTFT + its decode steps;
+                E2E = TTFT + its decode steps + alpha[2] for each
+                token after the first (BLIS's rule);
   throughput    each Instance's tokens per busy second stay within the step
                 model's bound;
   Little        on long runs, mean requests in the system = throughput x
@@ -189,9 +190,10 @@ def check_run(shape, cfg, header, events, report, log, decisions, problems):
                     problems.append(f"{where}: request {r['request']} alone: TTFT "
                                     f"{r['first_token'] - r['arrival']} != {pre + prefill + post}")
                     break
-                if not math.isclose(r["end"] - r["arrival"], pre + prefill + decode + post, rel_tol=1e-9):
+                e2e = pre + prefill + decode + max(r["output_tokens"], 1) * post
+                if not math.isclose(r["end"] - r["arrival"], e2e, rel_tol=1e-9):
                     problems.append(f"{where}: request {r['request']} alone: E2E "
-                                    f"{r['end'] - r['arrival']} != {pre + prefill + decode + post}")
+                                    f"{r['end'] - r['arrival']} != {e2e}")
                     break
         if shape.name == "isolated requests" and alone < 40:
             problems.append(f"{where}: only {alone} requests ran alone; the law was barely checked")

@@ -509,10 +509,11 @@ class Run:
                     cell["ttft_sum"] += r.first_out - r.arrival
                     cell["ttft_count"] += 1
             else:
-                h["itl"].add(e - r.last_step)
+                h["itl"].add(e - r.last_step + post)
             r.last_step = e
         for r in finished:
-            self.served(i, r, e + post)
+            # BLIS: token k reaches the client k x alpha[2] after its step.
+            self.served(i, r, e + max(r.o, 1) * post, post)
         self.set_batch(i, e, 0)
         self.set_kv(i, e, eng.cache.held())
         if eng.waiting or eng.running:
@@ -520,7 +521,7 @@ class Run:
         else:
             eng.busy = False
 
-    def served(self, i, r, end):
+    def served(self, i, r, end, post):
         eng = self.engines[i]
         if r.o == 0:
             eng.pending -= 1
@@ -536,7 +537,7 @@ class Run:
         h["queue_delay"].add(r.scheduled - r.arrival)
         h["e2e"].add(end - r.arrival)
         if r.o >= 2:
-            h["tpot"].add((r.last_step - r.first_step) / (r.o - 1))
+            h["tpot"].add((r.last_step - r.first_step) / (r.o - 1) + post)
         self.log_request(i, r, r.first_out, end, False)
         self.push(end, COMPLETION_CLASS, "completion", i)
 

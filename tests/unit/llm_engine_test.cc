@@ -216,7 +216,8 @@ constexpr const char* kOneInstance = R"({"lbsim_trace":1,"instances":[{"id":"a",
 
 TEST_CASE("engine: one request alone: TTFT = pre-processing + its prefill steps + the trip out") {
   // 100 input tokens, 5 out: pre 200 us; a prefill step of 1000 + 10 x 100 = 2000 us
-  // makes token 1; four decode steps of 1005 us make the rest; each token 500 us out.
+  // makes token 1; four decode steps of 1005 us make the rest. BLIS's rule: token k
+  // reaches the client k x 500 us after its step, so every gap carries 500 us more.
   std::vector<std::string> log;
   const Report r = Run(std::string(kOneInstance) +
                            R"({"t":0,"type":"arrival","input_tokens":100,"output_tokens":5})" "\n",
@@ -224,9 +225,10 @@ TEST_CASE("engine: one request alone: TTFT = pre-processing + its prefill steps 
   const EngineFigures& e = Engine(r);
   CHECK(e.counters.served == 1);
   CHECK(e.ttft.max == doctest::Approx(0.0027).epsilon(1e-12));
-  CHECK(e.e2e.max == doctest::Approx(0.0002 + 0.002 + 4 * 0.001005 + 0.0005).epsilon(1e-12));
-  CHECK(e.tpot.max == doctest::Approx(0.001005).epsilon(1e-12));
+  CHECK(e.e2e.max == doctest::Approx(0.0002 + 0.002 + 4 * 0.001005 + 5 * 0.0005).epsilon(1e-12));
+  CHECK(e.tpot.max == doctest::Approx(0.001505).epsilon(1e-12));
   CHECK(e.itl.count == 4);
+  CHECK(e.itl.max == doctest::Approx(0.001505).epsilon(1e-12));
   CHECK(e.queue_delay.max == doctest::Approx(0.0002).epsilon(1e-12));
   CHECK(e.counters.steps == 5);
   CHECK(e.counters.prefill_tokens == 100);
