@@ -65,6 +65,7 @@ int RunListStrategies(const ProxyRun& run);
 std::unique_ptr<Command> MakeStrategiesCommand();  // lbsim strategies
 std::unique_ptr<Command> MakeProxiesCommand();     // lbsim proxies
 std::unique_ptr<Command> MakeEnginesCommand();     // lbsim engines
+std::unique_ptr<Command> MakeEnginesFitCommand();  // lbsim engines fit (declared by engines)
 std::unique_ptr<Command> MakeReplayCommand();      // lbsim [OPTIONS] TRACE
 std::unique_ptr<Command> MakeGenCommand();         // lbsim gen
 std::unique_ptr<Command> MakeCheckCommand();       // lbsim check

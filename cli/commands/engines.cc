@@ -21,6 +21,7 @@ Examples:
   lbsim engines
   lbsim engines llama-3.1-8b-h100 > my-engine.json
   lbsim -s rr,ll --engine my-engine.json trace.ndjson
+  lbsim engines fit log-bs*.txt tpot_benchmark_table.json -o my-engine.json
 
 The engine model and its configuration file: docs/engine.md.)";
 
@@ -56,15 +57,21 @@ class EnginesCli final : public Subcommand {
  public:
   void Declare(CLI::App& app) override {
     cmd_ = app.add_subcommand(
-        "engines", "List the built-in LLM engine configurations (--engine), or print one as a "
-                   "configuration file");
+        "engines", "List the built-in LLM engine configurations (--engine), print one as a "
+                   "configuration file, or fit one to measurements (engines fit)");
     cmd_->add_option("name", name_, "A built-in engine to print as JSON")->type_name("NAME");
     cmd_->footer(kFooter);
+    fit_->Declare(*cmd_);
   }
-  int Run(std::vector<std::string>&) override { return RunListEngines(name_); }
+  std::vector<FileOption> FileOptions() const override { return fit_->FileOptions(); }
+  int Run(std::vector<std::string>& unwritten) override {
+    if (fit_->Chosen()) return fit_->Run(unwritten);
+    return RunListEngines(name_);
+  }
 
  private:
   std::string name_;
+  std::unique_ptr<Command> fit_ = MakeEnginesFitCommand();
 };
 
 }  // namespace

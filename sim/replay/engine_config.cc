@@ -29,6 +29,22 @@ const std::vector<EngineConfig>& Builtins() {
        .block_tokens = 16,
        .max_running = 256,
        .max_batched_tokens = 2048},
+      // CacheRoute's own hardware: beta fitted by `lbsim engines fit` to the
+      // Proxy's warmup benchmark logs (proxy/metrics/data/log-bs{1..8}-
+      // rtx5090-8-llama3-70b.txt) and its tpot_benchmark_table.json at
+      // CacheRoute 28e857c (docs/engine-fit.md). The KV cache is estimated
+      // from the model's shape and the GPUs' memory (not measured); the
+      // scheduler limits are vLLM's defaults for GPUs under 70 GiB.
+      {.name = "llama-3-70b-rtx5090x8",
+       .description = "Llama-3-70B on 8x RTX 5090 (TP 8), CacheRoute's benchmark: beta fitted by "
+                      "lbsim engines fit to its warmup logs and TPOT table (TTFT median error "
+                      "1.06%, TPOT 1.68%); KV cache estimated, not measured",
+       .beta_us = {24731.490117228088, 1432.4444390452613, 501.9000399435604},
+       .alpha_us = {0.0, 0.0, 0.0},
+       .kv_blocks = 16000,
+       .block_tokens = 16,
+       .max_running = 256,
+       .max_batched_tokens = 2048},
   };
   return builtins;
 }

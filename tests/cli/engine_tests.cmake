@@ -53,7 +53,7 @@ lbsim_cli_test(NAME "engine needs every arrival's token counts"
   ABSENT ${OUT}/engine/never.txt)
 lbsim_cli_test(NAME "engine names a built-in or a file"
   ARGS --engine llama ${ENGINE}/three_requests.ndjson
-  EXIT 2 STDERR_MATCH "^lbsim: error: --engine llama: expected a built-in engine \\(llama-3.1-8b-h100\\) or an engine configuration file \\(a path with a '.' or '/'\\)\n$")
+  EXIT 2 STDERR_MATCH "^lbsim: error: --engine llama: expected a built-in engine \\(llama-3.1-8b-h100, llama-3-70b-rtx5090x8\\) or an engine configuration file \\(a path with a '.' or '/'\\)\n$")
 lbsim_cli_test(NAME "engine file with an unknown key"
   ARGS --engine ${ENGINE}/bad_key.json ${ENGINE}/three_requests.ndjson
   EXIT 2 STDERR_MATCH "^lbsim: error: tests/cli/engine/bad_key.json: max_num_seqs: not a key of an engine configuration \\(expected one of lbsim_engine, name, description, beta_us, alpha_us, kv_blocks, block_tokens, max_running, max_batched_tokens\\)\n$")
