@@ -1,11 +1,13 @@
-// libFuzzer target: the engine configuration reader. One input is one
-// configuration file, written to an in-memory file and read as --engine
-// reads it (the bounded JSON file reader, then EngineConfigFromJson). A
+// libFuzzer target: the engine model's two inputs. One input is one file,
+// written to an in-memory file and read twice: as a measurement file of
+// `lbsim engines fit` (its format told from its content), fitted when it
+// is accepted and small; and as a configuration, as --engine reads it (the
+// bounded JSON file reader, then EngineConfigFromJson). A
 // configuration it accepts must write back to an equal one, and must serve
 // a fixed three-request trace (least_load, the Proxy's queue in front of
 // two of the runs) to its end: its numbers may be extreme, never unsafe.
 //
-// A finding is anything but success, InputError (the configuration, or a
+// A finding is anything but success, InputError (the file, or a
 // step the clock cannot take) or UsageError (the window or the polls
 // refused), or an accepted configuration that does not read back equal.
 
@@ -19,6 +21,8 @@
 
 #include "base/errors.h"
 #include "memory_file.h"
+#include "sim/fit/engine_fit.h"
+#include "sim/fit/measurement_files.h"
 #include "sim/io/json_file.h"
 #include "sim/replay/engine_config.h"
 #include "sim/replay/replay.h"
@@ -39,6 +43,23 @@ constexpr char kTrace[] =
     "{\"t\": 0.001, \"type\": \"arrival\", \"input_tokens\": 300, \"output_tokens\": 12, "
     "\"duration\": 1, \"ttft\": 0.5, \"prefix_blocks\": [1, 2, 3]}\n";
 
+// Reads `path` as measurements and fits the default engine's limits to
+// them when every batch is small enough to schedule at once.
+void FitMeasurements(const std::string& path) {
+  try {
+    const MeasurementFile file = ReadMeasurementFile(path, std::nullopt, 25);
+    for (const Measurement& m : file.points)
+      if (m.batch * m.input_tokens > (1u << 16) || m.batch * m.output_tokens > (1u << 12)) return;
+    if (file.points.size() > 256) return;
+    const EngineFit fit = FitEngine(file.points, {.base = BuiltinEngines()[0], .held_out = {}});
+    if (!(fit.config.beta_us[0] >= kMinFittedStepUs) || !(fit.config.beta_us[1] >= 0.0) ||
+        !(fit.config.beta_us[2] >= 0.0))
+      __builtin_trap();  // a fit outside its bounds (or NaN) would be refused by --engine
+  } catch (const InputError&) {
+    // The expected outcome for a bad measurement file.
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -50,6 +71,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }();
   (void)trace_written;
   input.Write(data, size);
+  FitMeasurements(input.path());
   EngineConfig config;
   try {
     config = EngineConfigFromJson(ReadJsonFile(input.path(), "engine configuration"),
