@@ -7,6 +7,8 @@
 #include "base/errors.h"
 #include "cli/option_checks.h"
 #include "sim/io/json_file.h"
+#include "sim/io/printable.h"
+#include "sim/replay/slo.h"
 
 namespace lbsim {
 
@@ -36,6 +38,12 @@ void EngineOptions::AddTo(CLI::App& app, const std::string& group) {
       ->check(NonNegative(true))
       ->type_name("J")
       ->group(group);
+  app.add_option("--slo", slo,
+                 "Service-level objectives: the share of requests within TTFT, TPOT and E2E bounds "
+                 "and the goodput, e.g. ttft=0.5,tpot=50ms (trace units, or ms, s, us); needs "
+                 "--engine")
+      ->type_name("KEY=TIME,...")
+      ->group(group);
 }
 
 EngineModelOptions EngineOptions::Resolve() const {
@@ -47,6 +55,12 @@ EngineModelOptions EngineOptions::Resolve() const {
   o.signal_interval = signal_interval;
   o.signal_delay = signal_delay;
   o.signal_jitter = signal_jitter;
+  if (!slo.empty()) {
+    std::string error;
+    const std::optional<SloOptions> parsed = ParseSlo(slo, error);
+    if (!parsed) throw UsageError("--slo: " + Printable(error));
+    o.slo = *parsed;
+  }
   return o;
 }
 

@@ -12,13 +12,14 @@ class App;
 
 namespace lbsim {
 
-// The LLM engine model's options as typed: --engine and the engine
-// signals' --signal-interval, --signal-delay, --signal-jitter.
+// The LLM engine model's options as typed: --engine, the engine signals'
+// --signal-interval, --signal-delay, --signal-jitter, and --slo.
 struct EngineOptions {
   std::string engine;  // a built-in name or a configuration file; empty: off
   double signal_interval = 0.0;
   double signal_delay = 0.0;
   double signal_jitter = 0.0;
+  std::string slo;  // --slo as typed; empty: none
 
   // Adds the options to `app`, in option group `group`.
   void AddTo(CLI::App& app, const std::string& group);

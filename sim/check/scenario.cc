@@ -168,7 +168,7 @@ class ScenarioParser {
     OnlyKeys(options, "options",
              {"trace_format", "set", "proxy", "python", "slots", "speeds", "stale_interval",
               "stale_delay", "stale_jitter", "window", "seed", "seeds", "cache_blocks", "engine",
-              "signal_interval", "signal_delay", "signal_jitter", "proxy_queue",
+              "signal_interval", "signal_delay", "signal_jitter", "slo", "proxy_queue",
               "ready_concurrency", "prepare_concurrency", "predictor_coefficients"});
     ParseWhatIf(options, s);
     ParseEngineOptions(options, s);
@@ -347,6 +347,14 @@ class ScenarioParser {
       Fail("options.signal_interval", "needs options.engine (engine signals come from engines)");
     if ((s.sim.engine.signal_delay > 0 || s.sim.engine.signal_jitter > 0) && !(s.sim.engine.signal_interval > 0))
       Fail("options.signal_delay", "needs options.signal_interval");
+    // As --slo: "ttft=0.5,tpot=50ms".
+    if (const ojson* v = Member(options, "slo")) {
+      std::string error;
+      const std::optional<SloOptions> slo = ParseSlo(String(*v, "options.slo", true), error);
+      if (!slo) Fail("options.slo", error);
+      if (!s.sim.engine.on()) Fail("options.slo", "needs options.engine (the bounds measure its requests)");
+      s.sim.engine.slo = *slo;
+    }
   }
 
   void ParseTrace(const ojson* trace, Scenario& s) {

@@ -30,6 +30,7 @@ EngineFleet::EngineFleet(std::shared_ptr<const EngineConfig> config, InternalEve
 void EngineFleet::SetTrace(const std::string& time_unit,
                            std::optional<std::uint64_t> prefix_block_tokens) {
   us_ = time_unit == "ms" ? 1e-3 : 1e-6;
+  limits_ = ResolveSlo(slo_, us_);
   unit_tokens_ = prefix_block_tokens.value_or(config_->block_tokens);
   if (unit_tokens_ % config_->block_tokens != 0)
     throw FieldError(fmt::format(
@@ -87,8 +88,8 @@ void EngineFleet::RequireTokens(const TraceEvent& arrival) const {
 bool EngineFleet::Admit(const TraceEvent& arrival, std::uint64_t seq, InstanceIndex i,
                         std::uint64_t registration, double speed, const InstanceTable& table) {
   RequireTokens(arrival);
-  return Admit(EngineArrival{seq, arrival.t.value, *arrival.input_tokens, *arrival.output_tokens,
-                             arrival.hint.prefix_blocks, 0},
+  return Admit(EngineArrival{seq, arrival.t.value, arrival.t.value, *arrival.input_tokens,
+                             *arrival.output_tokens, arrival.hint.prefix_blocks, 0},
                i, registration, speed, table);
 }
 
@@ -112,6 +113,7 @@ bool EngineFleet::Admit(const EngineArrival& arrival, InstanceIndex i,
   r.registration = registration;
   r.tag = arrival.tag;
   r.arrival = t;
+  r.client_arrival = arrival.client_arrival;
   r.input = input;
   r.output = output;
   r.known = input;
@@ -264,8 +266,24 @@ void EngineFleet::Served(InstanceIndex i, std::uint32_t id, double end, double p
   EngineLatencies& l = stats_->latencies(i);
   l.queue_delay.Add(r.scheduled - r.arrival);
   l.e2e.Add(end - r.arrival);
-  if (r.output >= 2)
-    l.tpot.Add((r.last_token - r.first_token) / static_cast<double>(r.output - 1) + post);
+  const double tpot =
+      r.output >= 2 ? (r.last_token - r.first_token) / static_cast<double>(r.output - 1) + post : 0.0;
+  if (r.output >= 2) l.tpot.Add(tpot);
+  if (slo_.on()) {
+    // From the client's side: its arrival at the Proxy, its first token
+    // (none to make: its end).
+    const double first = r.output ? r.first_out : end;
+    const bool ttft = !limits_.ttft || first - r.client_arrival <= *limits_.ttft;
+    const bool per_token = !limits_.tpot || r.output < 2 || tpot <= *limits_.tpot;
+    const bool e2e = !limits_.e2e || end - r.client_arrival <= *limits_.e2e;
+    c.slo_ttft += ttft;
+    c.slo_tpot += per_token;
+    c.slo_e2e += e2e;
+    if (ttft && per_token && e2e) {
+      ++c.slo_all;
+      c.slo_output_tokens += r.output;
+    }
+  }
   if (log_) LogRequest(i, r, r.first_out, end, false);
   if (listener_) listener_->Ended(r.tag, end);
   else

@@ -11,6 +11,7 @@
 #include "sim/replay/engine_config.h"
 #include "sim/replay/engine_log.h"
 #include "sim/replay/engine_stats.h"
+#include "sim/replay/slo.h"
 #include "sim/replay/internal_event.h"
 #include "sim/replay/llm_engine.h"
 #include "sim/replay/pool.h"
@@ -32,6 +33,7 @@ struct EngineSignals {
 struct EngineArrival {
   std::uint64_t seq = 0;  // the arrival's number, for the engine log
   double t = 0.0;         // when the engine gets it
+  double client_arrival = 0.0;  // when it reached the Proxy (t, without the Proxy's queue)
   std::uint64_t input_tokens = 0;
   std::uint64_t output_tokens = 0;
   std::span<const std::uint64_t> prefix_blocks;
@@ -62,6 +64,8 @@ class EngineFleet {
   // Reports each request's first token and end to `listener` instead of
   // scheduling its completion on the World's events (may be nullptr).
   void set_listener(ResponseListener* listener) { listener_ = listener; }
+  // Checks every served request against `slo` (bounds resolved at SetTrace).
+  void set_slo(const SloOptions& slo) { slo_ = slo; }
 
   // Most steps one request may need on its own (its prefill chunks plus
   // its output tokens), so that one arrival costs at most about a second.
@@ -125,6 +129,8 @@ class EngineFleet {
   std::shared_ptr<const EngineConfig> config_;
   InternalEvents& events_;
   double us_ = 1e-6;  // time units per microsecond
+  SloOptions slo_;
+  SloLimits limits_;  // slo_ in the trace's unit
   std::uint64_t unit_tokens_;
   std::vector<Slot> slots_;
   std::vector<EngineRequest> requests_;

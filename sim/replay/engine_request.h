@@ -13,7 +13,8 @@ struct EngineRequest {
   std::uint64_t seq = 0;           // the arrival's number (1-based)
   std::uint64_t registration = 0;  // of the Instance it was routed to
   std::uint64_t tag = 0;           // the admitter's, for its ResponseListener
-  double arrival = 0.0;
+  double arrival = 0.0;            // reached the engine
+  double client_arrival = 0.0;     // reached the Proxy (SLOs count from it)
   double enqueued = 0.0;           // joined the waiting queue
   double scheduled = -1.0;         // first step start; < 0 until then
   double first_token = -1.0;       // end of the step that made token 1

@@ -22,6 +22,11 @@ void EngineCounters::Add(const EngineCounters& o) {
   output_tokens += o.output_tokens;
   steps += o.steps;
   busy += o.busy;
+  slo_ttft += o.slo_ttft;
+  slo_tpot += o.slo_tpot;
+  slo_e2e += o.slo_e2e;
+  slo_all += o.slo_all;
+  slo_output_tokens += o.slo_output_tokens;
 }
 
 void EngineLatencies::Merge(const EngineLatencies& o) {

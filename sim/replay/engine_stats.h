@@ -22,6 +22,11 @@ struct EngineCounters {
   std::uint64_t output_tokens = 0;       // made
   std::uint64_t steps = 0;
   double busy = 0.0;                     // the steps' summed times
+  // With SLOs: served requests within each bound given (a bound not given
+  // counts every one; TPOT counts requests of fewer than 2 tokens), within
+  // all of them, and the output tokens of those.
+  std::uint64_t slo_ttft = 0, slo_tpot = 0, slo_e2e = 0, slo_all = 0;
+  std::uint64_t slo_output_tokens = 0;
 
   void Add(const EngineCounters& o);
 };

@@ -36,6 +36,9 @@ void CheckSimOptions(const SimOptions& o) {
     throw UsageError("--stale-delay and --stale-jitter need --stale-interval");
   if (o.signals() && !o.engine_model())
     throw UsageError("--signal-interval needs the engine model (--engine)");
+  if (o.engine.slo.on() && !o.engine_model())
+    throw UsageError("--slo needs the engine model (--engine): its requests are what the bounds "
+                     "measure");
   if (!o.signals() && (o.engine.signal_delay > 0.0 || o.engine.signal_jitter > 0.0))
     throw UsageError("--signal-delay and --signal-jitter need --signal-interval");
   const ProxyQueueOptions& q = o.proxy_queue;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/replay/engine_config.h"
+#include "sim/replay/slo.h"
 #include "sim/replay/what_if_ranges.h"
 #include "strategies/block_cache.h"
 #include "strategies/proxy_profile.h"
@@ -32,6 +33,8 @@ struct EngineModelOptions {
   double signal_interval = 0.0;
   double signal_delay = 0.0;
   double signal_jitter = 0.0;
+  // Bounds every served request is checked against (SLO figures); none: off.
+  SloOptions slo;
 
   bool on() const { return config != nullptr; }
   bool signals() const { return signal_interval > 0.0; }

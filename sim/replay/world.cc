@@ -77,9 +77,11 @@ World::World(const StrategyRequest& request, const SimOptions& options,
                            (options.engine.on() ? kEngineWindowWeight : 1));
   if (options.timed())
     timeline_ = std::make_unique<LoadTimeline>(options.window, window_figures, options.charts);
-  if (options.engine.on())
+  if (options.engine.on()) {
     engine_ = std::make_unique<EngineFleet>(options.engine.config, events_, options.window,
                                             window_figures);
+    engine_->set_slo(options.engine.slo);
+  }
   // What rewrites the hint does not reach a strategy reading it as JSON.
   auto refuse_raw_hint = [&](std::string_view option, std::string_view rewriter,
                              std::string_view pronoun) {
@@ -288,8 +290,9 @@ void World::ServeForwarded(const ProxyQueue::Progress& p, double t, const Pool& 
     queue_->Ended(p.task, started->end);
     return;
   }
-  const EngineArrival arrival{held.seq, std::max(t, engine_time_), held.input_tokens,
-                              held.output_tokens, held.prefix_blocks, p.task};
+  const EngineArrival arrival{held.seq,          std::max(t, engine_time_), held.arrival,
+                              held.input_tokens, held.output_tokens,     held.prefix_blocks,
+                              p.task};
   if (!engine_->Admit(arrival, p.instance, p.registration, speed, *table_))
     queue_->Ended(p.task, arrival.t);  // rejected at once: an empty response
 }
@@ -611,6 +614,7 @@ Choice World::SelectQueued(double t, std::span<const Candidate> candidates) {
   if (held_.size() <= task) held_.resize(task + 1);
   HeldArrival& held = held_[task];
   held.seq = seq;
+  held.arrival = t;
   held.duration = arrival.duration.value_or(0.0);
   held.input_tokens = arrival.input_tokens.value_or(0);
   held.output_tokens = arrival.output_tokens.value_or(0);

@@ -228,6 +228,7 @@ class World {
   // number (reused as the queue reuses them).
   struct HeldArrival {
     std::uint64_t seq = 0;
+    double arrival = 0.0;  // at the Proxy
     double duration = 0.0;
     std::uint64_t input_tokens = 0;
     std::uint64_t output_tokens = 0;

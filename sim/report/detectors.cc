@@ -291,6 +291,12 @@ void AddWarnings(StrategyReport& s, const ProxyReport& proxy) {
                            Arrivals(s.proxy_queue->stuck), proxy.profile)
              : fmt::format("{} never forwarded or never ended by the Proxy queue (stuck)",
                            Arrivals(s.proxy_queue->stuck)));
+  if (s.what_if && s.what_if->engine && s.what_if->engine->counters.rejected > 0)
+    warn("engine_rejected",
+         fmt::format("{} rejected by the engine model: prompt and output do not fit an "
+                     "Instance's whole KV cache, so they are in no latency figure "
+                     "(engine_rejected)",
+                     Arrivals(s.what_if->engine->counters.rejected)));
   if (s.replays_proxy == false)
     warn("parameters_changed",
          fmt::format("parameters changed from {}'s {}: this run is not the pinned Proxy",

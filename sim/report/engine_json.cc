@@ -11,6 +11,22 @@ using ojson = nlohmann::ordered_json;
 
 ojson Optional(const std::optional<double>& v) { return v ? ojson(*v) : ojson(nullptr); }
 
+ojson SloJson(const SloFigures& s) {
+  return {{"bounds",
+           {{"ttft", Optional(s.limits.ttft)},
+            {"tpot", Optional(s.limits.tpot)},
+            {"e2e", Optional(s.limits.e2e)}}},
+          {"requests", s.requests},
+          {"met",
+           {{"ttft", Optional(s.ttft)},
+            {"tpot", Optional(s.tpot)},
+            {"e2e", Optional(s.e2e)},
+            {"all", Optional(s.all)}}},
+          {"goodput",
+           {{"requests_per_s", Optional(s.requests_per_s)},
+            {"output_tokens_per_s", Optional(s.output_tokens_per_s)}}}};
+}
+
 }  // namespace
 
 ojson DistributionJson(const DistributionSummary& d) {
@@ -44,6 +60,7 @@ ojson EngineFiguresJson(const EngineFigures& f) {
   j["batch"] = {{"mean", Optional(f.batch_mean)}, {"peak", f.batch_peak}};
   j["steps"] = c.steps;
   j["busy"] = c.busy;
+  if (f.slo) j["slo"] = SloJson(*f.slo);
   return j;
 }
 

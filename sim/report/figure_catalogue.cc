@@ -78,6 +78,11 @@ constexpr std::array kCatalogue = {
 
     // What-if parts: the engine model, the service model, windows.
     CatalogueEntry{"what_if.span.**", kNotCompared},
+    CatalogueEntry{"what_if.engine.slo.bounds.**", kNotCompared},
+    CatalogueEntry{"what_if.engine.slo.requests", F::kCount},
+    CatalogueEntry{"what_if.engine.slo.met.all", F::kRate, kDown, kHeadline},
+    CatalogueEntry{"what_if.engine.slo.met.**", F::kRate, kDown},
+    CatalogueEntry{"what_if.engine.slo.goodput.**", F::kEngine, kDown, kHeadline},
     CatalogueEntry{"what_if.engine.ttft.p50", F::kEngine, kUp, kHeadline},
     CatalogueEntry{"what_if.engine.ttft.p99", F::kEngine, kUp, kHeadline},
     CatalogueEntry{"what_if.engine.e2e.p50", F::kEngine, kUp, kHeadline},
@@ -206,6 +211,14 @@ constexpr std::array kQueueColumns = {
 };
 
 using E = EngineFigures;
+
+// An SLO figure: none without --slo (and on an Instance's row).
+template <std::optional<double> SloFigures::*Field>
+std::optional<double> Slo(const E& e) {
+  if (!e.slo) return std::nullopt;
+  return (*e.slo).*Field;
+}
+
 constexpr std::array kEngineColumns = {
     EngineColumn{.column = "engine_served", .path = "what_if.engine.served", .spread = "served",
                  .whole = true,
@@ -248,6 +261,22 @@ constexpr std::array kEngineColumns = {
     EngineColumn{.column = "batch_mean", .path = "what_if.engine.batch.mean",
                  .spread = "batch size mean", .decimals = 2,
                  .value = [](const E& e) { return e.batch_mean; }},
+    // The SLO figures (--slo): a strategy run's only.
+    EngineColumn{.column = "slo_ttft", .path = "what_if.engine.slo.met.ttft",
+                 .spread = "slo ttft met", .decimals = 4, .value = Slo<&SloFigures::ttft>},
+    EngineColumn{.column = "slo_tpot", .path = "what_if.engine.slo.met.tpot",
+                 .spread = "slo tpot met", .decimals = 4, .value = Slo<&SloFigures::tpot>},
+    EngineColumn{.column = "slo_e2e", .path = "what_if.engine.slo.met.e2e",
+                 .spread = "slo e2e met", .decimals = 4, .value = Slo<&SloFigures::e2e>},
+    EngineColumn{.column = "slo_all", .path = "what_if.engine.slo.met.all",
+                 .spread = "slo all met", .decimals = 4, .value = Slo<&SloFigures::all>},
+    EngineColumn{.column = "goodput_requests_per_s",
+                 .path = "what_if.engine.slo.goodput.requests_per_s", .spread = "goodput req/s",
+                 .decimals = 2, .value = Slo<&SloFigures::requests_per_s>},
+    EngineColumn{.column = "goodput_tokens_per_s",
+                 .path = "what_if.engine.slo.goodput.output_tokens_per_s",
+                 .spread = "goodput tokens/s", .decimals = 1,
+                 .value = Slo<&SloFigures::output_tokens_per_s>},
 };
 
 // A latency or wait statistic: none when nothing was served.

@@ -117,6 +117,15 @@ Report BuildReport(const ReplayResult& result) {
     if (result.options.any()) s.what_if = BuildWhatIfReport(result, r);
     if (r < result.what_if.size() && result.what_if[r].queue)
       s.proxy_queue = BuildProxyQueueFigures(*result.what_if[r].queue);
+    if (s.what_if && s.what_if->engine && result.options.engine.slo.on()) {
+      const WhatIfReport& w = *s.what_if;
+      const double seconds =
+          (w.span_end - w.span_start) * (result.header.time_unit == "ms" ? 1e-3 : 1.0);
+      s.what_if->engine->slo = BuildSloFigures(s.what_if->engine->counters,
+                                               result.options.engine.slo,
+                                               result.header.time_unit,
+                                               s.proxy_queue ? s.proxy_queue->stuck : 0, seconds);
+    }
     RunDetectors(s, result, r);
     AddWarnings(s, report.proxy);
     report.strategies.push_back(std::move(s));

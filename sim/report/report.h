@@ -64,6 +64,21 @@ struct DistributionSummary {
 
 // The LLM engine model's figures for one Instance or a whole strategy run
 // (docs/engine.md).
+// Requests within the SLO bounds (--slo), over a strategy run.
+struct SloFigures {
+  SloLimits limits;  // the bounds, in the trace's unit
+  // Requests routed to an engine: served, rejected for its KV cache, or
+  // (behind the Proxy's queue) never forwarded. Rejected and unforwarded
+  // ones meet no bound.
+  std::uint64_t requests = 0;
+  // Of `requests`, the share within each bound given (null: not given or
+  // no requests) and within all of them.
+  std::optional<double> ttft, tpot, e2e, all;
+  // Goodput, per second of the run's span: requests within all bounds,
+  // and their output tokens.
+  std::optional<double> requests_per_s, output_tokens_per_s;
+};
+
 struct EngineFigures {
   EngineCounters counters;
   DistributionSummary queue_delay, ttft, tpot, itl, e2e;
@@ -79,6 +94,7 @@ struct EngineFigures {
   double kv_utilisation_peak = 0.0;
   std::optional<double> batch_mean;
   std::int64_t batch_peak = 0;
+  std::optional<SloFigures> slo;  // a strategy run's, with --slo
 };
 
 // The engine figures of one window, parallel to Report::instances.
@@ -259,6 +275,12 @@ WhatIfReport BuildWhatIfReport(const ReplayResult& result, std::size_t r);
 // `kv_blocks` blocks.
 void AddEngineFigures(const EngineStats& stats, std::size_t instances,
                       const std::string& time_unit, std::uint64_t kv_blocks, WhatIfReport& out);
+// The SLO figures of a strategy run's engine counters `c` under `slo`, in
+// a trace of `time_unit` whose span lasts `seconds`; `never_forwarded`
+// requests were held by the Proxy's queue to the end.
+SloFigures BuildSloFigures(const EngineCounters& c, const SloOptions& slo,
+                           const std::string& time_unit, std::uint64_t never_forwarded,
+                           double seconds);
 // The charts' series of every strategy run of `report`, built from
 // `result` (result.options.charts must be set): the narrowest chart window
 // that the run's buckets allow, of 1, 2 or 5 x 10^k times their base width,

@@ -49,6 +49,26 @@ EngineFigures Figures(const EngineCounters& c, const EngineLatencies& l, double 
 
 }  // namespace
 
+SloFigures BuildSloFigures(const EngineCounters& c, const SloOptions& slo,
+                           const std::string& time_unit, std::uint64_t never_forwarded,
+                           double seconds) {
+  SloFigures f;
+  f.limits = ResolveSlo(slo, time_unit == "ms" ? 1e-3 : 1e-6);
+  f.requests = c.served + c.rejected + never_forwarded;
+  const double n = static_cast<double>(f.requests);
+  auto share = [&](bool given, std::uint64_t met) -> std::optional<double> {
+    if (!given) return std::nullopt;
+    return Ratio(static_cast<double>(met), n);
+  };
+  f.ttft = share(slo.ttft.has_value(), c.slo_ttft);
+  f.tpot = share(slo.tpot.has_value(), c.slo_tpot);
+  f.e2e = share(slo.e2e.has_value(), c.slo_e2e);
+  f.all = share(true, c.slo_all);
+  f.requests_per_s = Ratio(static_cast<double>(c.slo_all), seconds);
+  f.output_tokens_per_s = Ratio(static_cast<double>(c.slo_output_tokens), seconds);
+  return f;
+}
+
 void AddEngineFigures(const EngineStats& stats, std::size_t instances,
                       const std::string& time_unit, std::uint64_t kv_blocks, WhatIfReport& out) {
   const double span = out.span_end - out.span_start;

@@ -132,6 +132,20 @@ ojson Merged(const SeededReports& runs) {
 
 // The value at `pointer` of strategy `s`, as "median [min, max]" when it
 // differed between seeds; "-" when the report has no number there.
+// The object a figure belongs to: its pointer's first three keys
+// ("/what_if/engine/slo"), or all but the last for a shorter one. A
+// figure's value may be null; the object holding it is present whenever
+// its part of the report is.
+std::string PartOf(const std::string& pointer) {
+  std::size_t end = 0;
+  for (int keys = 0; keys < 3; ++keys) {
+    const std::size_t next = pointer.find('/', end + 1);
+    if (next == std::string::npos) return pointer.substr(0, end);
+    end = next;
+  }
+  return pointer.substr(0, end);
+}
+
 std::string Cell(const ojson& s, const std::string& pointer, const std::string& format) {
   const ojson::json_pointer p(pointer);
   if (!s.contains(p) || !s[p].is_number()) return "-";
@@ -193,6 +207,11 @@ std::string RenderSeededTable(const SeededReports& runs) {
       if (c.spread.empty()) continue;
       std::string pointer = "/" + std::string(c.path);
       std::replace(pointer.begin(), pointer.end(), '.', '/');
+      // A part no run has (the SLO figures without --slo): no row.
+      const ojson::json_pointer owner(PartOf(pointer));
+      if (std::none_of(strategies.begin(), strategies.end(),
+                       [&](const ojson& s) { return s.contains(owner); }))
+        continue;
       row("  " + std::string(c.spread), pointer, fmt::format("{{:.{}f}}", c.whole ? 0 : c.decimals));
     }
   };

@@ -35,7 +35,7 @@ inline constexpr std::string_view kWarningNames[] = {
     "unknown_starvation", "never_chosen",      "concentration", "herding",
     "overload",           "fallback_burst",    "no_instances",  "refused",
     "never_completed",    "stuck",             "parameters_changed", "ignored_inflight",
-    "ignored_null_qps_1m"};
+    "ignored_null_qps_1m", "engine_rejected"};
 
 // Whether `name` is one of kWarningNames.
 bool IsWarningName(std::string_view name);

@@ -35,6 +35,36 @@ lbsim_cli_test(NAME "engine log of two strategy runs, one after the other"
   ARGS -s rr,ll --engine ${SMALL} --engine-log - --output ${OUT}/engine/two.txt
        ${ENGINE}/three_requests.ndjson
   EXIT 0 STDOUT_GOLDEN ${GOLDEN}/engine/two_runs.log.jsonl)
+# SLOs (--slo): r1 (TTFT 0.0027, TPOT 0.001605), r2 (0.00215, 0.001505) and
+# r3 (0.00191, one token) against 2.5 ms and 0.0015 s: TTFT met by r2 and r3,
+# TPOT by r3 alone (a one-token request has no TPOT to miss), all by r3: one
+# request and one output token over the span of 0.00591 s, 169.2 a second.
+lbsim_cli_test(NAME "engine slo: shares and goodput in the table"
+  ARGS -s rr,ll --engine ${SMALL} --slo ttft=2.5ms,tpot=0.0015 ${ENGINE}/three_requests.ndjson
+  EXIT 0 STDOUT_GOLDEN ${GOLDEN}/engine/three_requests.slo.table.txt)
+lbsim_cli_test(NAME "engine slo: shares and goodput in the json report"
+  ARGS -s rr --engine ${SMALL} --slo ttft=2.5ms,tpot=0.0015 -f json ${ENGINE}/three_requests.ndjson
+  EXIT 0 STDOUT_GOLDEN ${GOLDEN}/engine/three_requests.slo.report.json)
+lbsim_cli_test(NAME "engine slo: a scenario sets the bounds and expects the shares"
+  ARGS check ${ENGINE}/slo.scenario.json
+  EXIT 0 STDOUT_MATCH "4 expectations: 4 passed, 0 failed\n$")
+lbsim_cli_test(NAME "engine slo: --seeds spreads the shares"
+  ARGS -s rr --engine ${SMALL} --slo e2e=5ms --seeds 1,2 ${ENGINE}/three_requests.ndjson
+  EXIT 0 STDOUT_MATCH "\n  slo ttft met +- *\n  slo tpot met +- *\n  slo e2e met +0.6667 *\n  slo all met +0.6667 *\n  goodput req/s +338.41 *\n")
+lbsim_cli_test(NAME "engine slo: needs the engine"
+  ARGS --slo ttft=1 ${ENGINE}/three_requests.ndjson
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: --slo needs the engine model \\(--engine\\): its requests are what the bounds measure\n$")
+lbsim_cli_test(NAME "engine slo: a key twice, or a bound that is no time"
+  ARGS --engine ${SMALL} --slo ttft=1,ttft=2 ${ENGINE}/three_requests.ndjson
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: --slo: expected KEY=TIME.,KEY=TIME...., KEY ttft, tpot or e2e \\(each once\\), TIME a number > 0 in the trace's unit or with a unit \\(ms, s, us\\), got \"ttft=1,ttft=2\"\n$")
+lbsim_cli_test(NAME "engine slo: a negative bound"
+  ARGS --engine ${SMALL} --slo tpot=-5ms ${ENGINE}/three_requests.ndjson
+  EXIT 2 STDERR_LINES 1 STDERR_MATCH "^lbsim: error: --slo: expected .*got \"tpot=-5ms\"\n$")
+lbsim_cli_test(NAME "engine slo: a scenario's bounds need its engine"
+  ARGS check ${ENGINE}/slo_without_engine.scenario.json
+  EXIT 2 STDERR_MATCH "^lbsim: error: tests/cli/engine/slo_without_engine.scenario.json: options.slo: needs options.engine \\(the bounds measure its requests\\)\n$")
 lbsim_cli_test(NAME "engines lists the built-in configurations"
   ARGS engines
   EXIT 0 STDOUT_MATCH "^Built-in engine configurations .*\nllama-3.1-8b-h100\n  llama-3.1-8b-instruct on one H100 \\(TP 1\\), vLLM 0.8.4: .*BLIS.*\n  beta \\(us\\): 5752.705191348184 \\+ 17.25086436834028 x prefill tokens \\+ 5.999143920128404 x decode tokens\n")
