@@ -51,6 +51,10 @@ lbsim_cli_test(NAME "engine slo: a scenario sets the bounds and expects the shar
 lbsim_cli_test(NAME "engine slo: --seeds spreads the shares"
   ARGS -s rr --engine ${SMALL} --slo e2e=5ms --seeds 1,2 ${ENGINE}/three_requests.ndjson
   EXIT 0 STDOUT_MATCH "\n  slo ttft met +- *\n  slo tpot met +- *\n  slo e2e met +0.6667 *\n  slo all met +0.6667 *\n  goodput req/s +338.41 *\n")
+lbsim_cli_test(NAME "engine slo: sweep rows carry the SLO columns"
+  ARGS sweep -s rr --vary sim.seed=1,2 --engine ${SMALL} --slo ttft=2.5ms -j 1
+       ${ENGINE}/three_requests.ndjson
+  EXIT 0 STDOUT_MATCH ",slo_ttft,slo_tpot,slo_e2e,slo_all,goodput_requests_per_s,goodput_tokens_per_s\n.*,0.666666666667,,,0.666666666667,338.409475465,507.614213198\n.*,0.666666666667,,,0.666666666667,338.409475465,507.614213198\n$")
 lbsim_cli_test(NAME "engine slo: needs the engine"
   ARGS --slo ttft=1 ${ENGINE}/three_requests.ndjson
   EXIT 2 STDERR_LINES 1
@@ -65,6 +69,11 @@ lbsim_cli_test(NAME "engine slo: a negative bound"
 lbsim_cli_test(NAME "engine slo: a scenario's bounds need its engine"
   ARGS check ${ENGINE}/slo_without_engine.scenario.json
   EXIT 2 STDERR_MATCH "^lbsim: error: tests/cli/engine/slo_without_engine.scenario.json: options.slo: needs options.engine \\(the bounds measure its requests\\)\n$")
+# A request of 2,000 prompt tokens on an engine of 1,024 tokens of cache.
+lbsim_cli_test(NAME "engine_rejected warns, and --fail-on engine_rejected fails the run"
+  ARGS --engine ${SMALL} --slo ttft=1 --fail-on engine_rejected ${ENGINE}/too_large.ndjson
+  EXIT 1 STDOUT_MATCH "\n  served +1 \\(1 rejected\\)\n.*\n  slo all met +50.0%\n.*\n  round_robin: 1 arrival rejected by the engine model: prompt and output do not fit an Instance's whole KV cache, so they are in no latency figure \\(engine_rejected\\)\n"
+  STDERR_MATCH "^lbsim: --fail-on: round_robin: 1 arrival rejected by the engine model")
 lbsim_cli_test(NAME "engines lists the built-in configurations"
   ARGS engines
   EXIT 0 STDOUT_MATCH "^Built-in engine configurations .*\nllama-3.1-8b-h100\n  llama-3.1-8b-instruct on one H100 \\(TP 1\\), vLLM 0.8.4: .*BLIS.*\n  beta \\(us\\): 5752.705191348184 \\+ 17.25086436834028 x prefill tokens \\+ 5.999143920128404 x decode tokens\n")
