@@ -40,9 +40,12 @@ void LogHistogram::Merge(const LogHistogram& other) {
   max_ = std::max(max_, other.max_);
 }
 
-double LogHistogram::Percentile(unsigned p) const {
+double LogHistogram::Percentile(unsigned p) const { return Quantile(p * 10); }
+
+double LogHistogram::Quantile(std::uint32_t per_mille) const {
   if (count_ == 0) return 0.0;
-  const std::uint64_t rank = (p * count_ + 99) / 100;  // ceil(p * n / 100), >= 1
+  // ceil(q x n / 1000), at least 1.
+  const std::uint64_t rank = std::max<std::uint64_t>((per_mille * count_ + 999) / 1000, 1);
   std::uint64_t seen = 0;
   for (std::uint16_t at : where_) {  // exponents ascending
     if (!at) continue;

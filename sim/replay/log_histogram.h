@@ -33,6 +33,8 @@ class LogHistogram {
   // The p-th percentile (p an integer percent, 1 to 100) as above; 0 when
   // nothing was recorded.
   double Percentile(unsigned p) const;
+  // The same per mille (0 to 1000; 0: the smallest value's bucket, rank 1).
+  double Quantile(std::uint32_t per_mille) const;
 
  private:
   static constexpr int kSubBits = 8;

@@ -186,6 +186,9 @@ struct StrategyChartsReport {
   // With the service model: nearest-rank latency quantiles
   // (kLatencyQuantiles per mille, latency); empty when nothing was served.
   std::vector<std::pair<std::uint32_t, double>> latency_quantiles;
+  // With the engine model: the same of its requests' TTFT and E2E, over
+  // every Instance (LogHistogram quantiles); empty when nothing was served.
+  std::vector<std::pair<std::uint32_t, double>> ttft_quantiles, e2e_quantiles;
 };
 
 // The charts' time series: every strategy run cut into the same windows.

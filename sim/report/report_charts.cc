@@ -52,6 +52,24 @@ const std::vector<std::uint32_t>& LatencyChartQuantiles() {
   return quantiles;
 }
 
+namespace {
+
+// With the engine model: the TTFT and E2E quantiles of the run's requests
+// over every Instance.
+void AddEngineQuantiles(const WhatIfOutcome& outcome, StrategyChartsReport& charts) {
+  const EngineStats* engine = outcome.engine.get();
+  if (!engine) return;
+  EngineLatencies all;
+  for (InstanceIndex i = 0; i < engine->size(); ++i) all.Merge(engine->latencies(i));
+  for (auto [h, quantiles] : {std::pair{&all.ttft, &charts.ttft_quantiles},
+                              std::pair{&all.e2e, &charts.e2e_quantiles}}) {
+    if (h->count() == 0) continue;
+    for (std::uint32_t q : LatencyChartQuantiles()) quantiles->emplace_back(q, h->Quantile(q));
+  }
+}
+
+}  // namespace
+
 ChartsReport BuildChartsReport(const ReplayResult& result, const Report& report) {
   ChartsReport out;
   out.max_windows = ChartWindowLimit(report.arrivals);
@@ -95,6 +113,7 @@ ChartsReport BuildChartsReport(const ReplayResult& result, const Report& report)
     StrategyChartsReport charts;
     const ChartSeries* s = r < series.size() ? series[r] : nullptr;
     if (!s) {
+      AddEngineQuantiles(result.what_if[r], charts);
       out.strategies.push_back(std::move(charts));
       continue;
     }
@@ -151,6 +170,7 @@ ChartsReport BuildChartsReport(const ReplayResult& result, const Report& report)
       for (std::size_t k = 0; k < values.size(); ++k)
         charts.latency_quantiles.emplace_back(LatencyChartQuantiles()[k], values[k]);
     }
+    AddEngineQuantiles(result.what_if[r], charts);
     out.strategies.push_back(std::move(charts));
   }
   return out;

@@ -87,33 +87,45 @@ std::string QuantileName(std::uint32_t q) {
   return q % 10 == 0 ? fmt::format("p{}", q / 10) : fmt::format("p{}.{}", q / 10, q % 10);
 }
 
-HtmlSection LatencySection(const Report& report) {
-  HtmlSection section{"latency", "Latency distribution", ""};
+// One strategy run's distribution, as a CDF section draws it.
+struct CdfRun {
+  const std::vector<std::pair<std::uint32_t, double>>* quantiles = nullptr;  // empty: none
+  double p50 = 0.0, p90 = 0.0, p99 = 0.0, max = 0.0;  // the report's own figures
+};
+
+// What a CDF section shows: its id (also the chart's, "ID-cdf"), title,
+// note, the figure's name on the axis ("latency") and in the description
+// ("Latency percentiles:"), and the chart's caption.
+struct CdfText {
+  std::string id, title, note, axis, percentiles, caption;
+};
+
+// A section with one CDF per strategy run, from its nearest-rank
+// quantiles, a dot at each p99, and the numbers in a table.
+template <typename Run>
+HtmlSection CdfSection(const Report& report, const CdfText& text, Run run_of) {
+  HtmlSection section{text.id, text.title, ""};
   std::string& out = section.html;
   out = SectionStart(section.id, section.title);
   const std::string& unit = report.time_unit;
-  out += fmt::format(
-      "<p class=\"note\">The share of served requests whose latency (queue wait + service) "
-      "was at most x, one line per strategy, from {} nearest-rank quantiles (min, p1 to p99, "
-      "p99.5, p99.9, max).</p>\n",
-      LatencyChartQuantiles().size());
+  out += text.note;
   const auto& runs = report.strategies;
-  const ChartsReport& charts = *report.charts;
   std::vector<std::pair<std::string, std::string>> legend;
   double top = 0.0;
   for (std::size_t r = 0; r < runs.size(); ++r) {
     legend.emplace_back(runs[r].label, fmt::format("line s{} d{}", r % kOwnColours, r % 4));
-    for (const auto& [q, v] : charts.strategies[r].latency_quantiles) top = std::max(top, v);
+    for (const auto& [q, v] : *run_of(r).quantiles) top = std::max(top, v);
   }
   std::vector<std::pair<std::string, std::string>> with_p99 = legend;
   with_p99.emplace_back("p99 of each strategy", "dot s7");
   out += Legend(with_p99);
   SvgPlot plot(2 * kPanelWidth, 300);
-  plot.SetAxes(NiceAxis(0.0, std::max(top, 1e-9), fmt::format("latency ({})", unit)),
+  plot.SetAxes(NiceAxis(0.0, std::max(top, 1e-9), fmt::format("{} ({})", text.axis, unit)),
                NiceAxis(0.0, 1.0, "share of served requests", true));
-  std::string desc = "Latency percentiles:";
+  std::string desc = text.percentiles;
   for (std::size_t r = 0; r < runs.size(); ++r) {
-    const auto& quantiles = charts.strategies[r].latency_quantiles;
+    const CdfRun run = run_of(r);
+    const auto& quantiles = *run.quantiles;
     if (quantiles.empty()) {
       desc += fmt::format(" {} served nothing;", runs[r].label);
       continue;
@@ -126,30 +138,94 @@ HtmlSection LatencySection(const Report& report) {
       points.emplace_back(v, q / 1000.0);
     }
     plot.Path(points, legend[r].second);
-    const LatencySummary& l = runs[r].what_if->service->latency;
-    plot.Dot(l.p99, 0.99, 3.0, fmt::format("dot s{}", r % kOwnColours),
-             fmt::format("{}: p99 {} {}", runs[r].label, FixedText(l.p99, 3), unit));
+    plot.Dot(run.p99, 0.99, 3.0, fmt::format("dot s{}", r % kOwnColours),
+             fmt::format("{}: p99 {} {}", runs[r].label, FixedText(run.p99, 3), unit));
     desc += fmt::format(" {} p50 {}, p90 {}, p99 {}, max {} {};", runs[r].label,
-                        FixedText(l.p50, 3), FixedText(l.p90, 3), FixedText(l.p99, 3),
-                        FixedText(l.max, 3), unit);
+                        FixedText(run.p50, 3), FixedText(run.p90, 3), FixedText(run.p99, 3),
+                        FixedText(run.max, 3), unit);
   }
   Finish(desc);
   out += "<figure>\n";
-  out += plot.Render("latency-cdf", "Latency distribution of served requests", desc,
-                     "data-chart=\"latency-cdf\"");
+  out += plot.Render(text.id + "-cdf", text.caption, desc,
+                     fmt::format("data-chart=\"{}-cdf\"", text.id));
   std::vector<std::string> head{"quantile"};
   for (const StrategyReport& s : runs) head.push_back(HtmlText(s.label) + fmt::format(" ({})", HtmlText(unit)));
   std::vector<std::vector<std::string>> rows;
   for (std::size_t k = 0; k < LatencyChartQuantiles().size(); ++k) {
     std::vector<std::string> row{QuantileName(LatencyChartQuantiles()[k])};
     for (std::size_t r = 0; r < runs.size(); ++r) {
-      const auto& quantiles = charts.strategies[r].latency_quantiles;
+      const auto& quantiles = *run_of(r).quantiles;
       row.push_back(k < quantiles.size() ? FixedText(quantiles[k].second, 3) : "-");
     }
     rows.push_back(std::move(row));
   }
   out += fmt::format("<details><summary>Numbers</summary>\n{}</details>\n</figure>\n",
                      Table(head, rows));
+  out += "</section>\n";
+  return section;
+}
+
+std::string QuantileNote(std::string_view what) {
+  return fmt::format(
+      "<p class=\"note\">The share of served requests whose {} was at most x, one line per "
+      "strategy, from {} nearest-rank quantiles (min, p1 to p99, p99.5, p99.9, max).</p>\n",
+      what, LatencyChartQuantiles().size());
+}
+
+HtmlSection LatencySection(const Report& report) {
+  const CdfText text{"latency", "Latency distribution", QuantileNote("latency (queue wait + service)"),
+                     "latency", "Latency percentiles:", "Latency distribution of served requests"};
+  return CdfSection(report, text, [&](std::size_t r) {
+    const LatencySummary& l = report.strategies[r].what_if->service->latency;
+    return CdfRun{&report.charts->strategies[r].latency_quantiles, l.p50, l.p90, l.p99, l.max};
+  });
+}
+
+// The engine model's TTFT or E2E distribution (`ttft` picks which).
+HtmlSection EngineCdfSection(const Report& report, bool ttft) {
+  const CdfText text =
+      ttft ? CdfText{"ttft", "Time to first token",
+                     QuantileNote("time to first token (arrival to its first token at the client)"),
+                     "ttft", "TTFT percentiles:", "TTFT distribution of served requests"}
+           : CdfText{"e2e", "End-to-end latency",
+                     QuantileNote("end-to-end latency (arrival to its last token at the client)"),
+                     "e2e", "E2E percentiles:", "E2E distribution of served requests"};
+  return CdfSection(report, text, [&](std::size_t r) {
+    const EngineFigures& e = *report.strategies[r].what_if->engine;
+    const DistributionSummary& d = ttft ? e.ttft : e.e2e;
+    const StrategyChartsReport& c = report.charts->strategies[r];
+    return CdfRun{ttft ? &c.ttft_quantiles : &c.e2e_quantiles, d.p50, d.p90, d.p99, d.max};
+  });
+}
+
+// The SLO figures (--slo) of every strategy run in one table.
+HtmlSection SloSection(const Report& report) {
+  HtmlSection section{"slo", "SLOs and goodput", ""};
+  std::string& out = section.html;
+  out = SectionStart(section.id, section.title);
+  const SloLimits& limits = report.strategies.front().what_if->engine->slo->limits;
+  std::string bounds;
+  for (auto [name, limit] : {std::pair{"TTFT", limits.ttft}, {"TPOT", limits.tpot}, {"E2E", limits.e2e}})
+    if (limit)
+      bounds += fmt::format("{}{} &le; {} {}", bounds.empty() ? "" : ", ", name,
+                            FixedText(*limit, 4), HtmlText(report.time_unit));
+  out += fmt::format(
+      "<p class=\"note\">The share of requests routed to an engine whose {} held (rejected "
+      "and never forwarded ones hold none), and the goodput: requests within every bound, and "
+      "their output tokens, per second of the run.</p>\n",
+      bounds);
+  auto share = [](const std::optional<double>& x) { return x ? Percent(*x) : std::string("-"); };
+  auto rate = [](const std::optional<double>& x) { return x ? FixedText(*x, 2) : std::string("-"); };
+  std::vector<std::vector<std::string>> rows;
+  for (const StrategyReport& s : report.strategies) {
+    const SloFigures& f = *s.what_if->engine->slo;
+    rows.push_back({HtmlText(s.label), Count(f.requests), share(f.ttft), share(f.tpot),
+                    share(f.e2e), share(f.all), rate(f.requests_per_s),
+                    rate(f.output_tokens_per_s)});
+  }
+  out += Table({"strategy", "requests", "TTFT met", "TPOT met", "E2E met", "all met",
+                "goodput (requests/s)", "goodput (tokens/s)"},
+               rows);
   out += "</section>\n";
   return section;
 }
@@ -261,9 +337,12 @@ std::vector<HtmlSection> ReplayChartSections(const Report& report) {
         [](double v) { return Percent(v); },
         [](const StrategyReport& s) { return s.what_if->service->utilisation; }));
   }
-  // The engine model (issue 20) adds its charts here, as sections of their
-  // own: TTFT and E2E CDFs beside the latency CDF, and batch size and KV
-  // use over time in report_html_time.cc on the shared Timeline.
+  if (report.simulation && report.simulation->engine_model()) {
+    sections.push_back(EngineCdfSection(report, true));
+    sections.push_back(EngineCdfSection(report, false));
+    if (!report.strategies.empty() && report.strategies.front().what_if->engine->slo)
+      sections.push_back(SloSection(report));
+  }
   return sections;
 }
 

@@ -45,6 +45,11 @@ lbsim_html_sample(NAME stale_snapshot.html GOLDEN stale_snapshot.html
 # Ids and a name that would be markup: every one escaped, nothing loads.
 lbsim_html_sample(NAME hostile.html GOLDEN hostile.html
   ARGS -s rr --slots 1 -o ${HTML_SAMPLES}/hostile.html tests/html/hostile.ndjson)
+# The engine model with SLOs (the hand-computed three requests of
+# tests/cli/engine_tests.cmake): TTFT and E2E distributions, the SLO table.
+lbsim_html_sample(NAME engine_slo.html
+  ARGS -s rr,ll --engine tests/cli/engine/small_engine.json --slo ttft=2.5ms,tpot=0.0015
+       -o ${HTML_SAMPLES}/engine_slo.html tests/cli/engine/three_requests.ndjson)
 # No event at all: the share charts, nothing over time.
 lbsim_html_sample(NAME no_events.html
   ARGS -s rr,ll -o ${HTML_SAMPLES}/no_events.html tests/corpus/odd/header_only.ndjson)
