@@ -1,5 +1,6 @@
 #include "sim/replay/engine_config.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -7,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/errors.h"
+#include "base/number_text.h"
 
 namespace lbsim {
 namespace {
@@ -95,6 +97,38 @@ std::string Text(const ojson& doc, const std::string& where, std::string_view ke
   return it->get<std::string>();
 }
 
+// Refuses a coefficient whose largest term passes kMaxEngineTermUs: the
+// most tokens one step computes for beta, the longest request the engine
+// serves (at most the cache, and at most kMaxRequestSteps steps of output
+// or of prefill chunks) for alpha.
+void CheckTimeRange(const EngineConfig& c, const std::string& where) {
+  constexpr double kMaxSteps = 16777216.0;  // EngineFleet::kMaxRequestSteps
+  const double cache = static_cast<double>(c.kv_blocks) * static_cast<double>(c.block_tokens);
+  const double batched = static_cast<double>(c.max_batched_tokens);
+  const double decodes = static_cast<double>(std::min(c.max_running, c.max_batched_tokens));
+  const struct {
+    std::string_view key;
+    int index;
+    double coefficient;
+    double most;
+    std::string_view of;
+  } terms[] = {
+      {"beta_us", 0, c.beta_us[0], 1.0, "a step"},
+      {"beta_us", 1, c.beta_us[1], batched, "max_batched_tokens prefill tokens"},
+      {"beta_us", 2, c.beta_us[2], decodes, "a step of min(max_running, max_batched_tokens) decodes"},
+      {"alpha_us", 0, c.alpha_us[0], 1.0, "a request"},
+      {"alpha_us", 1, c.alpha_us[1], std::min(cache, kMaxSteps * batched), "the longest prompt"},
+      {"alpha_us", 2, c.alpha_us[2], std::min(cache, kMaxSteps), "the longest output"},
+  };
+  for (const auto& t : terms)
+    if (t.coefficient * t.most > kMaxEngineTermUs)
+      throw InputError(fmt::format(
+          "{}: {}[{}]: expected at most {} us (so that {} takes at most 2^53 us, 285 years), "
+          "got {}",
+          where, t.key, t.index, NumberText(kMaxEngineTermUs / t.most), t.of,
+          NumberText(t.coefficient)));
+}
+
 }  // namespace
 
 std::span<const EngineConfig> BuiltinEngines() { return Builtins(); }
@@ -149,6 +183,7 @@ EngineConfig EngineConfigFromJson(const ojson& doc, const std::string& where) {
     throw InputError(fmt::format(
         "{}: kv_blocks x block_tokens: expected a cache of at most 2^53 tokens, got {} x {}",
         where, c.kv_blocks, c.block_tokens));
+  CheckTimeRange(c, where);
   return c;
 }
 

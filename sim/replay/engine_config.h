@@ -34,6 +34,11 @@ struct EngineConfig {
   friend bool operator==(const EngineConfig&, const EngineConfig&) = default;
 };
 
+// The longest term of a step's or a request's time a configuration may
+// give: 2^53 microseconds. Past it, trace times lose the precision a step
+// needs to move the clock.
+inline constexpr double kMaxEngineTermUs = 9007199254740992.0;
+
 // The engine configuration format version this lbsim reads
 // ("lbsim_engine": 1).
 inline constexpr int kEngineConfigVersion = 1;

@@ -141,10 +141,15 @@ lbsim_cli_test(NAME "engine: a prefill past the step limit is refused, one at it
   EXIT 2 STDERR_LINES 1
   STDERR_MATCH "^lbsim: error: tests/cli/engine/input_at_step_limit.ndjson:3: field \"input_tokens\": ${STEPS}, got 16777000 input and 217 output tokens\n$")
 # Steps of 1e300 us: the table shows exponents, not hundreds of digits.
+# 200,000 steps of 2^53 us each, one token a step: an E2E of 1.8e15 s.
 lbsim_cli_test(NAME "engine: extreme latencies are shown with exponents"
+  ARGS --engine ${ENGINE}/longest_steps.json ${ENGINE}/long_answer.ndjson
+  EXIT 0 STDOUT_MATCH "\n  ttft +9007199255 / 9007199255\n.*\n  e2e +1.801e\\+15 / 1.801e\\+15\n")
+lbsim_cli_test(NAME "engine: a coefficient past the time range is refused by name"
   ARGS --engine tests/fuzz/regressions/fuzz_engine_config/extreme_numbers.json
        ${ENGINE}/three_requests.ndjson
-  EXIT 0 STDOUT_MATCH "\n  e2e +2.08e\\+296 / 2.46e\\+296\n")
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: tests/fuzz/regressions/fuzz_engine_config/extreme_numbers.json: beta_us.0.: expected at most 9007199254740992 us \\(so that a step takes at most 2\\^53 us, 285 years\\), got 1e\\+300\n$")
 # An interval of 0 would mean "no signals"; leaving the option out says that.
 lbsim_cli_test(NAME "engine: --signal-interval 0 is refused"
   ARGS --engine ${SMALL} --signal-interval 0 ${ENGINE}/three_requests.ndjson

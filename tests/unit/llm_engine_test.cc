@@ -90,6 +90,15 @@ TEST_CASE("LogHistogram: exact counts, max and mean, and percentiles a value of 
   CHECK(fine.Percentile(100) == 1.01);
   LogHistogram empty;
   CHECK(empty.Percentile(50) == 0.0);
+  // Per mille: rank ceil(q x n / 1000), at least 1 (q = 0: the smallest).
+  CHECK(h.Quantile(0) == 1);
+  CHECK(h.Quantile(995) == 100);  // rank ceil(99.5)
+  CHECK(h.Quantile(994) == 100);  // rank ceil(99.4)
+  CHECK(h.Quantile(990) == 99);
+  CHECK(h.Quantile(1000) == 100);
+  CHECK(h.Quantile(5) == 1);
+  CHECK(h.Quantile(11) == 2);
+  CHECK(empty.Quantile(500) == 0.0);
 }
 
 TEST_CASE("LogHistogram: within 0.4% of the exact nearest-rank value, merged as one") {
@@ -209,6 +218,14 @@ TEST_CASE("EngineConfig: the built-in default is BLIS's llama-3.1-8b set, and fi
   CHECK(error(R"({"lbsim_engine":1,"beta_us":[1,0,0],"alpha_us":[0,0,0],"kv_blocks":4294967296,"block_tokens":4294967296,"max_running":1,"max_batched_tokens":8})") ==
         "e.json: kv_blocks x block_tokens: expected a cache of at most 2^53 tokens, got "
         "4294967296 x 4294967296");
+  // A term past 2^53 us: beta[1] over 2^52 prefill tokens' worth at 2 a step;
+  // alpha[2] over the longest output, here the cache's 64 tokens.
+  CHECK(error(R"({"lbsim_engine":1,"beta_us":[1,4503599627370497,0],"alpha_us":[0,0,0],"kv_blocks":4,"block_tokens":16,"max_running":1,"max_batched_tokens":2})") ==
+        "e.json: beta_us[1]: expected at most 4503599627370496 us (so that max_batched_tokens "
+        "prefill tokens takes at most 2^53 us, 285 years), got 4503599627370497");
+  CHECK(error(R"({"lbsim_engine":1,"beta_us":[1,0,0],"alpha_us":[0,0,1e15],"kv_blocks":4,"block_tokens":16,"max_running":1,"max_batched_tokens":2})") ==
+        "e.json: alpha_us[2]: expected at most 140737488355328 us (so that the longest output "
+        "takes at most 2^53 us, 285 years), got 1000000000000000");
 }
 
 constexpr const char* kOneInstance = R"({"lbsim_trace":1,"instances":[{"id":"a","inflight":0}]}
