@@ -64,6 +64,18 @@ struct Figures {
   double batch_mean = 0;
 };
 
+// Request-steps: every request's place in every step (the sum of the
+// steps' batch sizes), from the engine log of one untimed run.
+double RequestSteps(const std::string& log) {
+  std::ifstream in(log);
+  double sum = 0;
+  for (std::string line; std::getline(in, line);) {
+    const nlohmann::json j = nlohmann::json::parse(line);
+    if (j["type"] == "step") sum += static_cast<double>(j["batch"].size());
+  }
+  return sum;
+}
+
 Figures Read(const std::string& report) {
   std::ifstream in(report);
   const nlohmann::json j = nlohmann::json::parse(in);
@@ -101,18 +113,26 @@ int main(int argc, char** argv) {
                                 "llama-3.1-8b-h100", "--format", "json", "-o", report, trace},
                                runs);
     const Figures f = Read(report);
+    const std::string log = args.Text("dir") + "/lbsim-engine-bench-log.jsonl";
+    Median({args.lbsim(), "-q", "-s", args.Text("strategies"), "--engine", "llama-3.1-8b-h100",
+            "--engine-log", log, "-o", "/dev/null", trace},
+           1);
+    const double request_steps = RequestSteps(log);
+    std::remove(log.c_str());
     const Sample plain = Median({args.lbsim(), "-q", "-s", args.Text("strategies"), "--format",
                                  "json", "-o", report, trace},
                                 runs);
     std::remove(trace.c_str());
     std::remove(report.c_str());
     fmt::print("{:>9} requests {:>10} wall {:>10} cpu {:>10.0f} steps {:>5.2f} M steps/s "
-               "({:.2f} M per cpu s) {:>7.0f} requests/s; peak RSS {:.1f} MiB (without the "
-               "engine {:.1f} MiB); ttft p50 {:.3f} s, mean batch {:.1f}\n",
+               "({:.2f} M per cpu s), {:>5.1f} M request-steps/s ({:.1f} ns each) {:>7.0f} "
+               "requests/s; peak RSS {:.1f} MiB (without the engine {:.1f} MiB); ttft p50 "
+               "{:.3f} s, mean batch {:.1f} ({:.1f} requests a step)\n",
                n, Seconds(cost.seconds), Seconds(cost.cpu_seconds), f.steps,
                f.steps / cost.seconds / 1e6, f.steps / cost.cpu_seconds / 1e6,
+               request_steps / cost.seconds / 1e6, cost.seconds / request_steps * 1e9,
                f.served / cost.seconds, cost.max_rss_kib / 1024.0, plain.max_rss_kib / 1024.0,
-               f.ttft_p50, f.batch_mean);
+               f.ttft_p50, f.batch_mean, request_steps / f.steps);
     return cost.max_rss_kib / 1024.0;
   };
   fmt::print("lbsim -s {} --engine llama-3.1-8b-h100, Mooncake-shaped trace at {}/s through 16 "
