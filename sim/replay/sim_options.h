@@ -70,6 +70,10 @@ inline constexpr std::uint64_t kEngineWindowWeight = 2;
 // Snapshot values taken: snapshots x Instances, summed over the runs (a
 // replay at the limit takes seconds to some tens of seconds).
 inline constexpr std::uint64_t kMaxSnapshotValues = 16'000'000;
+// Engine signal values taken, summed over the runs: they are published and
+// dropped as the run goes, so this bounds time (about 75 ns a value: a
+// minute at the limit), not memory; the pending ones below bound memory.
+inline constexpr std::uint64_t kMaxSignalValues = 1'000'000'000;
 // Snapshot values taken and not yet published, at once.
 inline constexpr std::uint64_t kMaxPendingSnapshotValues = 1'000'000;
 

@@ -100,7 +100,7 @@ World::World(const StrategyRequest& request, const SimOptions& options,
     signals_ = std::make_unique<SnapshotView<EngineSignals>>(
         options.engine.signal_interval, options.engine.signal_delay,
         options.engine.signal_jitter, options.seed,
-        SnapshotLimits{kMaxSnapshotValues / options.runs, kMaxPendingSnapshotValues / options.runs},
+        SnapshotLimits{kMaxSignalValues / options.runs, kMaxPendingSnapshotValues / options.runs},
         "--signal-interval");
   }
   if (!plain_) sources_.push_back(std::make_unique<InternalSource>(*this));

@@ -34,6 +34,15 @@ def far_apart_trace(path, instances, last):
         f.write('{"t": %d, "type": "arrival", "duration": 1}\n' % last)
 
 
+def engine_trace(path, instances, last):
+    """`instances` Instances, two small engine requests at 0 and `last`."""
+    ids = ",".join('{"id": "i%05d"}' % k for k in range(instances))
+    with open(path, "w") as f:
+        f.write('{"lbsim_trace": 1, "instances": [%s]}\n' % ids)
+        for t in (0, last):
+            f.write('{"t": %d, "type": "arrival", "input_tokens": 100, "output_tokens": 10}\n' % t)
+
+
 # name: (writes the input, lbsim's arguments after the input's path is
 # known, expected exit status, bound in MiB)
 CASES = {
@@ -54,6 +63,13 @@ CASES = {
     "window figures of Instances without figures": (
         lambda d: far_apart_trace(os.path.join(d, "wide.ndjson"), 10_000, 99_999),
         lambda d: ["-s", "rr", "--window", "1", os.path.join(d, "wide.ndjson")], 2, 100),
+    # Engine signals every ms at 256 Instances over 70 s: 17.9M values,
+    # refused by a count cap of 16M once; each is published and dropped, so
+    # memory stays that of the waiting ones.
+    "engine signals past 16M values": (
+        lambda d: engine_trace(os.path.join(d, "signals.ndjson"), 256, 70),
+        lambda d: ["-s", "ll", "--engine", "llama-3.1-8b-h100", "--signal-interval", "0.001",
+                   os.path.join(d, "signals.ndjson")], 0, 100),
 }
 
 
