@@ -42,6 +42,7 @@ class LeastLoad final : public Strategy, public LoadIndexedSelect {
   }
 
   IndexedSelect* Indexed() override { return this; }
+  bool ReadsEngineSignals() const override { return reads_signals_; }
 
   Choice SelectIndexed(std::span<const Candidate> candidates, const Hint& hint) override {
     LoadIndex::Lowest lowest;
@@ -65,6 +66,9 @@ class LeastLoad final : public Strategy, public LoadIndexedSelect {
       : LoadIndexedSelect(weights, unknown), rule_(weights, unknown) {
     // A key with a weight is read too (a parameter may add a term).
     for (std::size_t i = 0; i < read_.size(); ++i) read_[i] = read[i] || weights.queue[i] != 0.0;
+    // The signal keys are the queue keys after queue_depth.
+    for (std::size_t i = 1; i < read_.size(); ++i)
+      reads_signals_ = reads_signals_ || weights.queue[i] != 0.0;
   }
 
   static LoadWeights WeightsOf(const ParamValues& params, Summation summation) {
@@ -87,6 +91,7 @@ class LeastLoad final : public Strategy, public LoadIndexedSelect {
   }
 
   QueueKeys read_{};
+  bool reads_signals_ = false;  // a signal key has a weight
   LeastLoadRule rule_;
 };
 

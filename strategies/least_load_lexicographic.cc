@@ -23,6 +23,8 @@ namespace {
 class LexicographicLeastLoad final : public Strategy {
  public:
   std::string_view Name() const override { return "least_load"; }
+  // No hints: neither the queue keys nor the signals published under them.
+  bool ReadsQueueLoads() const override { return false; }
 
   Choice Select(std::span<const Candidate> candidates, const Hint&) override {
     bool any_inflight = false, inflight_unknown = false;

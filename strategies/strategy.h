@@ -70,6 +70,11 @@ class Strategy {
   // that does.
   virtual bool ReadsQueueLoads() const { return true; }
 
+  // Whether Select reads any of the queue keys the engine model's signals
+  // publish (docs/engine.md), with a weight: said in the report when no
+  // strategy of a run with --signal-interval does.
+  virtual bool ReadsEngineSignals() const { return ReadsQueueLoads(); }
+
   // The strategy's fast path, if it has one (see IndexedSelect). The
   // simulator asks once, when the run starts.
   virtual IndexedSelect* Indexed() { return nullptr; }

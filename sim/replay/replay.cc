@@ -400,7 +400,8 @@ ReplayResult Replay(const std::string& display_path, const TraceFeed& feed,
       result.requests.push_back(w->request());
       result.metrics.push_back(std::move(w->metrics()));
       if (options.timed())
-        result.what_if.push_back({w->TakeTimeline(), w->TakeService(), w->TakeEngine(), w->TakeQueueStats()});
+        result.what_if.push_back({w->TakeTimeline(), w->TakeService(), w->TakeEngine(),
+                                  w->TakeQueueStats(), w->ReadsEngineSignals()});
     }
   return result;
 }

@@ -36,6 +36,7 @@ struct WhatIfOutcome {
   std::shared_ptr<const ServiceModel> service;  // null without the service model
   std::shared_ptr<const EngineStats> engine;    // null without the engine model
   std::shared_ptr<const ProxyQueueStats> queue; // null without the Proxy queue model
+  bool reads_engine_signals = false;  // the run's strategy reads what --signal-interval publishes
 };
 
 // Load fields of `up` and `load` events that a pinned Proxy's heartbeat

@@ -102,6 +102,8 @@ class World {
   std::shared_ptr<const EngineStats> TakeEngine() {
     return engine_ ? engine_->TakeStats() : nullptr;
   }
+  // Whether the run's strategy reads what engine signals publish.
+  bool ReadsEngineSignals() const { return strategy_->ReadsEngineSignals(); }
   std::shared_ptr<const ProxyQueueStats> TakeQueueStats() {
     return journeys_ ? std::make_shared<const ProxyQueueStats>(journeys_->TakeStats()) : nullptr;
   }

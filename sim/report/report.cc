@@ -52,6 +52,8 @@ Report BuildReport(const ReplayResult& result) {
   report.instances = result.instances.Ids();
   report.proxy = BuildProxyReport(result);
   if (result.options.any()) report.simulation = result.options;
+  for (const WhatIfOutcome& w : result.what_if)
+    report.engine_signals_read = report.engine_signals_read || w.reads_engine_signals;
   if (result.options.proxy_queue.on) report.proxy_queue = result.options.proxy_queue;
 
   for (std::size_t r = 0; r < result.requests.size(); ++r) {

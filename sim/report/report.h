@@ -262,6 +262,8 @@ struct Report {
   ProxyReport proxy;
   std::vector<StrategyReport> strategies;
   std::optional<SimOptions> simulation;  // when a what-if option is on
+  // With --signal-interval: some strategy run reads the signals' keys.
+  bool engine_signals_read = false;
   std::optional<ProxyQueueOptions> proxy_queue;  // with the Proxy queue model
   std::optional<ChartsReport> charts;    // when the replay kept chart series
 };

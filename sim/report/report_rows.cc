@@ -20,7 +20,7 @@ std::string Fixed(const std::optional<double>& v) {
 std::string Span(double x, const std::string& unit) { return fmt::format("{} {}", x, unit); }
 
 // One line naming the what-if options in force.
-std::string SimulationLine(const SimOptions& o, const std::string& unit) {
+std::string SimulationLine(const SimOptions& o, const std::string& unit, bool signals_read) {
   std::vector<std::string> parts;
   if (o.service())
     parts.push_back(fmt::format("service model, {} slot{} per Instance", o.slots,
@@ -41,6 +41,9 @@ std::string SimulationLine(const SimOptions& o, const std::string& unit) {
       if (o.engine.signal_jitter > 0.0)
         engine += fmt::format(" + up to {} jitter (seed {})", Span(o.engine.signal_jitter, unit),
                               o.seed);
+      // Only least_load's weighted score reads them (the Proxy's L2 and L3).
+      if (!signals_read)
+        engine += " that no strategy here reads (least_load of a weighted Proxy version does)";
     }
     parts.push_back(engine);
   }
@@ -314,7 +317,7 @@ ReportRows BuildReportRows(const Report& raw) {
                                  report.proxy.least_load, report.proxy.python)
                    : "spec (lbsim's typed contract, not a Proxy version)");
   if (report.simulation)
-    t.header.emplace_back("what-if", SimulationLine(*report.simulation, report.time_unit));
+    t.header.emplace_back("what-if", SimulationLine(*report.simulation, report.time_unit, report.engine_signals_read));
   if (report.proxy_queue) {
     const ProxyQueueOptions& q = *report.proxy_queue;
     t.header.emplace_back(

@@ -74,6 +74,15 @@ lbsim_cli_test(NAME "engine_rejected warns, and --fail-on engine_rejected fails 
   ARGS --engine ${SMALL} --slo ttft=1 --fail-on engine_rejected ${ENGINE}/too_large.ndjson
   EXIT 1 STDOUT_MATCH "\n  served +1 \\(1 rejected\\)\n.*\n  slo all met +50.0%\n.*\n  round_robin: 1 arrival rejected by the engine model: prompt and output do not fit an Instance's whole KV cache, so they are in no latency figure \\(engine_rejected\\)\n"
   STDERR_MATCH "^lbsim: --fail-on: round_robin: 1 arrival rejected by the engine model")
+# Only least_load's weighted score (the Proxy's L2 and L3) reads what the
+# signals publish; a run of round_robin and L1's least_load says so.
+lbsim_cli_test(NAME "engine signals that no strategy reads are said to be unread"
+  ARGS -s rr,ll --proxy cacheroute@df8382d --engine ${SMALL} --signal-interval 0.001
+       ${ENGINE}/three_requests.ndjson
+  EXIT 0 STDOUT_MATCH "\nwhat-if +engine small, signals every 0.001 s, published 0 s later that no strategy here reads \\(least_load of a weighted Proxy version does\\)\n")
+lbsim_cli_test(NAME "engine signals least_load reads are not said to be unread"
+  ARGS -s rr,ll --engine ${SMALL} --signal-interval 0.001 ${ENGINE}/three_requests.ndjson
+  EXIT 0 STDOUT_MATCH "\nwhat-if +engine small, signals every 0.001 s, published 0 s later\n")
 lbsim_cli_test(NAME "engines lists the built-in configurations"
   ARGS engines
   EXIT 0 STDOUT_MATCH "^Built-in engine configurations .*\nllama-3.1-8b-h100\n  llama-3.1-8b-instruct on one H100 \\(TP 1\\), vLLM 0.8.4: .*BLIS.*\n  beta \\(us\\): 5752.705191348184 \\+ 17.25086436834028 x prefill tokens \\+ 5.999143920128404 x decode tokens\n")
