@@ -126,6 +126,7 @@ bool EngineFleet::Admit(const EngineArrival& arrival, InstanceIndex i,
   }
   const std::size_t m = std::min<std::size_t>(arrival.prefix_blocks.size(), input / unit_tokens_);
   r.units.assign(arrival.prefix_blocks.begin(), arrival.prefix_blocks.begin() + m);
+  r.units_size = static_cast<std::uint32_t>(m);
   r.holds.assign(m, 0);
   Slot& s = slots_[i];
   ++s.pending_prefill;

@@ -92,7 +92,7 @@ void InstanceEngine::Admit(std::vector<EngineRequest>& requests, std::uint64_t& 
     // Cached units: the leading run of resident ones, leaving at least one
     // token to compute.
     const std::size_t usable =
-        std::min<std::uint64_t>(r.units.size(), (r.known - 1) / unit_tokens_);
+        std::min<std::uint64_t>(r.units_size, (r.known - 1) / unit_tokens_);
     std::size_t hits = 0;
     revived_.clear();  // hit units that are evictable now: referencing them keeps them
     while (hits < usable && cache_.Resident(r.units[hits])) {
@@ -136,7 +136,7 @@ void InstanceEngine::Finish(std::vector<EngineRequest>& requests, double now) {
     r.computed += r.step_tokens;
     r.step_tokens = 0;
     // Units this step completed become cached, unless a copy already is.
-    while (r.next_unit < r.units.size() && (r.next_unit + 1) * unit_tokens_ <= r.computed) {
+    while (r.next_unit < r.units_size && (r.next_unit + 1) * unit_tokens_ <= r.computed) {
       const std::uint32_t j = r.next_unit++;
       if (cache_.Resident(r.units[j])) continue;
       cache_.Publish(r.units[j]);
