@@ -64,15 +64,15 @@ EngineModelOptions EngineOptions::Resolve() const {
   return o;
 }
 
-std::shared_ptr<const EngineConfig> ResolveEngine(const std::string& value) {
+std::shared_ptr<const EngineConfig> ResolveEngine(const std::string& value, std::string_view flag) {
   if (const EngineConfig* builtin = FindBuiltinEngine(value))
     return std::make_shared<const EngineConfig>(*builtin);
   // A file's name has a '.' or a '/' ("./engine" for one without).
   if (value.find_first_of("./") == std::string::npos)
     throw UsageError(fmt::format(
-        "--engine {}: expected a built-in engine ({}) or an engine configuration file (a path "
+        "{} {}: expected a built-in engine ({}) or an engine configuration file (a path "
         "with a '.' or '/')",
-        value, BuiltinEngineNames()));
+        flag, value, BuiltinEngineNames()));
   return std::make_shared<const EngineConfig>(
       EngineConfigFromJson(ReadJsonFile(value, "engine configuration"), value));
 }

@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "sim/replay/engine_config.h"
 #include "sim/replay/sim_options.h"
@@ -28,8 +29,10 @@ struct EngineOptions {
   EngineModelOptions Resolve() const;
 };
 
-// The configuration --engine VALUE names: a built-in, or else the JSON file
-// at VALUE (docs/engine.md). Throws UsageError or InputError.
-std::shared_ptr<const EngineConfig> ResolveEngine(const std::string& value);
+// The configuration --engine VALUE names (or `flag` VALUE): a built-in, or
+// else the JSON file at VALUE (docs/engine.md). Throws UsageError or
+// InputError.
+std::shared_ptr<const EngineConfig> ResolveEngine(const std::string& value,
+                                                  std::string_view flag = "--engine");
 
 }  // namespace lbsim

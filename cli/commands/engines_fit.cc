@@ -74,7 +74,7 @@ int RunFit(const FitCommand& c) {
       throw UsageError(fmt::format("--from: expected one of {}, got \"{}\"",
                                    MeasurementFormatNames(), Printable(c.from)));
   }
-  EngineFitOptions options{.base = *ResolveEngine(c.base), .held_out = Batches(c.hold_out)};
+  EngineFitOptions options{.base = *ResolveEngine(c.base, "--base"), .held_out = Batches(c.hold_out)};
   for (const std::string& file : c.files) RefuseOverwrite(c.output, file, "--output", "measurement file");
   if (!FindBuiltinEngine(c.base))
     RefuseOverwrite(c.output, c.base, "--output", "base engine configuration");

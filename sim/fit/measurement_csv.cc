@@ -66,15 +66,9 @@ MeasurementFile ReadMeasurementCsv(const std::string& path, std::string_view tex
   std::vector<std::string_view> names;
   std::size_t batch = 0, prompt = 0, output = 0;
   std::vector<ValueColumn> values;
-  std::size_t number = 0, rows = 0;
-  for (std::size_t at = 0; at < text.size();) {
-    std::size_t end = text.find('\n', at);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(at, end - at);
-    at = end + 1;
-    ++number;
-    if (line.ends_with('\r')) line.remove_suffix(1);
-    if (Trim(line).empty() || Trim(line).starts_with('#')) continue;
+  std::size_t rows = 0;
+  ForEachLine(text, [&](std::string_view line, std::size_t number) {
+    if (Trim(line).empty() || Trim(line).starts_with('#')) return;
     const std::string where = fmt::format("{}:{}", path, number);
     if (line.find('"') != std::string_view::npos)
       throw InputError(fmt::format("{}: expected plain cells (numbers and column names), got a "
@@ -103,7 +97,7 @@ MeasurementFile ReadMeasurementCsv(const std::string& path, std::string_view tex
         throw InputError(fmt::format("{}: expected {}, got \"{}\"", where, kHeader,
                                      LineExcerpt(line)));
       batch = *b, prompt = *p, output = *o;
-      continue;
+      return;
     }
     if (fields.size() != names.size())
       throw InputError(fmt::format("{}: expected {} cells as the header has, got {}", where,
@@ -137,7 +131,7 @@ MeasurementFile ReadMeasurementCsv(const std::string& path, std::string_view tex
       CheckMeasurementLimits(m);
       file.points.push_back(std::move(m));
     }
-  }
+  });
   if (names.empty()) throw InputError(fmt::format("{}: expected {}, got an empty file", path, kHeader));
   file.summary = fmt::format("{} measurements in {} rows", file.points.size(), rows);
   return file;

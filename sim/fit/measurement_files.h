@@ -60,6 +60,21 @@ MeasurementFile ReadBenchmarkTable(const std::string& path, std::string_view tex
                                    MeasurementFormat format);
 MeasurementFile ReadMeasurementCsv(const std::string& path, std::string_view text);
 
+// Calls `f(line, number)` for each line of `text` (1-based numbers), a
+// final '\r' removed: measurement files come with CRLF line ends.
+template <class F>
+void ForEachLine(std::string_view text, F f) {
+  std::size_t number = 0;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    if (line.ends_with('\r')) line.remove_suffix(1);
+    f(line, ++number);
+  }
+}
+
 // A line of a measurement file as an error message quotes it: printable,
 // at most 100 bytes of it and "..." when longer.
 std::string LineExcerpt(std::string_view line);

@@ -93,15 +93,9 @@ MeasurementFile ReadWarmupLog(const std::string& path, std::string_view text,
   file.path = path;
   file.format = MeasurementFormat::kWarmupLog;
   std::vector<Batch> batches;
-  std::size_t lines = 0, number = 0;
-  for (std::size_t at = 0; at < text.size();) {
-    std::size_t end = text.find('\n', at);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(at, end - at);
-    at = end + 1;
-    ++number;
-    if (line.ends_with('\r')) line.remove_suffix(1);
-    if (!line.starts_with("[TTFT]")) continue;
+  std::size_t lines = 0;
+  ForEachLine(text, [&](std::string_view line, std::size_t number) {
+    if (!line.starts_with("[TTFT]")) return;
     const std::string where = fmt::format("{}:{}", path, number);
     const std::optional<TtftLine> t = ParseTtftLine(line);
     if (!t)
@@ -131,7 +125,7 @@ MeasurementFile ReadWarmupLog(const std::string& path, std::string_view text,
     b->seen.push_back(t->task);
     if (t->ms) b->slowest_ms = std::max(b->slowest_ms, *t->ms);
     else ++b->failed;
-  }
+  });
   if (lines == 0) throw InputError(fmt::format("{}: expected \"[TTFT]\" lines, got none", path));
 
   // A configuration's point: the median of its complete batches' slowest

@@ -71,4 +71,4 @@ lbsim_cli_test(NAME "engines fit: a missing file"
 lbsim_cli_test(NAME "engines fit: a base that is not an engine"
   ARGS engines fit --base nothing ${FIT}/measurements.csv
   EXIT 2 STDERR_LINES 1
-  STDERR_MATCH "^lbsim: error: --engine nothing: expected a built-in engine")
+  STDERR_MATCH "^lbsim: error: --base nothing: expected a built-in engine \\(llama-3.1-8b-h100, llama-3-70b-rtx5090x8\\) or an engine configuration file")
