@@ -24,6 +24,10 @@ lbsim_cli_test(NAME "engines fit: held-out batch sizes are reported as predictio
 lbsim_cli_test(NAME "engines fit: without TPOT the decode coefficient is the base's, and said so"
   ARGS engines fit ${FIT}/log-bs1-small.txt ${FIT}/log-bs2-small.txt -o ${OUT}/fit/no_tpot.json
   EXIT 0 STDERR_MATCH "\nbeta\\[2\\] \\(a decode token\\): not determined by these measurements \\(no TPOT, and no E2E of more than one token\\); the base's 5.999143920128404\nKV cache and limits: llama-3.1-8b-h100's: 29205 blocks of 16 tokens, 256 sequences, 2048 tokens a step\n")
+# CacheRoute's supplementary logs have Chinese names with full-width brackets.
+lbsim_cli_test(NAME "engines fit: a log with a non-ASCII name"
+  ARGS engines fit "${FIT}/补录数据（小长度）.txt" ${FIT}/log-bs2-small.txt -o ${OUT}/fit/named.json
+  EXIT 0 STDERR_MATCH "\n  tests/cli/fit/补录数据（小长度）.txt \\(warmup-log\\): 9 .TTFT. lines, ")
 lbsim_cli_test(NAME "engines fit: --from reads a file whose content does not say"
   ARGS engines fit --from csv -q ${FIT}/measurements.csv -o ${OUT}/fit/from.json
   EXIT 0 STDERR_MATCH "^$")
