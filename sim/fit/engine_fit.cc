@@ -193,7 +193,10 @@ EngineFit FitEngine(std::span<const Measurement> points, const EngineFitOptions&
     (out ? held : fitted).push_back(&m);
   }
   if (fitted.empty())
-    throw InputError("expected measurements to fit, got none outside the held-out batch sizes");
+    throw InputError(options.held_out.empty()
+                         ? "expected measurements to fit, got none"
+                         : "expected measurements to fit, got none outside the held-out batch "
+                           "sizes");
   double work = 0.0;
   for (const Measurement& m : points) work += ScheduleWork(options.base, m);
   if (work > kMaxFitWork)

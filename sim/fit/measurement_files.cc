@@ -1,6 +1,7 @@
 #include "sim/fit/measurement_files.h"
 
 #include <array>
+#include <cmath>
 #include <utility>
 
 #include <fmt/format.h>
@@ -8,7 +9,9 @@
 #include "base/errors.h"
 #include "base/input/text_file.h"
 #include "base/json/json_limits.h"
+#include "base/number_text.h"
 #include "sim/io/printable.h"
+#include "sim/replay/engine_config.h"
 
 namespace lbsim {
 namespace {
@@ -91,6 +94,12 @@ void CheckMeasurementLimits(const Measurement& m) {
     fail("output tokens", kMaxFitOutputTokens, m.output_tokens);
   if (m.batch * m.output_tokens > kMaxFitDecodeTokens)
     fail("batch size x output tokens", kMaxFitDecodeTokens, m.batch * m.output_tokens);
+  // In its unit a time may look small and still pass what a double of
+  // microseconds holds, or what a step may take (2^53 us).
+  if (!(std::isfinite(m.value_us) && m.value_us > 0.0 && m.value_us <= kMaxEngineTermUs))
+    throw InputError(fmt::format(
+        "{}: {}: expected a time > 0 and at most 2^53 us (285 years), got {} us", m.where,
+        MeasuredFigureName(m.figure), NumberText(m.value_us)));
 }
 
 MeasurementFile ReadMeasurementFile(const std::string& path,

@@ -155,6 +155,11 @@ MeasurementFile ReadWarmupLog(const std::string& path, std::string_view text,
     CheckMeasurementLimits(m);
     file.points.push_back(std::move(m));
   }
+  if (file.points.empty())
+    throw InputError(fmt::format(
+        "{}: expected a complete batch (a time for every request of a repeat), got none of {} "
+        "(a request FAILED or missing in each)",
+        path, incomplete));
   file.summary = fmt::format(
       "{} [TTFT] lines, {} complete batches{}: the median slowest TTFT of each of {} "
       "configurations, prompts of PL + {} tokens",

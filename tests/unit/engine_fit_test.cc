@@ -199,6 +199,10 @@ TEST_CASE("engine fit: warmup log lines, CRLF, FAILED requests and the median of
         }) == "w.txt:1: ttft: expected a time > 0 in ms, got 0");
   CHECK(ErrorOf([] { ReadWarmupLog("w.txt", "no lines here\n", 25); }) ==
         "w.txt: expected \"[TTFT]\" lines, got none");
+  CHECK(ErrorOf([] {
+          ReadWarmupLog("w.txt", "[TTFT] BS=2, PL=64, repeat=1, task=1/2, ttft=5.00ms\n", 25);
+        }) == "w.txt: expected a complete batch (a time for every request of a repeat), got none "
+              "of 1 (a request FAILED or missing in each)");
 }
 
 TEST_CASE("engine fit: benchmark tables, their units, nulls and strict keys") {
@@ -257,6 +261,10 @@ TEST_CASE("engine fit: a CSV's columns, units and empty cells") {
   CHECK(ErrorOf([] {
           ReadMeasurementCsv("m.csv", "batch_size,prompt_tokens,output_tokens,ttft_ms\n0,10,1,5\n");
         }) == "m.csv:2: batch_size: expected an integer from 1 to 4096, got \"0\"");
+  // Finite in its unit, not in microseconds.
+  CHECK(ErrorOf([] {
+          ReadMeasurementCsv("m.csv", "batch_size,prompt_tokens,output_tokens,ttft_ms\n1,10,1,1e308\n");
+        }) == "m.csv:2: TTFT: expected a time > 0 and at most 2^53 us (285 years), got inf us");
 }
 
 TEST_CASE("engine fit: limits keep every schedule small") {
