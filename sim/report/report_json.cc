@@ -137,7 +137,8 @@ ojson WhatIfJson(const StrategyReport& s, const WhatIfReport& w) {
   return j;
 }
 
-ojson SimulationJson(const SimOptions& o) {
+// `time_unit` is the trace's: the SLO bounds are given in it.
+ojson SimulationJson(const SimOptions& o, const std::string& time_unit) {
   ojson speeds = ojson::object();
   for (const auto& [id, speed] : o.speeds) speeds[id] = speed;
   ojson stale = ojson(nullptr);
@@ -157,6 +158,13 @@ ojson SimulationJson(const SimOptions& o) {
                                                 {"jitter", o.engine.signal_jitter},
                                                 {"seed", o.seed}}
                                         : ojson(nullptr);
+    // Only with --slo, for the same reason; diff then refuses reports
+    // under other bounds, as under other what-if options.
+    if (o.engine.slo.on()) {
+      const SloLimits l = ResolveSlo(o.engine.slo, time_unit == "ms" ? 1e-3 : 1e-6);
+      auto bound = [](const std::optional<double>& x) { return x ? ojson(*x) : ojson(nullptr); };
+      simulation["slo"] = {{"ttft", bound(l.ttft)}, {"tpot", bound(l.tpot)}, {"e2e", bound(l.e2e)}};
+    }
   }
   return simulation;
 }
@@ -235,7 +243,7 @@ std::string RenderJson(const Report& report) {
                 {"instances", report.instances},
                 {"path", report.trace_path},
                 {"description", report.trace_description}};
-  if (report.simulation) j["simulation"] = SimulationJson(*report.simulation);
+  if (report.simulation) j["simulation"] = SimulationJson(*report.simulation, report.time_unit);
   if (report.proxy_queue) j["proxy_queue"] = ProxyQueueOptionsJson(*report.proxy_queue);
   ojson strategies = ojson::array();
   for (const StrategyReport& s : report.strategies) strategies.push_back(StrategyJson(s));

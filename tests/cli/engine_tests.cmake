@@ -55,6 +55,16 @@ lbsim_cli_test(NAME "engine slo: sweep rows carry the SLO columns"
   ARGS sweep -s rr --vary sim.seed=1,2 --engine ${SMALL} --slo ttft=2.5ms -j 1
        ${ENGINE}/three_requests.ndjson
   EXIT 0 STDOUT_MATCH ",slo_ttft,slo_tpot,slo_e2e,slo_all,goodput_requests_per_s,goodput_tokens_per_s\n.*,0.666666666667,,,0.666666666667,338.409475465,507.614213198\n.*,0.666666666667,,,0.666666666667,338.409475465,507.614213198\n$")
+# Different bounds are different what-if options: diff refuses to compare
+# their shares unless told (then TTFT within 3 ms is met by r1 too).
+lbsim_cli_test(NAME "engine slo: diff refuses reports under other bounds"
+  ARGS diff tests/diff/three_requests.engine.slo.json tests/diff/three_requests.engine.slo_3ms.json
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: tests/diff/three_requests.engine.slo_3ms.json: simulation: .*\"slo\":{\"ttft\":0.003,.*\"slo\":{\"ttft\":0.0025,.* \\(--allow-different simulation compares them anyway\\)\n$")
+lbsim_cli_test(NAME "engine slo: diff compares the shares when told"
+  ARGS diff --allow-different simulation tests/diff/three_requests.engine.slo.json
+       tests/diff/three_requests.engine.slo_3ms.json
+  EXIT 1 STDOUT_MATCH "\n  what_if.engine.slo.met.ttft +0.6667 +1.0000 +\\+0.3333  FLAGGED\n")
 lbsim_cli_test(NAME "engine slo: needs the engine"
   ARGS --slo ttft=1 ${ENGINE}/three_requests.ndjson
   EXIT 2 STDERR_LINES 1
