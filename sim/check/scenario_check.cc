@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/errors.h"
+#include "base/median.h"
 #include "sim/check/dead_choice_oracle.h"
 #include "sim/check/decision_recorder.h"
 #include "sim/replay/replay.h"
@@ -316,14 +317,6 @@ bool Holds(const Expectation& x, const ojson& got) {
   const double v = got.get<double>();
   if (x.approx) return std::fabs(v - x.approx->value) <= x.tolerance->value;
   return (!x.min || v >= x.min->value) && (!x.max || v <= x.max->value);
-}
-
-// The median of `values` (not empty): the middle one, or the mean of the
-// two middle ones.
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
 }
 
 // The result of value expectation `x` over its values under `seeds`.

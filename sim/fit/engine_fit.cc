@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "base/errors.h"
+#include "base/median.h"
 #include "sim/replay/engine_request.h"
 #include "sim/replay/llm_engine.h"
 
@@ -93,9 +94,7 @@ FitError Errors(MeasuredFigure figure, const EngineConfig& config,
   }
   if (e.points == 0) return e;
   e.rmse_us = std::sqrt(squares / static_cast<double>(e.points));
-  std::sort(abs_errors.begin(), abs_errors.end());
-  const std::size_t n = abs_errors.size();
-  e.median_abs_error = n % 2 ? abs_errors[n / 2] : (abs_errors[n / 2 - 1] + abs_errors[n / 2]) / 2;
+  e.median_abs_error = Median(std::move(abs_errors));
   return e;
 }
 

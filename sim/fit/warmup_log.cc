@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "base/errors.h"
+#include "base/median.h"
 #include "sim/fit/measurement_files.h"
 
 namespace lbsim {
@@ -78,12 +79,6 @@ struct Batch {
   double slowest_ms = 0.0;
   std::size_t failed = 0;
 };
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
 
 }  // namespace
 

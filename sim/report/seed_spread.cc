@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_pointer.h"
+#include "base/median.h"
 #include "sim/io/printable.h"
 #include "sim/report/figure_catalogue.h"
 #include "sim/report/text_table.h"
@@ -18,12 +19,6 @@ namespace lbsim {
 namespace {
 
 using ojson = nlohmann::ordered_json;
-
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
-}
 
 // Merges `in` (the same place in every seed's document) into `out` (the
 // first seed's copy), recording the spread of numbers under `pointer`.
@@ -130,8 +125,6 @@ ojson Merged(const SeededReports& runs) {
   return out;
 }
 
-// The value at `pointer` of strategy `s`, as "median [min, max]" when it
-// differed between seeds; "-" when the report has no number there.
 // The object a figure belongs to: its pointer's first three keys
 // ("/what_if/engine/slo"), or all but the last for a shorter one. A
 // figure's value may be null; the object holding it is present whenever
@@ -146,6 +139,8 @@ std::string PartOf(const std::string& pointer) {
   return pointer.substr(0, end);
 }
 
+// The value at `pointer` of strategy `s`, as "median [min, max]" when it
+// differed between seeds; "-" when the report has no number there.
 std::string Cell(const ojson& s, const std::string& pointer, const std::string& format) {
   const ojson::json_pointer p(pointer);
   if (!s.contains(p) || !s[p].is_number()) return "-";
@@ -205,7 +200,7 @@ std::string RenderSeededTable(const SeededReports& runs) {
     t.Section(title);
     for (const auto& c : columns) {
       if (c.spread.empty()) continue;
-      std::string pointer = "/" + std::string(c.path);
+      std::string pointer = std::string("/").append(c.path);
       std::replace(pointer.begin(), pointer.end(), '.', '/');
       // A part no run has (the SLO figures without --slo): no row.
       const ojson::json_pointer owner(PartOf(pointer));
