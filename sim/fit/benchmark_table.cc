@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/errors.h"
+#include "base/time_units.h"
 #include "sim/fit/measurement_files.h"
 #include "sim/io/json_file.h"
 
@@ -69,11 +70,7 @@ MeasurementFile ReadBenchmarkTable(const std::string& path, std::string_view tex
   OnlyKeys(doc, path, {unit_key, "lengths", "rows"});
 
   const ojson* unit = Find(doc, unit_key);
-  double scale = 0.0;  // microseconds per unit
-  if (unit && unit->is_string()) {
-    const std::string u = unit->get<std::string>();
-    scale = u == "ms" ? 1e3 : u == "s" ? 1e6 : u == "us" ? 1.0 : 0.0;
-  }
+  const double scale = unit && unit->is_string() ? MicrosecondsPer(unit->get<std::string>()) : 0.0;
   if (scale == 0.0) Fail(path + ": " + unit_key, "\"ms\", \"s\" or \"us\"", unit);
 
   const ojson* lengths = Find(doc, "lengths");

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "base/errors.h"
+#include "base/time_units.h"
 #include "sim/fit/measurement_files.h"
 
 namespace lbsim {
@@ -46,7 +47,7 @@ std::optional<ValueColumn> ValueColumnNamed(std::string_view name, std::size_t i
   for (const auto& [figure, prefix] : kPrefixes) {
     if (!name.starts_with(prefix)) continue;
     const std::string_view unit = name.substr(prefix.size());
-    const double scale = unit == "ms" ? 1e3 : unit == "s" ? 1e6 : unit == "us" ? 1.0 : 0.0;
+    const double scale = MicrosecondsPer(unit);
     if (scale == 0.0) return std::nullopt;
     return ValueColumn{index, figure, scale};
   }

@@ -5,6 +5,7 @@
 #include "base/errors.h"
 #include "base/number_text.h"
 #include "base/json/json_write.h"
+#include "base/time_units.h"
 #include "traces/trace_reader.h"
 
 namespace lbsim {
@@ -29,7 +30,7 @@ EngineFleet::EngineFleet(std::shared_ptr<const EngineConfig> config, InternalEve
 
 void EngineFleet::SetTrace(const std::string& time_unit,
                            std::optional<std::uint64_t> prefix_block_tokens) {
-  us_ = time_unit == "ms" ? 1e-3 : 1e-6;
+  us_ = TraceUnitsPerMicrosecond(time_unit);
   limits_ = ResolveSlo(slo_, us_);
   unit_tokens_ = prefix_block_tokens.value_or(config_->block_tokens);
   if (unit_tokens_ % config_->block_tokens != 0)

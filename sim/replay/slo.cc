@@ -6,6 +6,7 @@
 
 #include "base/number_text.h"
 #include "base/split_text.h"
+#include "base/time_units.h"
 
 namespace lbsim {
 
@@ -25,20 +26,18 @@ std::optional<SloOptions> ParseSlo(std::string_view text, std::string& error) {
       error = fmt::format("{}, got \"{}\"", kExpected, text);
       return std::nullopt;
     }
+    // A number, then its unit (letters) if any: none is the trace's.
     std::string_view value = item.substr(eq + 1);
-    double scale = 0.0;  // microseconds per unit; 0: the trace's unit
-    for (auto [suffix, us] : {std::pair{std::string_view("ms"), 1e3}, {"us", 1.0}, {"s", 1e6}})
-      if (value.ends_with(suffix)) {
-        value.remove_suffix(suffix.size());
-        scale = us;
-        break;
-      }
+    const std::size_t letters = value.find_last_not_of("abcdefghijklmnopqrstuvwxyz") + 1;
+    const std::string_view unit = value.substr(letters);
+    value.remove_suffix(unit.size());
+    const double scale = unit.empty() ? 1.0 : MicrosecondsPer(unit);
     double x = 0.0;
-    if (!ParseFiniteNumber(value, x) || !(x > 0.0) || !std::isfinite(x * (scale ? scale : 1.0))) {
+    if (scale == 0.0 || !ParseFiniteNumber(value, x) || !(x > 0.0) || !std::isfinite(x * scale)) {
       error = fmt::format("{}, got \"{}\"", kExpected, text);
       return std::nullopt;
     }
-    *bound = scale ? SloBound{x * scale, true} : SloBound{x, false};
+    *bound = unit.empty() ? SloBound{x, false} : SloBound{x * scale, true};
   }
   return slo;
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "base/time_units.h"
 #include "sim/report/report.h"
 
 namespace lbsim {
@@ -53,7 +54,7 @@ SloFigures BuildSloFigures(const EngineCounters& c, const SloOptions& slo,
                            const std::string& time_unit, std::uint64_t never_forwarded,
                            double seconds) {
   SloFigures f;
-  f.limits = ResolveSlo(slo, time_unit == "ms" ? 1e-3 : 1e-6);
+  f.limits = ResolveSlo(slo, TraceUnitsPerMicrosecond(time_unit));
   f.requests = c.served + c.rejected + never_forwarded;
   const double n = static_cast<double>(f.requests);
   auto share = [&](bool given, std::uint64_t met) -> std::optional<double> {

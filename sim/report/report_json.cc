@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/time_units.h"
 #include "sim/report/engine_json.h"
 #include "sim/report/queue_json.h"
 #include "sim/report/fairness_json.h"
@@ -161,7 +162,7 @@ ojson SimulationJson(const SimOptions& o, const std::string& time_unit) {
     // Only with --slo, for the same reason; diff then refuses reports
     // under other bounds, as under other what-if options.
     if (o.engine.slo.on()) {
-      const SloLimits l = ResolveSlo(o.engine.slo, time_unit == "ms" ? 1e-3 : 1e-6);
+      const SloLimits l = ResolveSlo(o.engine.slo, TraceUnitsPerMicrosecond(time_unit));
       auto bound = [](const std::optional<double>& x) { return x ? ojson(*x) : ojson(nullptr); };
       simulation["slo"] = {{"ttft", bound(l.ttft)}, {"tpot", bound(l.tpot)}, {"e2e", bound(l.e2e)}};
     }
