@@ -111,12 +111,12 @@ std::vector<FitError> AllErrors(const EngineConfig& config,
 }  // namespace
 
 ScheduleRow MeasurementRow(const EngineConfig& config, const Measurement& m) {
-  const std::uint64_t cache = config.kv_blocks * config.block_tokens;
-  if (m.input_tokens > cache || m.output_tokens > cache - m.input_tokens)
+  if (!FitsCache(config, m.input_tokens, m.output_tokens))
     throw InputError(fmt::format(
         "{}: a request of {} prompt and {} output tokens does not fit the KV cache of {} tokens "
         "({} blocks of {}): give --base a configuration with a larger one",
-        m.where, m.input_tokens, m.output_tokens, cache, config.kv_blocks, config.block_tokens));
+        m.where, m.input_tokens, m.output_tokens, config.kv_blocks * config.block_tokens,
+        config.kv_blocks, config.block_tokens));
   if (ScheduleWork(config, m) > kMaxPointWork)
     throw InputError(fmt::format(
         "{}: a batch of {} requests of {} prompt and {} output tokens takes more than 2^26 "

@@ -99,10 +99,10 @@ std::string Text(const ojson& doc, const std::string& where, std::string_view ke
 
 // Refuses a coefficient whose largest term passes kMaxEngineTermUs: the
 // most tokens one step computes for beta, the longest request the engine
-// serves (at most the cache, and at most kMaxRequestSteps steps of output
-// or of prefill chunks) for alpha.
+// serves (at most the cache, and at most kMaxEngineRequestSteps steps of
+// output or of prefill chunks) for alpha.
 void CheckTimeRange(const EngineConfig& c, const std::string& where) {
-  constexpr double kMaxSteps = 16777216.0;  // EngineFleet::kMaxRequestSteps
+  constexpr double kMaxSteps = kMaxEngineRequestSteps;
   const double cache = static_cast<double>(c.kv_blocks) * static_cast<double>(c.block_tokens);
   const double batched = static_cast<double>(c.max_batched_tokens);
   const double decodes = static_cast<double>(std::min(c.max_running, c.max_batched_tokens));

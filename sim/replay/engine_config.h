@@ -34,6 +34,17 @@ struct EngineConfig {
   friend bool operator==(const EngineConfig&, const EngineConfig&) = default;
 };
 
+// Most steps one request may need on its own (its prefill chunks plus its
+// output tokens), so that one arrival costs at most about a second.
+inline constexpr std::uint64_t kMaxEngineRequestSteps = std::uint64_t{1} << 24;
+
+// Whether a request of `input` (>= 1) and `output` tokens fits the whole KV
+// cache of `config`; the engine rejects one that does not at once.
+inline bool FitsCache(const EngineConfig& config, std::uint64_t input, std::uint64_t output) {
+  const std::uint64_t cache = config.kv_blocks * config.block_tokens;
+  return input <= cache && output <= cache - input;
+}
+
 // The longest term of a step's or a request's time a configuration may
 // give: 2^53 microseconds. Past it, trace times lose the precision a step
 // needs to move the clock.

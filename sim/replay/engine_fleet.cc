@@ -57,11 +57,6 @@ std::uint32_t EngineFleet::NewRequest() {
   return static_cast<std::uint32_t>(requests_.size() - 1);
 }
 
-bool EngineFleet::FitsCache(std::uint64_t input, std::uint64_t output) const {
-  const std::uint64_t cache = config_->kv_blocks * config_->block_tokens;
-  return input <= cache && output <= cache - input;
-}
-
 void EngineFleet::RequireTokens(const TraceEvent& arrival) const {
   for (const auto& [field, value] : {std::pair{"input_tokens", &arrival.input_tokens},
                                      std::pair{"output_tokens", &arrival.output_tokens}})
@@ -74,15 +69,15 @@ void EngineFleet::RequireTokens(const TraceEvent& arrival) const {
   // (Too long for the cache, it is rejected at once and costs nothing.)
   const std::uint64_t input = std::max<std::uint64_t>(*arrival.input_tokens, 1);
   const std::uint64_t output = *arrival.output_tokens;
-  if (!FitsCache(input, output)) return;
+  if (!FitsCache(*config_, input, output)) return;
   const std::uint64_t chunks = (input - 1) / config_->max_batched_tokens + 1;
-  if (output <= kMaxRequestSteps && chunks <= kMaxRequestSteps - output) return;
+  if (output <= kMaxEngineRequestSteps && chunks <= kMaxEngineRequestSteps - output) return;
   const bool by_output = output >= chunks;
   throw FieldError(fmt::format(
       "field \"{}\": expected a request the engine serves in at most {} steps (the limit: "
       "input_tokens / max_batched_tokens {} in prefill chunks, plus output_tokens), got {} "
       "input and {} output tokens",
-      by_output ? "output_tokens" : "input_tokens", kMaxRequestSteps,
+      by_output ? "output_tokens" : "input_tokens", kMaxEngineRequestSteps,
       config_->max_batched_tokens, *arrival.input_tokens, output));
 }
 
@@ -119,7 +114,7 @@ bool EngineFleet::Admit(const EngineArrival& arrival, InstanceIndex i,
   r.output = output;
   r.known = input;
   // Too long for the whole cache: the engine refuses it at once.
-  if (!FitsCache(input, output)) {
+  if (!FitsCache(*config_, input, output)) {
     ++stats_->counters(i).rejected;
     if (log_) LogRequest(i, r, -1.0, t, true);
     free_.push_back(id);

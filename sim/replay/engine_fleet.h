@@ -67,12 +67,8 @@ class EngineFleet {
   // Checks every served request against `slo` (bounds resolved at SetTrace).
   void set_slo(const SloOptions& slo) { slo_ = slo; }
 
-  // Most steps one request may need on its own (its prefill chunks plus
-  // its output tokens), so that one arrival costs at most about a second.
-  static constexpr std::uint64_t kMaxRequestSteps = std::uint64_t{1} << 24;
-
   // Throws FieldError unless `arrival` has both token counts and, when it
-  // fits the KV cache, needs at most kMaxRequestSteps steps.
+  // fits the KV cache, needs at most kMaxEngineRequestSteps steps.
   void RequireTokens(const TraceEvent& arrival) const;
   // `arrival`, routed to Instance `i` (registration `registration`, speed
   // `speed`). False when the engine rejects it at once (too long for its
@@ -123,9 +119,6 @@ class EngineFleet {
     std::uint64_t decoding = 0;          // a token made, not finished
   };
 
-  // Whether a request of `input` (>= 1) and `output` tokens fits the whole
-  // KV cache; one that does not is rejected at once.
-  bool FitsCache(std::uint64_t input, std::uint64_t output) const;
   std::shared_ptr<const EngineConfig> config_;
   InternalEvents& events_;
   double us_ = 1e-6;  // time units per microsecond
