@@ -71,30 +71,31 @@ std::string Quantiles(const DistributionSummary& d) {
 // Rows of the SLO figures (--slo): the share within each bound given and
 // within all, and the goodput. Every run has the same bounds.
 template <typename Row>
-void SloRows(ReportRows& t, const Report& report, Row row) {
+void SloRows(const Report& report, Row row) {
   auto slo = [](const StrategyReport& s) -> const SloFigures& { return *s.what_if->engine->slo; };
-  auto percent = [](const std::optional<double>& x) {
-    return x ? fmt::format("{:.1f}%", 100.0 * *x) : std::string("-");
+  // `x` with `digits` after the point (a percentage with "%"), "-" when none.
+  auto text = [](const std::optional<double>& x, int digits, bool percent) {
+    if (!x) return std::string("-");
+    return percent ? fmt::format("{:.{}f}%", 100.0 * *x, digits) : fmt::format("{:.{}f}", *x, digits);
   };
+  const struct {
+    const char* name;
+    std::optional<double> SloLimits::*limit;
+    std::optional<double> SloFigures::*share;
+  } bounds[] = {{"ttft", &SloLimits::ttft, &SloFigures::ttft},
+                {"tpot", &SloLimits::tpot, &SloFigures::tpot},
+                {"e2e", &SloLimits::e2e, &SloFigures::e2e}};
   const SloLimits& limits = slo(report.strategies[0]).limits;
-  const std::pair<const char*, std::optional<double> SloFigures::*> bounds[] = {
-      {"ttft", &SloFigures::ttft}, {"tpot", &SloFigures::tpot}, {"e2e", &SloFigures::e2e}};
-  const std::optional<double> SloLimits::*limit[] = {&SloLimits::ttft, &SloLimits::tpot,
-                                                     &SloLimits::e2e};
-  for (std::size_t k = 0; k < 3; ++k) {
-    if (!(limits.*limit[k])) continue;
-    row(fmt::format("  slo {} <= {}", bounds[k].first, Latency(*(limits.*limit[k]))),
-        [&, k](const StrategyReport& s) { return percent(slo(s).*bounds[k].second); });
+  for (const auto& b : bounds) {
+    if (!(limits.*b.limit)) continue;
+    row(fmt::format("  slo {} <= {}", b.name, Latency(*(limits.*b.limit))),
+        [&](const StrategyReport& s) { return text(slo(s).*b.share, 1, true); });
   }
-  row("  slo all met", [&](const StrategyReport& s) { return percent(slo(s).all); });
-  row("  goodput req/s", [&](const StrategyReport& s) {
-    const std::optional<double>& x = slo(s).requests_per_s;
-    return x ? fmt::format("{:.2f}", *x) : std::string("-");
-  });
-  row("  goodput tokens/s", [&](const StrategyReport& s) {
-    const std::optional<double>& x = slo(s).output_tokens_per_s;
-    return x ? fmt::format("{:.1f}", *x) : std::string("-");
-  });
+  row("  slo all met", [&](const StrategyReport& s) { return text(slo(s).all, 1, true); });
+  row("  goodput req/s",
+      [&](const StrategyReport& s) { return text(slo(s).requests_per_s, 2, false); });
+  row("  goodput tokens/s",
+      [&](const StrategyReport& s) { return text(slo(s).output_tokens_per_s, 1, false); });
 }
 
 // Rows of the engine model's figures, strategies side by side.
@@ -132,7 +133,7 @@ void EngineRows(ReportRows& t, const Report& report, Row row) {
     const EngineFigures& e = engine(s);
     return fmt::format("{} ({})", Fixed(e.batch_mean), e.batch_peak);
   });
-  if (!report.strategies.empty() && engine(report.strategies[0]).slo) SloRows(t, report, row);
+  if (!report.strategies.empty() && engine(report.strategies[0]).slo) SloRows(report, row);
   t.Blank();
   t.Section("ttft p99 by Instance");
   for (std::size_t i = 0; i < report.instances.size(); ++i) {
