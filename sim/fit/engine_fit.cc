@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <tuple>
 
 #include <fmt/format.h>
 
@@ -73,15 +72,34 @@ bool Solve(const std::vector<std::array<double, 3>>& a, const std::vector<double
   return true;
 }
 
+// A measurement with its schedule's row, run once.
+struct Scheduled {
+  const Measurement* m = nullptr;
+  ScheduleRow row;
+};
+
+// What `config` predicts for `m`, whose schedule's row is `row`.
+double Predict(const EngineConfig& config, const Measurement& m, const ScheduleRow& row) {
+  const double steps = Dot(config.beta_us, row);
+  const double pre = config.alpha_us[0] + config.alpha_us[1] * static_cast<double>(m.input_tokens);
+  const double out = config.alpha_us[2];
+  switch (m.figure) {
+    case MeasuredFigure::kTtft: return pre + steps + out;
+    case MeasuredFigure::kTpot: return steps + out;
+    case MeasuredFigure::kE2e: return pre + steps + static_cast<double>(m.output_tokens) * out;
+  }
+  return steps;
+}
+
 FitError Errors(MeasuredFigure figure, const EngineConfig& config,
-                const std::vector<const Measurement*>& points) {
+                const std::vector<Scheduled>& points) {
   FitError e;
   e.figure = figure;
   std::vector<double> abs_errors;
   double squares = 0.0;
-  for (const Measurement* m : points) {
+  for (const auto& [m, row] : points) {
     if (m->figure != figure) continue;
-    const double predicted = PredictMeasurement(config, *m);
+    const double predicted = Predict(config, *m, row);
     const double error = (predicted - m->value_us) / m->value_us;
     squares += (predicted - m->value_us) * (predicted - m->value_us);
     abs_errors.push_back(std::fabs(error));
@@ -98,8 +116,7 @@ FitError Errors(MeasuredFigure figure, const EngineConfig& config,
   return e;
 }
 
-std::vector<FitError> AllErrors(const EngineConfig& config,
-                                const std::vector<const Measurement*>& points) {
+std::vector<FitError> AllErrors(const EngineConfig& config, const std::vector<Scheduled>& points) {
   std::vector<FitError> out;
   for (MeasuredFigure f : {MeasuredFigure::kTtft, MeasuredFigure::kTpot, MeasuredFigure::kE2e}) {
     FitError e = Errors(f, config, points);
@@ -170,28 +187,20 @@ ScheduleRow MeasurementRow(const EngineConfig& config, const Measurement& m) {
 }
 
 double PredictMeasurement(const EngineConfig& config, const Measurement& m) {
-  const double steps = Dot(config.beta_us, MeasurementRow(config, m));
-  const double pre = config.alpha_us[0] + config.alpha_us[1] * static_cast<double>(m.input_tokens);
-  const double out = config.alpha_us[2];
-  switch (m.figure) {
-    case MeasuredFigure::kTtft: return pre + steps + out;
-    case MeasuredFigure::kTpot: return steps + out;
-    case MeasuredFigure::kE2e: return pre + steps + static_cast<double>(m.output_tokens) * out;
-  }
-  return steps;
+  return Predict(config, m, MeasurementRow(config, m));
 }
 
 EngineFit FitEngine(std::span<const Measurement> points, const EngineFitOptions& options) {
   EngineFit fit;
   fit.config = options.base;
   fit.config.alpha_us = {0.0, 0.0, 0.0};
-  std::vector<const Measurement*> fitted, held;
+  std::vector<const Measurement*> fitting, holding;
   for (const Measurement& m : points) {
     const bool out = std::find(options.held_out.begin(), options.held_out.end(), m.batch) !=
                      options.held_out.end();
-    (out ? held : fitted).push_back(&m);
+    (out ? holding : fitting).push_back(&m);
   }
-  if (fitted.empty())
+  if (fitting.empty())
     throw InputError(options.held_out.empty()
                          ? "expected measurements to fit, got none"
                          : "expected measurements to fit, got none outside the held-out batch "
@@ -202,22 +211,29 @@ EngineFit FitEngine(std::span<const Measurement> points, const EngineFitOptions&
     throw InputError(fmt::format(
         "the {} measurements take more than 2^30 request-steps to schedule: expected fewer or "
         "smaller batches", points.size()));
+  // Each schedule runs once: its row serves the fit and the errors.
+  auto schedule = [&](const std::vector<const Measurement*>& ms) {
+    std::vector<Scheduled> out;
+    for (const Measurement* m : ms) out.push_back({m, MeasurementRow(options.base, *m)});
+    return out;
+  };
+  const std::vector<Scheduled> fitted = schedule(fitting), held = schedule(holding);
 
   // Rows, targets and weights: each figure weighs 1 in total, its points'
   // errors in units of its mean.
   std::vector<std::array<double, 3>> a;
   std::vector<double> y, w;
   std::map<MeasuredFigure, std::pair<double, std::size_t>> family;  // sum, count
-  for (const Measurement* m : fitted) {
+  for (const auto& [m, row] : fitted) {
     auto& [sum, count] = family[m->figure];
     sum += m->value_us;
     ++count;
   }
   std::array<bool, 3> used{};
-  for (const Measurement* m : fitted) {
+  for (const auto& [m, row] : fitted) {
     const auto& [sum, count] = family[m->figure];
     const double mean = sum / static_cast<double>(count);
-    a.push_back(Terms(MeasurementRow(options.base, *m)));
+    a.push_back(Terms(row));
     for (int i = 0; i < 3; ++i) used[i] = used[i] || a.back()[i] != 0.0;
     y.push_back(m->value_us);
     w.push_back(1.0 / (mean * mean * static_cast<double>(count)));
