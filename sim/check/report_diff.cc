@@ -249,9 +249,14 @@ std::optional<std::pair<double, double>> Spread(const ojson& strategy, const std
 // beyond the seeds' spread).
 bool Flag(const DiffRow& row, std::uint64_t decisions, bool beyond_spread, bool only_worse) {
   if (!row.tolerance) return false;
-  if (only_worse && row.base && row.next) {
-    const int worse = static_cast<int>(row.worse);
-    if (worse != 0 && (*row.next - *row.base) * worse <= 0) return false;
+  const int worse = static_cast<int>(row.worse);
+  if (only_worse && worse != 0) {
+    std::optional<double> base = row.base, next = row.next;
+    if (row.null_is_zero) {
+      base = base.value_or(0.0);
+      next = next.value_or(0.0);
+    }
+    if (base && next && (*next - *base) * worse <= 0) return false;
   }
   if (!row.base || !row.next) return row.base.has_value() != row.next.has_value();
   const double change = std::fabs(*row.next - *row.base);
@@ -301,6 +306,7 @@ StrategyDiff Compare(const StrategyFigures* b, const StrategyFigures* n, const D
     row.figure = leaf.figure;
     row.family = *leaf.kind.family;
     row.worse = leaf.kind.worse;
+    row.null_is_zero = leaf.kind.null_is_zero;
     row.base = bv;
     row.next = nv;
     row.base_spread = Spread(*b->object, leaf.pointer);

@@ -81,6 +81,9 @@ struct DiffRow {
   DiffFamily family = DiffFamily::kCount;
   Worse worse = Worse::kNeither;  // which change --only-worse flags
   std::optional<double> base, next;  // nullopt: null (undefined) or absent
+  // Null means nothing was found (the catalogue's null_is_zero): for
+  // --only-worse, a figure that becomes null moved to 0.
+  bool null_is_zero = false;
   // [min, max] over the seeds, when the report carries a spread for it.
   std::optional<std::pair<double, double>> base_spread, next_spread;
   // Its tolerance; unset for a detail figure (per Instance or window)

@@ -24,6 +24,8 @@ constexpr bool kHeadline = true;
 // Counted in the strategy's own words (compared only between runs of one
 // strategy).
 constexpr bool kWords = true;
+// Null when nothing was found, which counts as 0.
+constexpr bool kNullIsZero = true;
 
 // The report's figures (docs/reports.md), most specific first: a figure takes
 // the first entry that matches.
@@ -69,7 +71,7 @@ constexpr std::array kCatalogue = {
     // Detectors.
     CatalogueEntry{"detectors.**.run_decisions", F::kHerding, kUp, kHeadline},
     CatalogueEntry{"detectors.**.alternation_decisions", F::kHerding, kUp, kHeadline},
-    CatalogueEntry{"detectors.**.length", F::kRun, kUp},
+    CatalogueEntry{"detectors.**.length", F::kRun, kUp, false, false, kNullIsZero},
     CatalogueEntry{"detectors.**.offered_utilisation", F::kUtilisation},
     CatalogueEntry{"detectors.**.share", F::kShare},
     CatalogueEntry{"detectors.**.expected_share", F::kShare},
@@ -352,6 +354,7 @@ std::optional<FigureKind> FindFigure(std::span<const std::string> path) {
     kind.detail = Detail(path);
     kind.headline = entry.headline && !kind.detail;
     kind.strategy_words = entry.strategy_words;
+    kind.null_is_zero = entry.null_is_zero;
     return kind;
   }
   return std::nullopt;

@@ -49,6 +49,9 @@ struct CatalogueEntry {
   Worse worse = Worse::kNeither;
   bool headline = false;  // shown even unchanged (a whole-run figure only)
   bool strategy_words = false;  // a reason, tie or fallback count: the strategy's own
+  // Null means nothing was found (a detector's stretch that did not
+  // occur): it counts as 0 when judging which way the figure moved.
+  bool null_is_zero = false;
 };
 
 // What the catalogue says of one figure.
@@ -60,6 +63,7 @@ struct FigureKind {
   // compared and listed, flagged only when a tolerance names it.
   bool detail = false;
   bool strategy_words = false;
+  bool null_is_zero = false;
 };
 
 // The kind of the figure at `path` (its segments from the strategy object),

@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 #include "base/errors.h"
 #include "sim/check/report_diff.h"
 #include "sim/replay/replay.h"
@@ -167,6 +169,40 @@ TEST_CASE("a fairness value that becomes undefined is flagged") {
   CHECK(*herding.base == 0.0);
   CHECK(*herding.next == 1.0);
   CHECK(herding.flagged);
+}
+
+TEST_CASE("only worse: a herding run that is gone is an improvement, one that appears is not") {
+  TempDir dir;
+  // One report twice: as it is (no herding run: null), and with a longest
+  // herding run of 53 decisions.
+  std::ifstream in(kBase);
+  const nlohmann::ordered_json none = nlohmann::ordered_json::parse(in);
+  nlohmann::ordered_json herded = none;
+  herded["strategies"][0]["detectors"]["herding"]["longest_run"] = {
+      {"instances", {"inst-a"}}, {"length", 53}, {"first_seq", 7}};
+  const std::string without = dir.Trace(none.dump()), with = dir.Trace(herded.dump());
+  DiffOptions worse = Loose({"runs=0"});
+  worse.only_worse = true;
+  const DiffRow& gone =
+      Row(DiffReports(with, without, worse).strategies[0], "detectors.herding.longest_run.length");
+  CHECK(*gone.base == 53.0);
+  CHECK_FALSE(gone.next.has_value());
+  CHECK_FALSE(gone.flagged);
+  CHECK(Row(DiffReports(without, with, worse).strategies[0], "detectors.herding.longest_run.length")
+            .flagged);
+  // Either way without --only-worse.
+  CHECK(Row(DiffReports(with, without, Loose({"runs=0"})).strategies[0],
+            "detectors.herding.longest_run.length")
+            .flagged);
+}
+
+TEST_CASE("only worse: a figure without a zero that becomes undefined is still flagged") {
+  TempDir dir;
+  std::string rr = dir.Report({"rr"}, "traces/examples/stale_snapshot.ndjson");
+  std::string ll = dir.Report({"ll"}, "traces/examples/stale_snapshot.ndjson");
+  DiffOptions worse = Loose();
+  worse.only_worse = true;
+  CHECK(Row(DiffReports(rr, ll, worse).strategies[0], "fairness.max_min_ratio").flagged);
 }
 
 TEST_CASE("pairing: by label, the only strategies, or --pair") {
