@@ -22,6 +22,14 @@ class StrategyError : public std::runtime_error {
   explicit StrategyError(const std::string& message) : std::runtime_error(message) {}
 };
 
+// Two well-formed inputs that cannot be compared (lbsim diff of reports
+// made under other traces, Proxy profiles or simulation options): exit
+// status 4, so that a CI job tells "not comparable" from a bad file.
+class NotComparableError : public std::runtime_error {
+ public:
+  explicit NotComparableError(const std::string& message) : std::runtime_error(message) {}
+};
+
 // A bad command line or strategy specification; also exit status 2.
 class UsageError : public std::runtime_error {
  public:

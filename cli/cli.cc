@@ -162,6 +162,8 @@ int RunCli(int argc, char** argv) {
     return Fail(e.what(), unwritten);
   } catch (const StrategyError& e) {
     return Fail(e.what(), unwritten);
+  } catch (const NotComparableError& e) {
+    return Fail(e.what(), unwritten, "not comparable", 4);
   } catch (const std::bad_alloc&) {
     return Fail("out of memory", unwritten);
   } catch (const std::exception& e) {

@@ -176,7 +176,7 @@ std::vector<std::string> CheckSameRun(const ReportFile& base, const ReportFile& 
     const std::string b = Aspect(base.doc, aspect), n = Aspect(next.doc, aspect);
     if (b == n) continue;
     if (!permitted)
-      throw InputError(fmt::format(
+      throw NotComparableError(fmt::format(
           "{}: {}: {}, but {} has {}; lbsim diff compares reports made under the same {} "
           "(--allow-different {} compares them anyway)",
           next.path, aspect, n, base.path, b, what, aspect));

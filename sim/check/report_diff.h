@@ -125,9 +125,10 @@ struct ReportDiff {
 // (their words are the strategy's own). Per-Instance and per-window
 // what-if figures, and detectors' per-Instance figures, are details:
 // listed, but flagged only under a --tol that names them. Throws InputError
-// naming the file and key when a file is not an lbsim report, or when the
-// reports were made under different traces, Proxy profiles or simulation
-// options that `options.allow` does not allow; UsageError for a pair label
+// naming the file and key when a file is not an lbsim report;
+// NotComparableError when the reports were made under different traces,
+// Proxy profiles or simulation options that `options.allow` does not
+// allow; UsageError for a pair label
 // that a report does not have, or --beyond-spread without a seeded report.
 ReportDiff DiffReports(const std::string& base_path, const std::string& next_path,
                        const DiffOptions& options);

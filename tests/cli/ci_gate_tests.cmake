@@ -127,7 +127,7 @@ lbsim_cli_test(NAME "replay --seeds refuses a decision log"
 # lbsim diff: the issue's example. With --slots 4 and then --slots 4
 # --stale-interval 0.5 --stale-delay 0.25, p99 goes 4.65 -> 5.73 s and
 # herded decisions 0 -> 1002: reports of different simulation options are
-# refused (exit 2) unless --allow-different simulation, and then both are
+# refused as not comparable (exit 4) unless --allow-different simulation, and then both are
 # flagged (exit 1). A report without --slots against one with it: refused.
 foreach(run IN ITEMS "live;--slots;4" "stale;--slots;4;--stale-interval;0.5;--stale-delay;0.25" "plain")
   list(POP_FRONT run name)
@@ -142,12 +142,12 @@ function(lbsim_diff_test name)
 endfunction()
 lbsim_diff_test("refuses other simulation options"
   ARGS diff diff_live.json diff_stale.json
-  EXIT 2 STDERR_LINES 1 STDOUT_MATCH "^$"
-  STDERR_MATCH "^lbsim: error: [^ ]*diff_stale.json: simulation: {\"slots\":4,[^\n]*\"stale_metrics\":{\"interval\":0.5,\"delay\":0.25,\"jitter\":0.0}[^\n]*, but [^ ]*diff_live.json has {\"slots\":4,[^\n]*\"stale_metrics\":null[^\n]*; lbsim diff compares reports made under the same simulation options \\(--allow-different simulation compares them anyway\\)\n$")
+  EXIT 4 STDERR_LINES 1 STDOUT_MATCH "^$"
+  STDERR_MATCH "^lbsim: not comparable: [^ ]*diff_stale.json: simulation: {\"slots\":4,[^\n]*\"stale_metrics\":{\"interval\":0.5,\"delay\":0.25,\"jitter\":0.0}[^\n]*, but [^ ]*diff_live.json has {\"slots\":4,[^\n]*\"stale_metrics\":null[^\n]*; lbsim diff compares reports made under the same simulation options \\(--allow-different simulation compares them anyway\\)\n$")
 lbsim_diff_test("refuses a report without --slots against one with it"
   ARGS diff diff_plain.json diff_live.json
-  EXIT 2 STDERR_LINES 1
-  STDERR_MATCH "^lbsim: error: [^ ]*diff_live.json: simulation: {\"slots\":4,[^\n]*, but [^ ]*diff_plain.json has none; ")
+  EXIT 4 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: not comparable: [^ ]*diff_live.json: simulation: {\"slots\":4,[^\n]*, but [^ ]*diff_plain.json has none; ")
 lbsim_diff_test("flags latency and herding when allowed"
   ARGS diff --allow-different simulation diff_live.json diff_stale.json
        --junit diff_stale.junit.xml

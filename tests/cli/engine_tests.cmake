@@ -59,8 +59,8 @@ lbsim_cli_test(NAME "engine slo: sweep rows carry the SLO columns"
 # their shares unless told (then TTFT within 3 ms is met by r1 too).
 lbsim_cli_test(NAME "engine slo: diff refuses reports under other bounds"
   ARGS diff tests/diff/three_requests.engine.slo.json tests/diff/three_requests.engine.slo_3ms.json
-  EXIT 2 STDERR_LINES 1
-  STDERR_MATCH "^lbsim: error: tests/diff/three_requests.engine.slo_3ms.json: simulation: .*\"slo\":{\"ttft\":0.003,.*\"slo\":{\"ttft\":0.0025,.* \\(--allow-different simulation compares them anyway\\)\n$")
+  EXIT 4 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: not comparable: tests/diff/three_requests.engine.slo_3ms.json: simulation: .*\"slo\":{\"ttft\":0.003,.*\"slo\":{\"ttft\":0.0025,.* \\(--allow-different simulation compares them anyway\\)\n$")
 lbsim_cli_test(NAME "engine slo: diff compares the shares when told"
   ARGS diff --allow-different simulation tests/diff/three_requests.engine.slo.json
        tests/diff/three_requests.engine.slo_3ms.json

@@ -244,10 +244,10 @@ TEST_CASE("pairing: by label, the only strategies, or --pair") {
   CHECK_THROWS_AS(DiffReports(both, both, pairs), UsageError);
 }
 
-TEST_CASE("refused: different traces, files that are not reports") {
+TEST_CASE("refused: different traces (not comparable), files that are not reports") {
   TempDir dir;
   std::string ties = dir.Report({"ll"}, "traces/examples/ties.json");
-  CHECK_THROWS_AS(DiffReports(kBase, ties, DiffOptions{}), InputError);
+  CHECK_THROWS_AS(DiffReports(kBase, ties, DiffOptions{}), NotComparableError);
   CHECK_THROWS_WITH_AS(DiffReports("scenarios/aliases.json", kBase, DiffOptions{}),
                        "scenarios/aliases.json: lbsim_report: expected 1 (a JSON report from "
                        "lbsim --format json)",
@@ -260,7 +260,7 @@ TEST_CASE("refused: different traces, files that are not reports") {
   CHECK_THROWS_WITH_AS(DiffReports(kBase, ties, allow),
                        doctest::Contains("proxy: {\"profile\":\"spec\",\"python\":null}, but "
                                          "tests/diff/queue_hints.ll.json has none"),
-                       InputError);
+                       NotComparableError);
   allow.allow.Allow("proxy,simulation");
   ReportDiff d = DiffReports(kBase, ties, allow);
   REQUIRE(d.allowed.size() == 2);
