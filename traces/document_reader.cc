@@ -338,6 +338,11 @@ class DocumentReader {
         WideTextMessage(std::string_view(start, std::fread(start, 1, sizeof start, input_.get())));
     if (!wide.empty()) Fail(wide);
     std::string error = DescribeDocumentSyntaxError(input_.get());
+    // A whole value and then another: JSON Lines read as a document (a
+    // .json name, or --trace-format document).
+    if (error.find("unexpected '{'; expected end of input") != std::string::npos)
+      error += " (this looks like JSON Lines, one event a line: name the file .ndjson or "
+               ".jsonl, or pass --trace-format lines)";
     // Errors with a position start with "LINE:COLUMN:", which joins the
     // path without a space; the others (number overflow) name the value.
     if (error[0] >= '0' && error[0] <= '9')

@@ -50,6 +50,10 @@ std::optional<TraceEncoding> EncodingFromName(std::string_view path) {
   return std::nullopt;
 }
 
+TraceEncoding WrittenEncoding(std::string_view path) {
+  return EncodingFromName(path).value_or(TraceEncoding::kLines);
+}
+
 TraceEncoding DetectTraceEncoding(InputFile& input, const std::string& path) {
   if (std::optional<TraceEncoding> e = EncodingFromName(path)) return *e;
   std::string line = input.PeekLine();

@@ -25,6 +25,10 @@ TraceEncoding ParseTraceEncoding(std::string_view text);
 // .jsonl are JSON Lines, also followed by .gz, .zst or .zstd; nullopt
 // otherwise (standard input "-" included).
 std::optional<TraceEncoding> EncodingFromName(std::string_view path);
+// The encoding lbsim writes a trace to `path` in (gen, import): the one its
+// name implies, so that it reads back; JSON Lines for any other name and
+// for standard output.
+TraceEncoding WrittenEncoding(std::string_view path);
 
 class InputFile;
 // The encoding of the trace `input` opened from `path`: by its name, else

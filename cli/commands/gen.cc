@@ -64,7 +64,8 @@ int RunGen(const GenCommand& command) {
   else file.emplace(command.output);
   const std::string_view name = file ? file->Name() : "standard output";
   try {
-    GenerateTrace(spec, out ? out->get() : file->stream());
+    GenerateTrace(spec, out ? out->get() : file->stream(),
+                  to_stdout ? TraceEncoding::kLines : WrittenEncoding(command.output));
   } catch (const TraceWriteError& e) {
     throw UsageError(fmt::format("{}: cannot write output: {}", name, e.what()));
   }
@@ -78,14 +79,16 @@ class GenCli final : public Subcommand {
  public:
   void Declare(CLI::App& app) override {
     cmd_ = app.add_subcommand(
-        "gen", "Generate a trace (JSON Lines) from a gen spec (a JSON file) and/or flags");
+        "gen", "Generate a trace (JSON Lines; a JSON document for a .json FILE) from a gen "
+               "spec (a JSON file) and/or flags");
     cmd_->footer(kFooter);
     cmd_->add_option("spec", gen_.spec,
                      "Gen spec: a JSON file describing the workload (docs/gen.md); flags "
                      "given too override it")
         ->type_name("GEN_SPEC");
     cmd_->add_option("-o,--output", gen_.output,
-                     "Write the trace to FILE (atomically) instead of standard output")
+                     "Write the trace to FILE (atomically) instead of standard output: a JSON "
+                     "document when FILE ends in .json, else JSON Lines")
         ->type_name("FILE");
     // The spec's flags, from the spec's own table (traces/gen/gen_flags.h).
     for (const GenFlagInfo& f : GenFlags()) {

@@ -153,7 +153,8 @@ int RunImport(const ImportCommand& c) {
   try {
     stats = ImportTrace(format, *source, display_path,
                         c.name.empty() ? DefaultName(c.input) : c.name, options,
-                        out ? out->get() : out_file->stream());
+                        out ? out->get() : out_file->stream(),
+                        out ? TraceEncoding::kLines : WrittenEncoding(c.output));
   } catch (const TraceWriteError& e) {
     throw UsageError(fmt::format("{}: cannot write output: {}", out_name, e.what()));
   }
@@ -188,7 +189,8 @@ class ImportCli final : public Subcommand {
         ->required()
         ->type_name("IN");
     cmd_->add_option("-o,--output", import_.output,
-                     "Write the trace to OUT (atomically) instead of standard output")
+                     "Write the trace to OUT (atomically) instead of standard output: a JSON "
+                     "document when OUT ends in .json, else JSON Lines")
         ->type_name("OUT");
     cmd_->add_option("--instances", import_.instances,
                      "The pool: a count N (inst-1 .. inst-N) or comma-separated ids; "

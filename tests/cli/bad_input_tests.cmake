@@ -68,6 +68,9 @@ lbsim_bad_input(late_error.ndjson
   ":2002: field \"inflight\": expected an integer >= 0 \\(at most 2\\^53\\) or null, got -1")
 
 # The report on standard output: nothing is printed before the error.
+# JSON Lines in a file named .json (what gen -o t.json wrote before it
+# wrote documents): the error says what it looks like and how to read it.
+lbsim_bad_input(json_lines_named.json ":2:1: invalid JSON: syntax error while parsing value - unexpected '{'; expected end of input \\(this looks like JSON Lines, one event a line: name the file \\.ndjson or \\.jsonl, or pass --trace-format lines\\)")
 lbsim_cli_test(NAME "bad input prints no report"
   ARGS -s rr,ll --format json tests/cli/bad/late_error.ndjson
   EXIT 2 STDOUT_MATCH "^$" STDERR_LINES 1

@@ -126,6 +126,20 @@ lbsim_cli_test(NAME "gen flags golden"
   ARGS gen --instances 2 --rate 5 --arrivals 6 --durations fixed:0.5 --down inst-2@0.5
        --up inst-2@1 --seed 9 --name flags-only
   EXIT 0 STDOUT_GOLDEN ${GOLDEN}/gen_flags.ndjson)
+# -o NAME.json writes the document encoding (the header's keys, then
+# "events", one event a line), which a .json name is read as; its events are
+# gen_flags.ndjson's, in order, and it replays to the same figures (one
+# golden for both).
+lbsim_cli_test(NAME "gen writes a JSON document to a .json file"
+  ARGS gen --instances 2 --rate 5 --arrivals 6 --durations fixed:0.5 --down inst-2@0.5
+       --up inst-2@1 --seed 9 --name flags-only -o ${OUT}/gen_flags.json
+  EXIT 0 STDOUT_MATCH "^$"
+  FILE_GOLDEN ${OUT}/gen_flags.json=${GOLDEN}/gen_flags.document.json)
+foreach(encoding IN ITEMS ndjson document.json)
+  lbsim_cli_test(NAME "gen output replays the same from gen_flags.${encoding}"
+    ARGS -s rr,ll --format csv tests/cli/golden/gen_flags.${encoding}
+    EXIT 0 STDOUT_GOLDEN ${GOLDEN}/gen_flags.rr_ll.csv)
+endforeach()
 # Flags override the spec file: another seed, other arrival times.
 lbsim_cli_test(NAME "gen flag overrides spec"
   ARGS gen tests/cli/whatif/gen_small.json --seed 43

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "traces/gen/arrival_stream.h"
 #include "traces/gen/gen_flags.h"
@@ -24,11 +25,11 @@ namespace lbsim {
 namespace {
 
 // The trace `spec` generates, as text.
-std::string Generate(const GenSpec& spec) {
+std::string Generate(const GenSpec& spec, TraceEncoding encoding = TraceEncoding::kLines) {
   char* data = nullptr;
   std::size_t size = 0;
   std::FILE* out = open_memstream(&data, &size);
-  GenerateTrace(spec, out);
+  GenerateTrace(spec, out, encoding);
   std::fclose(out);
   std::string text(data, size);
   std::free(data);
@@ -59,6 +60,31 @@ TEST_CASE("gen: the same spec and seed give the same bytes, another seed other b
   CHECK(first == Generate(spec));
   spec.seed = 2;
   CHECK(first != Generate(spec));
+}
+
+TEST_CASE("gen: a document holds the header's keys and the same events, in order") {
+  GenSpec spec;
+  spec.instances = 3;
+  spec.arrivals = 40;
+  spec.rate = 20;
+  const std::string lines = Generate(spec);
+  const std::string document = Generate(spec, TraceEncoding::kDocument);
+  const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(document);
+  std::vector<nlohmann::ordered_json> parsed;
+  for (std::size_t at = 0; at < lines.size();) {
+    const std::size_t end = lines.find('\n', at);
+    parsed.push_back(nlohmann::ordered_json::parse(lines.substr(at, end - at)));
+    at = end + 1;
+  }
+  REQUIRE(parsed.size() == 41);  // the header, 40 arrivals
+  nlohmann::ordered_json header = doc;
+  header.erase("events");
+  CHECK(header == parsed[0]);
+  REQUIRE(doc["events"].size() == parsed.size() - 1);
+  for (std::size_t k = 1; k < parsed.size(); ++k) CHECK(doc["events"][k - 1] == parsed[k]);
+  // One event a line, the document's brackets on lines of their own.
+  CHECK(CountLines(document, "\n") == parsed.size() + 1);
+  CHECK(document.ends_with("\n]}\n"));
 }
 
 TEST_CASE("gen: changing the durations leaves the arrival times alone (separate streams)") {

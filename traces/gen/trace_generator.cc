@@ -39,7 +39,7 @@ std::set<std::string> SilentIds(const GenSpec& spec, const std::vector<std::stri
 
 }  // namespace
 
-GenCounts GenerateTrace(const GenSpec& asked, std::FILE* out) {
+GenCounts GenerateTrace(const GenSpec& asked, std::FILE* out, TraceEncoding encoding) {
   GenSpec spec = asked;
   spec.reporting.inflight = ReportsInflight(asked);
   // A Proxy that counts its own requests holds a counter for every
@@ -52,7 +52,7 @@ GenCounts GenerateTrace(const GenSpec& asked, std::FILE* out) {
   const double qps_window = spec.reporting.qps_1m ? (spec.time_unit == "ms" ? 60000.0 : 60.0) : 0.0;
   ReferenceProxy proxy(ids, qps_window);
 
-  TraceLineWriter writer(out);
+  TraceLineWriter writer(out, encoding);
   std::vector<GeneratedInstance> header;
   for (std::size_t i = 0; i < ids.size(); ++i) {
     GeneratedInstance inst;
@@ -114,7 +114,7 @@ GenCounts GenerateTrace(const GenSpec& asked, std::FILE* out) {
     }
     if (reporting) proxy.Arrive(t, d);
   }
-  writer.Flush();
+  writer.Finish();
   return {writer.events(), writer.arrivals()};
 }
 

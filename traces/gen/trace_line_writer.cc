@@ -35,8 +35,13 @@ void TraceLineWriter::NumberKey(std::string_view key, double x) {
   Number(x);
 }
 
+void TraceLineWriter::BeginEvent() {
+  if (document_) buffer_ += events_ ? ",\n" : "\n";
+  buffer_ += "{\"t\":";
+}
+
 void TraceLineWriter::EndLine() {
-  buffer_ += "}\n";
+  buffer_ += document_ ? "}" : "}\n";
   if (buffer_.size() >= kFlushBytes) Flush();
 }
 
@@ -45,6 +50,11 @@ void TraceLineWriter::Flush() {
   if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), out_) != buffer_.size())
     throw TraceWriteError(std::strerror(errno ? errno : EIO));
   buffer_.clear();
+}
+
+void TraceLineWriter::Finish() {
+  if (document_) buffer_ += events_ ? "\n]}\n" : "]}\n";
+  Flush();
 }
 
 void TraceLineWriter::Header(std::string_view name, std::string_view description,
@@ -89,13 +99,17 @@ void TraceLineWriter::Header(std::string_view name, std::string_view description
         "limit of {} MiB for a trace line",
         kMaxLineBytes >> 20));
   buffer_.resize(buffer_.size() - 1);
+  if (document_) {
+    buffer_ += ",\"events\":[";
+    return;
+  }
   EndLine();
 }
 
 void TraceLineWriter::Arrival(double t, double duration,
                               std::span<const std::uint64_t> prefix_blocks,
                               std::optional<Tokens> tokens, Response response) {
-  buffer_ += "{\"t\":";
+  BeginEvent();
   Number(t);
   buffer_ += ",\"type\":\"arrival\",\"duration\":";
   Number(duration);
@@ -117,7 +131,7 @@ void TraceLineWriter::Arrival(double t, double duration,
 
 void TraceLineWriter::Change(const InstanceChange& c) {
   static constexpr const char* kTypes[] = {"up", "down", "remove"};
-  buffer_ += "{\"t\":";
+  BeginEvent();
   Number(c.at);
   fmt::format_to(std::back_inserter(buffer_), ",\"type\":\"{}\",\"instance\":",
                  kTypes[static_cast<int>(c.kind)]);
@@ -130,7 +144,7 @@ void TraceLineWriter::Change(const InstanceChange& c) {
 
 void TraceLineWriter::Load(double t, std::string_view id, std::optional<std::int64_t> inflight,
                            std::optional<double> qps_1m) {
-  buffer_ += "{\"t\":";
+  BeginEvent();
   Number(t);
   buffer_ += ",\"type\":\"load\",\"instance\":";
   AppendJsonString(buffer_, id);

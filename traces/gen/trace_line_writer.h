@@ -10,6 +10,7 @@
 #include "base/errors.h"
 #include "strategies/proxy_profile.h"
 #include "traces/gen/instance_schedule.h"
+#include "traces/trace_reader.h"
 
 namespace lbsim {
 
@@ -35,11 +36,15 @@ struct ArrivalResponse {
   bool completions = false;    // the completions route
 };
 
-// Writes a trace format v1 JSON Lines trace, one line at a time, through a
-// buffer: memory does not grow with the number of lines.
+// Writes a trace format v1 trace, one event at a time, through a buffer:
+// memory does not grow with the number of events. JSON Lines (a header
+// line, then one event a line), or with TraceEncoding::kDocument one JSON
+// document (the header's keys, then "events": one event a line), which
+// Finish closes.
 class TraceLineWriter {
  public:
-  explicit TraceLineWriter(std::FILE* out) : out_(out) {}
+  explicit TraceLineWriter(std::FILE* out, TraceEncoding encoding = TraceEncoding::kLines)
+      : out_(out), document_(encoding == TraceEncoding::kDocument) {}
   TraceLineWriter(const TraceLineWriter&) = delete;
   TraceLineWriter& operator=(const TraceLineWriter&) = delete;
 
@@ -65,6 +70,8 @@ class TraceLineWriter {
             std::optional<double> qps_1m);
   // Writes out what is buffered; throws TraceWriteError when the stream fails.
   void Flush();
+  // Ends the trace (a document's closing brackets) and flushes it.
+  void Finish();
 
   std::uint64_t events() const { return events_; }
   std::uint64_t arrivals() const { return arrivals_; }
@@ -73,9 +80,12 @@ class TraceLineWriter {
   void Number(double x);
   // Appends ,"key":x.
   void NumberKey(std::string_view key, double x);
+  // Opens an event's object: `{"t":`, after the separator a document needs.
+  void BeginEvent();
   void EndLine();
 
   std::FILE* out_;
+  bool document_ = false;
   std::string buffer_;
   std::uint64_t events_ = 0;
   std::uint64_t arrivals_ = 0;

@@ -39,8 +39,8 @@ std::string Description(const ImportFormat& format, const std::string& display_p
 
 ImportStats ImportTrace(const ImportFormat& format, RequestSource& source,
                         const std::string& display_path, const std::string& name,
-                        const ImportOptions& o, std::FILE* out) {
-  TraceLineWriter writer(out);
+                        const ImportOptions& o, std::FILE* out, TraceEncoding encoding) {
+  TraceLineWriter writer(out, encoding);
   // The header goes out with the first arrival (or at the end), so that an
   // unreadable input writes nothing at all, not even to standard output.
   bool header_written = false;
@@ -99,7 +99,7 @@ ImportStats ImportTrace(const ImportFormat& format, RequestSource& source,
     }
   }
   write_header();
-  writer.Flush();
+  writer.Finish();
   return stats;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "traces/trace_reader.h"
 #include "traces/importers/import_format.h"
 
 namespace lbsim {
@@ -33,8 +34,8 @@ struct ImportStats {
   std::uint64_t failed_dropped = 0;  // failed requests left out
 };
 
-// Reads every request of `source` (in `format`) and writes a v1 JSON Lines
-// trace to `out`: a header line (name `name`, time_unit "ms", the
+// Reads every request of `source` (in `format`) and writes a v1 trace to
+// `out` in `encoding` (JSON Lines or a document): a header (name `name`, time_unit "ms", the
 // Instances, a description of the conversion) and one arrival per request
 // with `t`, `duration` and, when the source gives block ids,
 // `prefix_blocks`. Times are rounded to the nanosecond. A malformed row or
@@ -42,6 +43,7 @@ struct ImportStats {
 // unless `options.skip_bad`. Streams: memory does not grow with the input.
 ImportStats ImportTrace(const ImportFormat& format, RequestSource& source,
                         const std::string& display_path, const std::string& name,
-                        const ImportOptions& options, std::FILE* out);
+                        const ImportOptions& options, std::FILE* out,
+                        TraceEncoding encoding = TraceEncoding::kLines);
 
 }  // namespace lbsim
