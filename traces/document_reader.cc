@@ -338,9 +338,12 @@ class DocumentReader {
         WideTextMessage(std::string_view(start, std::fread(start, 1, sizeof start, input_.get())));
     if (!wide.empty()) Fail(wide);
     std::string error = DescribeDocumentSyntaxError(input_.get());
-    // A whole value and then another: JSON Lines read as a document (a
-    // .json name, or --trace-format document).
-    if (error.find("unexpected '{'; expected end of input") != std::string::npos)
+    // A whole value and then an object at the start of a later line: JSON
+    // Lines read as a document (a .json name, or --trace-format document).
+    const std::size_t line_end = error.find(':');
+    if (line_end != std::string::npos && error.compare(line_end, 3, ":1:") == 0 &&
+        error.compare(0, line_end, "1") != 0 &&
+        error.find("unexpected '{'; expected end of input") != std::string::npos)
       error += " (this looks like JSON Lines, one event a line: name the file .ndjson or "
                ".jsonl, or pass --trace-format lines)";
     // Errors with a position start with "LINE:COLUMN:", which joins the
