@@ -12,12 +12,6 @@ class ParseError;
 
 namespace lbsim {
 
-// The one of `candidates` closest to `word` when it is close enough to be a
-// slip of the fingers (edit distance at most 2, and less than half the
-// word), the first of equals; nullopt otherwise.
-std::optional<std::string> DidYouMean(std::string_view word,
-                                      const std::vector<std::string>& candidates);
-
 // "unknown command 'chek' (did you mean 'check'?)" when the first argument
 // looks like a mistyped subcommand of `app` (it is no subcommand, no
 // option and names no file); nullopt otherwise.

@@ -1,5 +1,7 @@
 #include "traces/event_decoder.h"
 
+#include "base/did_you_mean.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -396,6 +398,37 @@ struct EventFields {
   }
 };
 
+// The keys of a header and of its Instance objects. Other keys are
+// ignored (forward compatibility), except near misses of these.
+const std::vector<std::string>& HeaderKeys() {
+  static const std::vector<std::string> keys = {
+      "lbsim_trace", "lbsim_gen", "name", "description", "time_unit", "proxy",
+      "prefix_block_tokens", "instances", "events"};
+  return keys;
+}
+const std::vector<std::string>& HeaderInstanceKeys() {
+  static const std::vector<std::string> keys = {"id", "weight", "inflight", "qps_1m", "speed",
+                                                "alive"};
+  return keys;
+}
+
+// Refuses a key of `members` that is none of `known` but one or two edits
+// from one of them (DidYouMean): a misspelt key would be ignored and its
+// value silently lost ("instance" for "instances": a run with no Instances).
+void CheckNearMisses(std::span<const JsonMember> members, const std::vector<std::string>& known,
+                     std::string_view what) {
+  std::string text;
+  for (const JsonMember& m : members) {
+    const std::string_view key = ReadString(m.key, text);
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    if (std::optional<std::string> guess = DidYouMean(key, known))
+      throw FieldError(fmt::format(
+          "field {}: not {}; did you mean \"{}\"? (unknown keys are ignored, but not one this "
+          "close to a known key)",
+          Show(m.key), what, *guess));
+  }
+}
+
 }  // namespace
 
 bool IsEventKey(std::string_view key) {
@@ -412,6 +445,7 @@ TraceHeader DecodeHeader(const JsonView& header, bool document) {
     JsonObjectReader reader(header);
     for (JsonMember m; reader.Next(m);) members.push_back(m);
     CheckUniqueKeys(members, "");
+    CheckNearMisses(members, HeaderKeys(), "a header key");
   }
   std::optional<JsonView> version = Member(header, "lbsim_trace", scratch);
   if (!version || !version->is_number() || !ReadNumber(version->text).integral())
@@ -471,6 +505,12 @@ TraceHeader DecodeHeader(const JsonView& header, bool document) {
       try {
         if (!item.is_object())
           throw FieldError(fmt::format("expected an Instance object, got {}", Show(item)));
+        {
+          std::vector<JsonMember> members;
+          JsonObjectReader reader(item);
+          for (JsonMember m; reader.Next(m);) members.push_back(m);
+          CheckNearMisses(members, HeaderInstanceKeys(), "a key of a header Instance");
+        }
         HeaderInstance inst;
         std::optional<JsonView> id = Member(item, "id", scratch);
         inst.id = InstanceId(Get(id), "id", text);

@@ -62,6 +62,22 @@ TEST_CASE("validation: lbsim_trace of another version") {
   }
 }
 
+TEST_CASE("validation: a header key one or two edits from a known key is refused, naming it") {
+  // "instance" for "instances" would otherwise be ignored: a run with no
+  // Instances, exit 0.
+  CHECK(ReadError(R"({"lbsim_trace": 1, "instance": [{"id": "a"}]})"
+                  "\n") ==
+        R"(FILE:1: header: field "instance": not a header key; did you mean "instances"? (unknown keys are ignored, but not one this close to a known key))");
+  CHECK(ReadError(R"({"lbsim_trace": 1, "time_units": "ms"})"
+                  "\n") ==
+        R"(FILE:1: header: field "time_units": not a header key; did you mean "time_unit"? (unknown keys are ignored, but not one this close to a known key))");
+  CHECK(InstancesError(R"([{"id": "a"}, {"id": "b", "wieght": 2}])") ==
+        R"(FILE:1: header: instances[1]: field "wieght": not a key of a header Instance; did you mean "weight"? (unknown keys are ignored, but not one this close to a known key))");
+  // The same in a document's header.
+  CHECK(DocumentError(R"("lbsim_trace": 1, "proxxy": "spec", "instances": [])", "") ==
+        R"(FILE: header: field "proxxy": not a header key; did you mean "proxy"? (unknown keys are ignored, but not one this close to a known key))");
+}
+
 TEST_CASE("validation: the header is not an object") {
   CHECK(ReadError("[1]\n") == "FILE:1: header: expected the header object, got [1]");
   CHECK(ReadError("\"trace\"\n") == R"(FILE:1: header: expected the header object, got "trace")");
