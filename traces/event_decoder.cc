@@ -317,10 +317,14 @@ struct EventFields {
   // in turn, each against the one key expected there, which spares a
   // multiway branch on every key; anything else goes through Set, after
   // a check that no key comes twice (the usual orders hold no repeat).
-  void Locate(std::span<const JsonMember> members, std::string& scratch) {
-    if (LocateUsual(members)) return;
+  // Returns false when a key was passed over (not one of the usual orders).
+  bool Locate(std::span<const JsonMember> members, std::string& scratch) {
+    if (LocateUsual(members)) return true;
     CheckUniqueKeys(members, "in the event");
-    for (const JsonMember& m : members) Set(ReadString(m.key, scratch), &m.value);
+    bool all_known = true;
+    for (const JsonMember& m : members)
+      all_known = Set(ReadString(m.key, scratch), &m.value) && all_known;
+    return all_known;
   }
 
   // Points the field named `key` at `value`; false when no field has that
@@ -430,6 +434,14 @@ void CheckNearMisses(std::span<const JsonMember> members, const std::vector<std:
 }
 
 }  // namespace
+
+const std::vector<std::string>& EventKeyNames() {
+  static const std::vector<std::string> keys = {
+      "t", "type", "hint", "ttft", "speed", "route", "weight", "qps_1m", "request", "instance",
+      "inflight", "duration", "input_tokens", "prefix_blocks", "output_tokens",
+      "knowledge_tokens"};
+  return keys;
+}
 
 bool IsEventKey(std::string_view key) {
   EventFields fields;
@@ -650,7 +662,11 @@ void EventDecoder::Decode(const JsonView& value, std::span<const JsonMember> mem
   if (!value.is_object())
     throw FieldError(fmt::format("expected an event object, got {}", Show(value)));
   EventFields f;
-  f.Locate(members, key_);
+  if (!f.Locate(members, key_) && near_misses_)
+    for (const JsonMember& m : members) {
+      const std::string_view key = ReadString(m.key, key_);
+      if (!IsEventKey(key)) near_misses_->Note(key);
+    }
 
   e.t = Time(f.t);
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "traces/instance_table.h"
+#include "traces/key_near_misses.h"
 #include "base/json/json_view.h"
 #include "traces/trace_event.h"
 
@@ -24,6 +25,8 @@ TraceHeader DecodeHeader(const JsonView& header, bool document);
 // Whether `key` (unescaped) is one of the event keys trace format v1
 // defines, which EventDecoder reads; it passes over every other key.
 bool IsEventKey(std::string_view key);
+// Every key IsEventKey takes (for did-you-mean).
+const std::vector<std::string>& EventKeyNames();
 
 // Decodes events, reusing its buffers so that steady-state decoding does
 // not allocate.
@@ -46,6 +49,9 @@ class EventDecoder {
   // How arrivals' hint values are read from now on (typed by default).
   void set_hint_reading(HintReading reading) { hint_reading_ = reading; }
 
+  // Where the keys it passes over are noted (may be null: nowhere).
+  void set_near_misses(KeyNearMisses* near_misses) { near_misses_ = near_misses; }
+
  private:
   // hint.queue_depths.per_instance[<id>] for every interned id into `out`,
   // in one walk over the hint's text; any other shape carries no queue
@@ -67,6 +73,7 @@ class EventDecoder {
   std::string text_;      // decoded `type` with escapes
   std::string instance_;  // decoded instance id with escapes
   std::string request_;   // decoded request id with escapes
+  KeyNearMisses* near_misses_ = nullptr;
 };
 
 }  // namespace lbsim

@@ -292,6 +292,7 @@ const char* LineLayouts::ReadByPunctuation(std::string_view text, Values& v, Eve
       return nullptr;  // one the decoder reads (weight, speed, ...): not for these readers
     } else {
       if (!passed.Add(key)) return nullptr;
+      if (near_misses_) near_misses_->Note(key);
       p = SkipPassedValue(p, end);
     }
     if (!p || (seen & bit)) return nullptr;

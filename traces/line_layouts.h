@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "traces/key_near_misses.h"
 #include "traces/hint_layout.h"
 #include "traces/instance_table.h"
 #include "base/json/json_view.h"
@@ -87,6 +88,10 @@ class LineLayouts {
   // layouts may span lines.
   explicit LineLayouts(bool learn_hints = true, bool lines = true)
       : learn_hints_(learn_hints), lines_(lines) {}
+
+  // Where the keys a line read by its punctuation passes over are noted
+  // (may be null: nowhere).
+  void set_near_misses(KeyNearMisses* near_misses) { near_misses_ = near_misses; }
 
   // Reads the line at the start of `text`, which ends at the first '\n':
   // when that '\n' is in `text`, the line (at most kMaxBytes) fits a
@@ -269,6 +274,7 @@ class LineLayouts {
 
   bool learn_hints_;
   bool lines_;
+  KeyNearMisses* near_misses_ = nullptr;
   std::array<Layout, kMaxLayouts + kMaxHintLayouts> layouts_;
   std::uint64_t learned_ = 0;
   HintText hint_text_;  // what the hint of the line last tried holds

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -80,9 +81,22 @@ class TraceProgress {
 };
 
 // Totals of what ReadTrace read.
+// An event key that is no key of the format but one or two edits from one
+// ("durration"): passed over like any unknown key, and reported, since its
+// value is lost.
+struct KeyNearMiss {
+  std::string key;    // as written (unescaped)
+  std::string known;  // the key it resembles
+  std::string where;  // its first event: "line 12" or "events[3]"
+};
+
+// Distinct near-miss keys a trace reports at most (the first ones found).
+inline constexpr std::size_t kMaxNearMisses = 8;
+
 struct TraceCounts {
   std::uint64_t events = 0;
   std::uint64_t arrivals = 0;
+  std::vector<KeyNearMiss> near_misses;  // in the order first found
 };
 
 // Limits that keep a hostile trace from taking the machine down: memory

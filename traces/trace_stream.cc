@@ -41,7 +41,16 @@ void TraceStream::Header(const JsonView& header, std::uint64_t position) {
   HandOnHeader(path_, h, table_, visitor_);
 }
 
+void TraceStream::CountNearMisses(std::uint64_t position) {
+  const auto& found = near_misses_.found();
+  for (std::size_t k = counts_.near_misses.size(); k < found.size(); ++k)
+    counts_.near_misses.push_back(KeyNearMiss{
+        found[k].first, found[k].second,
+        document_ ? fmt::format("events[{}]", position) : fmt::format("line {}", position)});
+}
+
 void TraceStream::HandOn(std::uint64_t position) {
+  if (counts_.near_misses.size() != near_misses_.found().size()) CountNearMisses(position);
   last_t_ = event_.t.value;
   event_.position = position;
   ++counts_.events;

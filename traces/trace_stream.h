@@ -38,7 +38,10 @@ class TraceStream {
       : path_(std::move(display_path)), document_(document), table_(table),
         visitor_(visitor), progress_(progress), total_work_(total_work),
         raw_hint_(visitor.WantsRawHint()), proxy_(visitor.Proxy()),
-        layouts_(!raw_hint_, !document) {}
+        layouts_(!raw_hint_, !document) {
+    decoder_.set_near_misses(&near_misses_);
+    layouts_.set_near_misses(&near_misses_);
+  }
 
   // Validates the header object found at `position` and hands it on.
   void Header(const JsonView& header, std::uint64_t position);
@@ -75,6 +78,9 @@ class TraceStream {
   // Counts event_, found at `position`, and hands it to the visitor, whose
   // errors about it become InputErrors at `position`.
   void HandOn(std::uint64_t position);
+  // Counts the near-miss keys found since the last event as first at
+  // `position`.
+  void CountNearMisses(std::uint64_t position);
 
   std::string path_;
   bool document_;
@@ -84,6 +90,7 @@ class TraceStream {
   std::uint64_t total_work_;
   bool raw_hint_;  // fill Hint::raw_json of arrivals
   ProxyChoice proxy_;  // with the header's profile, how hints are read
+  KeyNearMisses near_misses_;  // keys the decoder and the layouts pass over
   EventDecoder decoder_;
   LineLayouts layouts_;
   TraceEvent event_;

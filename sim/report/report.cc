@@ -36,6 +36,11 @@ ProxyReport BuildProxyReport(const ReplayResult& result) {
         "{} qps_1m null{} of load/up events left the value as it was: a Proxy heartbeat "
         "applies only the values it carries",
         p.ignored_null_qps_1m, p.ignored_null_qps_1m == 1 ? "" : "s")});
+  for (const KeyNearMiss& m : result.counts.near_misses)
+    p.warnings.push_back(Warning{"misspelt_key", fmt::format(
+        "event key \"{}\" (first at {}) is not a key of the trace format but one or two edits "
+        "from \"{}\": it is passed over, as unknown keys are, and its value with it",
+        m.key, m.where, m.known)});
   return p;
 }
 

@@ -31,11 +31,14 @@ struct Warning {
 //   parameters_changed  a pinned Proxy's strategy run with other parameters
 //   ignored_inflight    (the Proxy's) load inflight values a heartbeat ignores
 //   ignored_null_qps_1m (the Proxy's) qps_1m nulls a heartbeat leaves alone
+//   engine_rejected     requests larger than an Instance's whole KV cache
+//   misspelt_key        (the trace's) an event key one or two edits from a
+//                       key of the format, passed over with its value
 inline constexpr std::string_view kWarningNames[] = {
     "unknown_starvation", "never_chosen",      "concentration", "herding",
     "overload",           "fallback_burst",    "no_instances",  "refused",
     "never_completed",    "stuck",             "parameters_changed", "ignored_inflight",
-    "ignored_null_qps_1m", "engine_rejected"};
+    "ignored_null_qps_1m", "engine_rejected", "misspelt_key"};
 
 // Whether `name` is one of kWarningNames.
 bool IsWarningName(std::string_view name);

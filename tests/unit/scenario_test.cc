@@ -216,7 +216,7 @@ TEST_CASE("malformed scenarios name the file and the offending key") {
       {Expect(R"({"property": "choices", "strategy": "rr", "eq": ["inst-a", 2]})"), "s.json: expect[0].eq[1]: expected a non-empty string, got 2"},
       {Expect(R"({"property": "choices", "strategy": "rr"})"), "s.json: expect[0].eq: expected an array with the Instance chosen at each arrival (null: no_instances), but it is missing"},
       {Expect(R"({"property": "fair", "strategy": "rr"})"), "s.json: expect[0].property: expected never_chose_dead, every_alive_chosen, same_decisions, choices or warning, got \"fair\""},
-      {Expect(R"({"property": "warning", "strategy": "rr"})"), "s.json: expect[0].name: expected a warning name: any, unknown_starvation, never_chosen, concentration, herding, overload, fallback_burst, no_instances, refused, never_completed, stuck, parameters_changed, ignored_inflight, ignored_null_qps_1m, engine_rejected, but it is missing"},
+      {Expect(R"({"property": "warning", "strategy": "rr"})"), "s.json: expect[0].name: expected a warning name: any, unknown_starvation, never_chosen, concentration, herding, overload, fallback_burst, no_instances, refused, never_completed, stuck, parameters_changed, ignored_inflight, ignored_null_qps_1m, engine_rejected, misspelt_key, but it is missing"},
       {Expect(R"({"property": "warning", "name": "herd"})"), "s.json: expect[0].name: expected a warning name: any, unknown_starvation"},
       {Expect(R"({"property": "warning", "name": "herding", "present": "yes"})"), "s.json: expect[0].present: expected true or false, got \"yes\""},
       {Expect(R"({"property": "warning", "name": "herding", "min": 1})"), "s.json: expect[0].min: unknown key; expected one of: property, strategy, name, present, why"},
