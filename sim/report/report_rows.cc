@@ -63,9 +63,15 @@ std::string Latency(double x) {
   return x < 10000 || x >= kWholeUnitsUpTo ? fmt::format("{:.4g}", x) : fmt::format("{:.0f}", x);
 }
 
-// "p50 / p99" of a distribution, "-" when empty.
-std::string Quantiles(const DistributionSummary& d) {
-  return d.count ? Latency(d.p50) + " / " + Latency(d.p99) : std::string("-");
+// Seconds per unit of a trace's times: the table shows every figure
+// section in seconds, whatever the trace's unit (its header lines name
+// their unit).
+double SecondsPer(const std::string& unit) { return unit == "ms" ? 1e-3 : 1.0; }
+
+// "p50 / p99" of a distribution in the trace's unit, in seconds (`scale`
+// SecondsPer); "-" when empty.
+std::string Quantiles(const DistributionSummary& d, double scale) {
+  return d.count ? Latency(d.p50 * scale) + " / " + Latency(d.p99 * scale) : std::string("-");
 }
 
 // Rows of the SLO figures (--slo): the share within each bound given and
@@ -86,9 +92,10 @@ void SloRows(const Report& report, Row row) {
                 {"tpot", &SloLimits::tpot, &SloFigures::tpot},
                 {"e2e", &SloLimits::e2e, &SloFigures::e2e}};
   const SloLimits& limits = slo(report.strategies[0]).limits;
+  const double scale = SecondsPer(report.time_unit);
   for (const auto& b : bounds) {
     if (!(limits.*b.limit)) continue;
-    row(fmt::format("  slo {} <= {}", b.name, Latency(*(limits.*b.limit))),
+    row(fmt::format("  slo {} <= {}", b.name, Latency(*(limits.*b.limit) * scale)),
         [&](const StrategyReport& s) { return text(slo(s).*b.share, 1, true); });
   }
   row("  slo all met", [&](const StrategyReport& s) { return text(slo(s).all, 1, true); });
@@ -102,18 +109,20 @@ void SloRows(const Report& report, Row row) {
 template <typename Row>
 void EngineRows(ReportRows& t, const Report& report, Row row) {
   auto engine = [](const StrategyReport& s) -> const EngineFigures& { return *s.what_if->engine; };
+  const double scale = SecondsPer(report.time_unit);
+  auto quantiles = [scale](const DistributionSummary& d) { return Quantiles(d, scale); };
   t.Blank();
-  t.Section(fmt::format("engine ({}; p50 / p99)", report.time_unit));
+  t.Section("engine (s; p50 / p99)");
   row("  served", [&](const StrategyReport& s) {
     const EngineCounters& c = engine(s).counters;
     return c.rejected ? fmt::format("{} ({} rejected)", c.served, c.rejected)
                       : fmt::format("{}", c.served);
   });
-  row("  queue delay", [&](const StrategyReport& s) { return Quantiles(engine(s).queue_delay); });
-  row("  ttft", [&](const StrategyReport& s) { return Quantiles(engine(s).ttft); });
-  row("  tpot", [&](const StrategyReport& s) { return Quantiles(engine(s).tpot); });
-  row("  itl", [&](const StrategyReport& s) { return Quantiles(engine(s).itl); });
-  row("  e2e", [&](const StrategyReport& s) { return Quantiles(engine(s).e2e); });
+  row("  queue delay", [&](const StrategyReport& s) { return quantiles(engine(s).queue_delay); });
+  row("  ttft", [&](const StrategyReport& s) { return quantiles(engine(s).ttft); });
+  row("  tpot", [&](const StrategyReport& s) { return quantiles(engine(s).tpot); });
+  row("  itl", [&](const StrategyReport& s) { return quantiles(engine(s).itl); });
+  row("  e2e", [&](const StrategyReport& s) { return quantiles(engine(s).e2e); });
   row("  prefix hit tokens", [&](const StrategyReport& s) {
     const EngineFigures& e = engine(s);
     return e.prefix_hit_rate ? fmt::format("{:.1f}%", 100.0 * *e.prefix_hit_rate) : std::string("-");
@@ -139,7 +148,7 @@ void EngineRows(ReportRows& t, const Report& report, Row row) {
   for (std::size_t i = 0; i < report.instances.size(); ++i) {
     row("  " + report.instances[i], [&, i](const StrategyReport& s) {
       const DistributionSummary& d = s.what_if->instance_engine[i].ttft;
-      return d.count ? Latency(d.p99) : std::string("-");
+      return d.count ? Latency(d.p99 * scale) : std::string("-");
     });
   }
 }
@@ -148,19 +157,21 @@ void EngineRows(ReportRows& t, const Report& report, Row row) {
 template <typename Row>
 void ProxyQueueRows(ReportRows& t, const Report& report, Row row) {
   auto queue = [](const StrategyReport& s) -> const ProxyQueueFigures& { return *s.proxy_queue; };
+  const double scale = SecondsPer(report.time_unit);
+  auto quantiles = [scale](const DistributionSummary& d) { return Quantiles(d, scale); };
   t.Blank();
-  t.Section(fmt::format("proxy queue ({}; p50 / p99)", report.time_unit));
+  t.Section("proxy queue (s; p50 / p99)");
   row("  forwarded", [&](const StrategyReport& s) {
     return fmt::format("{}", queue(s).forwarded);
   });
   row("  stuck", [&](const StrategyReport& s) { return fmt::format("{}", queue(s).stuck); });
   row("  queue wait mean", [&](const StrategyReport& s) {
     const DistributionSummary& d = queue(s).wait;
-    return d.count ? Latency(d.mean) : std::string("-");
+    return d.count ? Latency(d.mean * scale) : std::string("-");
   });
-  row("  queue wait", [&](const StrategyReport& s) { return Quantiles(queue(s).wait); });
-  row("  client ttft", [&](const StrategyReport& s) { return Quantiles(queue(s).client_ttft); });
-  row("  end to end", [&](const StrategyReport& s) { return Quantiles(queue(s).end_to_end); });
+  row("  queue wait", [&](const StrategyReport& s) { return quantiles(queue(s).wait); });
+  row("  client ttft", [&](const StrategyReport& s) { return quantiles(queue(s).client_ttft); });
+  row("  end to end", [&](const StrategyReport& s) { return quantiles(queue(s).end_to_end); });
 }
 
 // A duration in the trace's unit, for the table in seconds: three decimals

@@ -20,6 +20,11 @@ lbsim_cli_test(NAME "engine three requests json"
 lbsim_cli_test(NAME "engine three requests table"
   ARGS -s rr,ll --engine ${SMALL} ${ENGINE}/three_requests.ndjson
   EXIT 0 STDOUT_GOLDEN ${GOLDEN}/engine/three_requests.table.txt)
+# The same trace in ms: one unit in the table, seconds, so the figures read
+# as the s trace's (only the trace and time unit lines differ).
+lbsim_cli_test(NAME "engine table of a ms trace in seconds"
+  ARGS -s rr,ll --engine ${SMALL} ${ENGINE}/three_requests_ms.ndjson
+  EXIT 0 STDOUT_GOLDEN ${GOLDEN}/engine/three_requests_ms.table.txt)
 lbsim_cli_test(NAME "engine three requests under two seeds: the table shows the engine's figures"
   ARGS -s rr,p2c --engine ${SMALL} --seeds 1,2 ${ENGINE}/three_requests.ndjson
   EXIT 0 STDOUT_GOLDEN ${GOLDEN}/engine/three_requests.seeds.table.txt)

@@ -10,6 +10,11 @@ set(QUEUE_TRACE traces/examples/proxy_queue.ndjson)
 lbsim_cli_test(NAME "proxy queue: table rr and ll"
   ARGS -s rr,ll --proxy-queue ${QUEUE_TRACE}
   EXIT 0 STDOUT_GOLDEN ${GOLDEN}/proxy_queue.table.txt)
+# The same trace in ms (every time x 1000): the table's figures are in
+# seconds, as the s trace's (only the trace and time unit lines differ).
+lbsim_cli_test(NAME "proxy queue: table of a ms trace in seconds"
+  ARGS -s rr,ll --proxy-queue tests/cli/queue/proxy_queue_ms.ndjson
+  EXIT 0 STDOUT_GOLDEN ${GOLDEN}/proxy_queue_ms.table.txt)
 lbsim_cli_test(NAME "proxy queue: report json"
   ARGS -s rr,ll --proxy-queue --format json ${QUEUE_TRACE}
   EXIT 0 STDOUT_GOLDEN ${GOLDEN}/proxy_queue.report.json)
