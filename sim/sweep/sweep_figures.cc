@@ -1,5 +1,7 @@
 #include "sim/sweep/sweep_figures.h"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include <fmt/format.h>
@@ -59,6 +61,13 @@ std::optional<double> SweepFigure::value(const SweepRow& row) const {
   if (queue) return row.proxy_queue ? queue->value(*row.proxy_queue) : std::nullopt;
   if (service) return row.service ? service->value(*row.service) : std::nullopt;
   return of_row(row);
+}
+
+double HeatmapPosition(double v, double lo, double hi, bool lower_is_better) {
+  if (!(hi > lo)) return 0.5;
+  const double goodness = lower_is_better ? (hi - v) / (hi - lo) : (v - lo) / (hi - lo);
+  const double span = std::max(hi - lo, kHeatmapMeaningfulShare * std::max(std::fabs(lo), std::fabs(hi)));
+  return 0.5 + (goodness - 0.5) * (hi - lo) / span;
 }
 
 const std::vector<SweepFigure>& SweepFigures() {

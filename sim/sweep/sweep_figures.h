@@ -33,6 +33,17 @@ struct SweepFigure {
 // Every figure, in the CSV's column order.
 const std::vector<SweepFigure>& SweepFigures();
 
+// The smallest spread a heatmap column's colours span, as a share of the
+// largest magnitude in the column: values closer than this look alike.
+inline constexpr double kHeatmapMeaningfulShare = 0.05;
+
+// Where value `v` of a heatmap column of values in [lo, hi] sits on the
+// colour scale, 0 the worst and 1 the best: across the whole scale when the
+// column spreads over at least kHeatmapMeaningfulShare of its largest
+// magnitude, else around the middle in proportion (a 0.1% difference is
+// 1% of the scale either side); 0.5 when all are equal.
+double HeatmapPosition(double v, double lo, double hi, bool lower_is_better);
+
 // The two figures a sweep's scatter plots, x and y.
 struct SweepScatter {
   const SweepFigure* x = nullptr;

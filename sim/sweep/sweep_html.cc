@@ -90,8 +90,10 @@ std::string Heatmap(const SweepFigure& f, const Grid& g, std::size_t number) {
   for (const std::string& s : g.specs) longest = std::max(longest, std::min<std::size_t>(s.size(), 36));
   const double label_width = 7.0 * static_cast<double>(longest) + 16.0;
   const double column = 112.0, row_height = 24.0, head = 34.0, foot = 40.0;
+  // The legend's line: five swatches, then "best of its column (...)".
+  const double legend_width = 146.0 + 6.5 * 38.0;
   const double width = std::max(label_width + column * static_cast<double>(g.traces.size()),
-                                label_width + 330.0) + 8.0;
+                                label_width + legend_width) + 8.0;
   const double height = head + row_height * static_cast<double>(g.specs.size()) + foot;
   const std::string id = fmt::format("heat-{}", number);
   std::string desc = fmt::format("{} ({} is better):", f.title, f.lower_is_better ? "lower" : "higher");
@@ -121,10 +123,9 @@ std::string Heatmap(const SweepFigure& f, const Grid& g, std::size_t number) {
             Px(x + column / 2), Px(y + 16));
         continue;
       }
-      // The same value all down a column is neither worse nor better: mid scale.
+      // Differences too small to matter stay near mid scale.
       const auto [lo, hi] = *ranges[t];
-      const double goodness = hi > lo ? (*v - lo) / (hi - lo) : 0.5;
-      const double better = f.lower_is_better ? 1.0 - goodness : goodness;
+      const double better = HeatmapPosition(*v, lo, hi, f.lower_is_better);
       marks += fmt::format(
           "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}</title></rect>\n"
           "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" class=\"{}\">{}</text>\n",
@@ -384,7 +385,9 @@ std::string RenderSweepHtml(const SweepResult& result, const SweepScatter& scatt
           "<li><a href=\"#scatter\">Scatter</a></li>\n<li><a href=\"#rows\">All rows</a></li>\n</ol></nav>\n<main>\n";
   body += "<section id=\"heatmaps\">\n<h2>Figures over the grid</h2>\n<p class=\"note\">A row per "
           "configuration, a column per trace, the value written in each cell; its colour goes from "
-          "the worst (dark) to the best (yellow) value of its column.</p>\n";
+          "the worst (dark) to the best (yellow) value of its column, over the column's range or, "
+          "when the values lie closer than 5% of the largest, over 5% of it: values that differ "
+          "by less look alike (mid scale).</p>\n";
   if (!constant.empty())
     body += fmt::format("<p>The same in every cell that has a value: {}.</p>\n", constant);
   if (!none.empty()) body += fmt::format("<p>No value in any cell: {}.</p>\n", none);

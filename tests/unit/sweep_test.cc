@@ -11,6 +11,7 @@
 #include "sim/io/csv.h"
 #include "sim/report/report.h"
 #include "sim/sweep/sweep.h"
+#include "sim/sweep/sweep_figures.h"
 #include "replay_fixture.h"
 #include "strategies/registry.h"
 
@@ -418,6 +419,34 @@ TEST_CASE("CSV fields are quoted when they need it and split back") {
   CHECK(quoted_break[0].fields == std::vector<std::string>{"a\nb", "c"});
   CHECK(records[1].fields == std::vector<std::string>{"1", "2", "3"});
   CHECK_FALSE(SplitCsv("a,\"b", records));
+}
+
+}  // namespace
+}  // namespace lbsim
+
+namespace lbsim {
+namespace {
+
+TEST_CASE("sweep heatmap: colours span a meaningful difference, not any difference") {
+  // The issue's column: p99 4.652 against 4.657 (0.1%) was drawn as best
+  // against worst; now both sit near the middle of the scale.
+  const double best = HeatmapPosition(4.652, 4.652, 4.657, true);
+  const double worst = HeatmapPosition(4.657, 4.652, 4.657, true);
+  CHECK(best > 0.5);
+  CHECK(worst < 0.5);
+  CHECK(best - worst == doctest::Approx(0.005 / (0.05 * 4.657)));
+  CHECK(best - worst < 0.03);
+  // A spread past 5% of the largest value spans the whole scale.
+  CHECK(HeatmapPosition(4.0, 4.0, 5.0, true) == 1.0);
+  CHECK(HeatmapPosition(5.0, 4.0, 5.0, true) == 0.0);
+  CHECK(HeatmapPosition(5.0, 4.0, 5.0, false) == 1.0);
+  CHECK(HeatmapPosition(4.5, 4.0, 5.0, false) == doctest::Approx(0.5));
+  // Equal values: mid scale; counts from 0 span the scale.
+  CHECK(HeatmapPosition(3.0, 3.0, 3.0, true) == 0.5);
+  CHECK(HeatmapPosition(0.0, 0.0, 3.0, true) == 1.0);
+  // Jain 0.98 against 0.99: a fifth of the scale.
+  CHECK(HeatmapPosition(0.99, 0.98, 0.99, false) - HeatmapPosition(0.98, 0.98, 0.99, false) ==
+        doctest::Approx(0.01 / (0.05 * 0.99)));
 }
 
 }  // namespace
