@@ -465,20 +465,25 @@ class ScenarioParser {
 
   void ParseValueCheck(const ojson& e, const ojson& path, Expectation& x) const {
     const std::string& key = x.key;
-    OnlyKeys(e, key, {"path", "eq", "min", "max", "approx", "tolerance", "why"});
+    OnlyKeys(e, key, {"path", "eq", "min", "max", "above", "below", "approx", "tolerance", "why"});
     x.kind = ExpectationKind::kValue;
     x.path = String(path, Sub(key, "path"), true);
     if (const ojson* v = Member(e, "eq")) x.eq = Scalar(*v, Sub(key, "eq"));
     if (const ojson* v = Member(e, "min")) x.min = Number(*v, Sub(key, "min"));
     if (const ojson* v = Member(e, "max")) x.max = Number(*v, Sub(key, "max"));
+    if (const ojson* v = Member(e, "above")) x.above = Number(*v, Sub(key, "above"));
+    if (const ojson* v = Member(e, "below")) x.below = Number(*v, Sub(key, "below"));
     if (const ojson* v = Member(e, "approx")) x.approx = Number(*v, Sub(key, "approx"));
     if (const ojson* v = Member(e, "tolerance")) x.tolerance = Number(*v, Sub(key, "tolerance"));
-    if (!x.eq && !x.min && !x.max && !x.approx)
-      Fail(key, "expected a comparison: eq, min, max, or approx with tolerance");
-    if (x.eq && (x.min || x.max || x.approx))
-      Fail(Sub(key, "eq"), "cannot be combined with min, max or approx");
-    if (x.approx && (x.min || x.max))
-      Fail(Sub(key, "approx"), "cannot be combined with min or max");
+    const bool bounded = x.min || x.max || x.above || x.below;
+    if (!x.eq && !bounded && !x.approx)
+      Fail(key, "expected a comparison: eq, min, max, above, below, or approx with tolerance");
+    if (x.eq && (bounded || x.approx))
+      Fail(Sub(key, "eq"), "cannot be combined with min, max, above, below or approx");
+    if (x.approx && bounded)
+      Fail(Sub(key, "approx"), "cannot be combined with min, max, above or below");
+    if (x.min && x.above) Fail(Sub(key, "above"), "cannot be combined with min (one lower bound)");
+    if (x.max && x.below) Fail(Sub(key, "below"), "cannot be combined with max (one upper bound)");
     if (x.approx && !x.tolerance)
       Missing(Sub(key, "tolerance"), "a number >= 0 (approx needs a tolerance)");
     if (x.tolerance && !x.approx) Fail(Sub(key, "tolerance"), "applies only to approx");
@@ -487,6 +492,12 @@ class ScenarioParser {
     if (x.min && x.max && x.min->value > x.max->value)
       Fail(Sub(key, "max"), fmt::format("expected a number >= min ({}), got {}", x.min->text,
                                         x.max->text));
+    const std::optional<ScenarioNumber>& low = x.min ? x.min : x.above;
+    const std::optional<ScenarioNumber>& high = x.max ? x.max : x.below;
+    if (low && high && (x.above || x.below) && !(low->value < high->value))
+      Fail(Sub(key, x.below ? "below" : "max"),
+           fmt::format("expected a number > {} ({}): no value lies between them, got {}",
+                       x.min ? "min" : "above", low->text, high->text));
   }
 
   void ParseProperty(const ojson& e, const ojson& property, Expectation& x) const {

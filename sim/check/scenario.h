@@ -47,10 +47,11 @@ struct Expectation {
 
   // kValue: "LABEL.KEY.KEY..." into the JSON report ("trace.KEY..." for the
   // trace section), and the comparison: eq alone, approx with tolerance, or
-  // min and/or max (inclusive).
+  // a lower bound (min inclusive, above strict) and/or an upper one (max
+  // inclusive, below strict).
   std::string path;
   std::optional<ScenarioScalar> eq;
-  std::optional<ScenarioNumber> min, max, approx, tolerance;
+  std::optional<ScenarioNumber> min, max, above, below, approx, tolerance;
 
   // Properties: the strategies they are about, by report label (two for
   // kSameDecisions, one otherwise).

@@ -305,9 +305,13 @@ bool Equal(const ScenarioScalar& want, const ojson& got) {
 std::string ExpectedText(const Expectation& x) {
   if (x.eq) return "== " + x.eq->text;
   if (x.approx) return fmt::format("within {} of {}", x.tolerance->text, x.approx->text);
-  if (x.min && x.max) return fmt::format(">= {} and <= {}", x.min->text, x.max->text);
-  if (x.min) return ">= " + x.min->text;
-  return "<= " + x.max->text;
+  std::string low, high;
+  if (x.min) low = ">= " + x.min->text;
+  if (x.above) low = "> " + x.above->text;
+  if (x.max) high = "<= " + x.max->text;
+  if (x.below) high = "< " + x.below->text;
+  if (!low.empty() && !high.empty()) return low + " and " + high;
+  return low.empty() ? high : low;
 }
 
 // Whether report value `got` meets value expectation `x`.
@@ -316,7 +320,8 @@ bool Holds(const Expectation& x, const ojson& got) {
   if (!got.is_number()) return false;
   const double v = got.get<double>();
   if (x.approx) return std::fabs(v - x.approx->value) <= x.tolerance->value;
-  return (!x.min || v >= x.min->value) && (!x.max || v <= x.max->value);
+  return (!x.min || v >= x.min->value) && (!x.max || v <= x.max->value) &&
+         (!x.above || v > x.above->value) && (!x.below || v < x.below->value);
 }
 
 // The result of value expectation `x` over its values under `seeds`.

@@ -80,6 +80,21 @@ TEST_CASE("min and max are inclusive, null or non-numbers fail them") {
   CHECK_FALSE(One(R"({"path": "round_robin.strategy", "max": 1})").passed);
 }
 
+TEST_CASE("above and below are strict, and combine with the other bound") {
+  ExpectationResult r = One(R"({"path": "least_load.selections.inst-a", "above": 3, "below": 5})");
+  CHECK(r.passed);
+  CHECK(r.expected == "> 3 and < 5");
+  CHECK_FALSE(One(R"({"path": "least_load.selections.inst-a", "above": 4})").passed);
+  CHECK_FALSE(One(R"({"path": "least_load.selections.inst-a", "below": 4})").passed);
+  r = One(R"({"path": "least_load.selections.inst-a", "min": 4, "below": 4.5})");
+  CHECK(r.passed);
+  CHECK(r.expected == ">= 4 and < 4.5");
+  CHECK(One(R"({"path": "least_load.selections.inst-a", "above": 3.5, "max": 4})").passed);
+  r = One(R"({"path": "least_load.fairness.max_min_ratio", "below": 10})");
+  CHECK_FALSE(r.passed);  // null
+  CHECK(r.expected == "< 10");
+}
+
 TEST_CASE("approx passes within the tolerance, boundary included") {
   // round_robin's share of inst-a is 2/4.
   ExpectationResult r = One(R"({"path": "round_robin.share.inst-a", "approx": 0.4, "tolerance": 0.1})");
