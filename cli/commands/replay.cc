@@ -26,6 +26,8 @@
 #include "cli/proxy_options.h"
 #include "cli/queue_options.h"
 #include "cli/what_if_options.h"
+#include "sim/check/inline_expectation.h"
+#include "sim/check/scenario_check.h"
 #include "sim/replay/replay.h"
 #include "sim/io/output_file.h"
 #include "sim/io/progress_line.h"
@@ -68,6 +70,8 @@ struct ReplayCommand {
   bool progress = false;                // show a progress line on stderr
   bool seed_given = false;              // --seed was given
   std::vector<std::string> fail_on;     // --fail-on values: exit 1 on these warnings
+  std::vector<std::string> expect;      // --expect 'PATH OP VALUE': exit 1 when one fails
+  std::string junit;                    // JUnit XML of the expectations, empty: none
 };
 
 struct FileCloser {
@@ -99,6 +103,35 @@ int FailOn(const SeededReports& runs, const std::vector<std::string>& names) {
   for (const std::string& line : found)
     std::fputs(fmt::format("lbsim: --fail-on: {}\n", Printable(line)).c_str(), stderr);
   return found.empty() ? 0 : 1;
+}
+
+// The --expect results on the reports of one run per seed (UsageError for
+// a path they do not have), as a check result named by the trace.
+ScenarioResult CheckExpectations(const ReplayCommand& command,
+                                 const std::vector<Expectation>& expects,
+                                 std::span<const Report> reports,
+                                 const std::vector<std::uint64_t>& seeds) {
+  ScenarioResult result;
+  result.path = command.trace;
+  result.name = "lbsim --expect";
+  if (expects.empty()) return result;
+  std::vector<std::string> texts;
+  for (const Report& r : reports) texts.push_back(RenderJson(r));
+  result.proxy = reports.front().proxy.profile;
+  result.python = reports.front().proxy.python;
+  result.expectations = CheckReportValues(expects, texts, seeds);
+  return result;
+}
+
+// Prints each failed expectation on standard error; 1 when one failed.
+int ReportExpectations(const ScenarioResult& result) {
+  for (const ExpectationResult& r : result.expectations)
+    if (!r.passed)
+      std::fputs(fmt::format("lbsim: {} failed: {} is {}\n", Printable(r.key),
+                             Printable(r.subject), Printable(r.actual))
+                     .c_str(),
+                 stderr);
+  return result.failed() ? 1 : 0;
 }
 // Writes engine log lines to a stdio stream in blocks that `background`'s
 // thread writes; Flush hands on the last one. A write error shows when the
@@ -191,6 +224,12 @@ int RunReplay(const ReplayCommand& command) {
   }
   CheckStrategyRunCount(specs.size());
   const std::vector<std::string> fail_on = ParseFailOn(command.fail_on, "--fail-on");
+  std::vector<Expectation> expects;
+  for (const std::string& text : command.expect) expects.push_back(ParseInlineExpectation(text));
+  if (!command.junit.empty() && expects.empty())
+    throw UsageError("--junit: no --expect to report; give --expect 'PATH OP VALUE'");
+  if (command.junit == "-" && IsStandardOutputPath(command.output))
+    throw UsageError("--junit -: the report already goes to standard output; give --output FILE");
   std::vector<std::uint64_t> seeds = command.what_if.seeds;
   if (!seeds.empty() && command.seed_given)
     throw UsageError("--seed and --seeds: give one (--seeds replays once per seed)");
@@ -254,7 +293,7 @@ int RunReplay(const ReplayCommand& command) {
   const std::pair<const char*, const std::string*> outputs[] = {
       {"--output", &command.output},         {"--decisions", &command.decisions},
       {"--window-csv", &command.window_csv}, {"--engine-log", &command.engine_log},
-      {"--request-log", &command.request_log}};
+      {"--request-log", &command.request_log}, {"--junit", &command.junit}};
   // No output may replace an input: the trace, then the engine configuration.
   for (const auto& [flag, path] : outputs) RefuseOverwrite(*path, command.trace, flag);
   if (!sim.engine.config_file.empty())
@@ -300,9 +339,16 @@ int RunReplay(const ReplayCommand& command) {
           "--request-log names the same file as --output, --decisions, --window-csv or "
           "--engine-log");
 
+  for (const std::string* other : {&command.output, &command.decisions, &command.window_csv,
+                                   &command.engine_log, &command.request_log})
+    if (!command.junit.empty() && !other->empty() &&
+        (command.junit == *other || SameFile(command.junit, *other)))
+      throw UsageError("--junit names the same file as another output");
+
   // What goes to standard output must not go into a file an output replaces.
   if (IsStandardOutputPath(command.output) || command.decisions == "-" ||
-      command.window_csv == "-" || command.engine_log == "-" || command.request_log == "-") {
+      command.window_csv == "-" || command.engine_log == "-" || command.request_log == "-" ||
+      command.junit == "-") {
     for (const auto& [flag, path] : outputs) RefuseStandardOutputAs(*path, flag);
   }
 
@@ -341,6 +387,14 @@ int RunReplay(const ReplayCommand& command) {
     }
     const std::string text =
         format == "json" ? RenderSeededJson(runs) : RenderSeededTable(runs);
+    const ScenarioResult checked = CheckExpectations(command, expects, runs.reports, runs.seeds);
+    std::optional<OutputFile> junit_file;
+    if (!command.junit.empty() && command.junit != "-") junit_file.emplace(command.junit);
+    if (junit_file) {
+      WriteText(RenderCheckJUnit({checked}), junit_file->stream(),
+                command.junit + ": cannot write output");
+      junit_file->Finish();
+    }
     if (report_file) {
       WriteText(text, report_file->stream(), command.output + ": cannot write output");
       report_file->Finish();
@@ -348,7 +402,10 @@ int RunReplay(const ReplayCommand& command) {
     } else {
       WriteStandardOutput(text, "the report");
     }
-    return FailOn(runs, fail_on);
+    if (junit_file) junit_file->Commit();
+    else if (command.junit == "-") WriteStandardOutput(RenderCheckJUnit({checked}), "the JUnit report");
+    const int expected = ReportExpectations(checked);
+    return std::max(FailOn(runs, fail_on), expected);
   }
 
   // Outputs are prepared before reading and committed only after success.
@@ -389,6 +446,11 @@ int RunReplay(const ReplayCommand& command) {
   if (progress) progress->Finish();
 
   Report report = BuildReport(result);
+  runs.seeds.push_back(sim.seed);
+  const ScenarioResult checked =
+      CheckExpectations(command, expects, std::span<const Report>(&report, 1), runs.seeds);
+  std::optional<OutputFile> junit_file;
+  if (!command.junit.empty() && command.junit != "-") junit_file.emplace(command.junit);
   std::string text = format == "json"   ? RenderJson(report)
                      : format == "csv"  ? RenderCsv(report)
                      : format == "html" ? RenderHtml(report)
@@ -406,15 +468,22 @@ int RunReplay(const ReplayCommand& command) {
     WriteText(text, report_file->stream(), command.output + ": cannot write output");
     report_file->Finish();
   }
+  if (junit_file) {
+    WriteText(RenderCheckJUnit({checked}), junit_file->stream(),
+              command.junit + ": cannot write output");
+    junit_file->Finish();
+  }
   if (decision_logs) decision_logs->Commit();
   if (window_file) window_file->Commit();
   if (engine_log_files) engine_log_files->Commit();
   if (request_log_files) request_log_files->Commit();
+  if (junit_file) junit_file->Commit();
   if (report_file) report_file->Commit();
   else WriteStandardOutput(text, "the report");
-  runs.seeds.push_back(sim.seed);
+  if (command.junit == "-") WriteStandardOutput(RenderCheckJUnit({checked}), "the JUnit report");
   runs.reports.push_back(std::move(report));
-  return FailOn(runs, fail_on);
+  const int expected = ReportExpectations(checked);
+  return std::max(FailOn(runs, fail_on), expected);
 }
 
 // The output files `command` names, as "--output FILE", "--decisions FILE",
@@ -428,6 +497,7 @@ std::vector<std::string> NamedOutputFiles(const ReplayCommand& command) {
   if (!command.window_csv.empty()) named.push_back("--window-csv " + command.window_csv);
   if (!command.engine_log.empty()) named.push_back("--engine-log " + command.engine_log);
   if (!command.request_log.empty()) named.push_back("--request-log " + command.request_log);
+  if (!command.junit.empty() && command.junit != "-") named.push_back("--junit " + command.junit);
   return named;
 }
 
@@ -481,6 +551,16 @@ class ReplayCli final : public Command {
                    "a warning name (herding, concentration, overload, ...); repeatable")
         ->allow_extra_args(false)
         ->type_name("NAME");
+    app.add_option("--expect", r.expect,
+                   "Exit with status 1 unless the report meets 'PATH OP VALUE' under every seed: "
+                   "PATH as in a check scenario (least_load.fairness.jain), OP <, <=, >, >= or "
+                   "==; repeatable")
+        ->allow_extra_args(false)
+        ->type_name("'PATH OP VALUE'");
+    app.add_option("--junit", r.junit,
+                   "Write the --expect results as JUnit XML to FILE "
+                   "(\"-\": standard output, given --output FILE)")
+        ->type_name("FILE");
     app.add_option("--threads", r.threads,
                    "Threads a replay may use: 1 reads and replays on one; with 2 the trace is "
                    "read ahead on the second; with more, three or more strategies are split into "
@@ -521,6 +601,7 @@ class ReplayCli final : public Command {
     return {{app_, "--output", &replay_.output},
             {app_, "--decisions", &replay_.decisions},
             {app_, "--window-csv", &replay_.window_csv},
+            {app_, "--junit", &replay_.junit},
             {app_, "trace", &replay_.trace, false}};
   }
   int Run(std::vector<std::string>& unwritten) override {

@@ -62,6 +62,10 @@ class Evaluator {
   Evaluator(const Scenario& scenario, const ojson& report,
             const std::vector<DecisionRecorder>& recorders)
       : scenario_(scenario), report_(report), recorders_(recorders) {}
+  // For value expectations written on a command line: errors name the
+  // expectation's key alone.
+  explicit Evaluator(const ojson& report)
+      : scenario_(kNoScenario), report_(report), recorders_(kNoRecorders), inline_(true) {}
 
   // The outcome of property `x` (not a value expectation) in this run.
   ExpectationResult Evaluate(const Expectation& x) {
@@ -82,7 +86,7 @@ class Evaluator {
   // The report value at `path`: "trace.KEY..." or "LABEL.KEY...". Object
   // keys may hold dots (Instance ids): the longest key that matches wins.
   const ojson& Resolve(const Expectation& x) const {
-    const std::string key = x.key + ".path";
+    const std::string key = inline_ ? x.key : x.key + ".path";
     const std::string& path = x.path;
     std::size_t dot = path.find('.');
     std::string head = path.substr(0, dot);
@@ -143,8 +147,12 @@ class Evaluator {
 
  private:
   [[noreturn]] void Fail(const std::string& key, const std::string& what) const {
+    if (inline_) throw UsageError(fmt::format("{}: {}", key, what));
     throw InputError(fmt::format("{}: {}: {}", scenario_.path, key, what));
   }
+
+  static inline const Scenario kNoScenario{};
+  static inline const std::vector<DecisionRecorder> kNoRecorders{};
 
   std::string Labels() const {
     std::string out;
@@ -285,6 +293,7 @@ class Evaluator {
   const Scenario& scenario_;
   const ojson& report_;
   const std::vector<DecisionRecorder>& recorders_;
+  bool inline_ = false;
   std::optional<DeadChoiceOracle> oracle_;
 };
 
@@ -475,6 +484,22 @@ ScenarioResult CheckScenario(const Scenario& scenario, const std::vector<std::st
   }
   for (const std::string& name : fail_on) result.expectations.push_back(FailOnResult(name, runs));
   return result;
+}
+
+std::vector<ExpectationResult> CheckReportValues(const std::vector<Expectation>& expectations,
+                                                const std::vector<std::string>& reports,
+                                                const std::vector<std::uint64_t>& seeds) {
+  std::vector<ojson> docs;
+  for (const std::string& text : reports) docs.push_back(ojson::parse(text));
+  std::vector<Evaluator> evaluators;
+  for (const ojson& doc : docs) evaluators.emplace_back(doc);
+  std::vector<ExpectationResult> out;
+  for (const Expectation& x : expectations) {
+    std::vector<const ojson*> values;
+    for (const Evaluator& e : evaluators) values.push_back(&e.Resolve(x));
+    out.push_back(ValueResult(x, values, seeds));
+  }
+  return out;
 }
 
 CheckSummary Summarize(const std::vector<ScenarioResult>& results) {

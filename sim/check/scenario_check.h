@@ -46,6 +46,15 @@ struct ScenarioResult {
 ScenarioResult CheckScenario(const Scenario& scenario,
                              const std::vector<std::string>& fail_on = {});
 
+// Evaluates value expectations (a replay's --expect) on the JSON reports
+// of one run per seed (`reports[k]`, `lbsim --format json`'s text, under
+// `seeds[k]`), as CheckScenario does: each holds when it holds under every
+// seed. Throws UsageError, naming the expectation's key, for a path the
+// reports do not have.
+std::vector<ExpectationResult> CheckReportValues(const std::vector<Expectation>& expectations,
+                                                const std::vector<std::string>& reports,
+                                                const std::vector<std::uint64_t>& seeds);
+
 // Totals over many scenario results.
 struct CheckSummary {
   std::size_t scenarios = 0;
