@@ -16,6 +16,7 @@ std::optional<std::string> FormatFromExtension(std::string_view path) {
   if (ext == "csv") return "csv";
   if (ext == "html" || ext == "htm") return "html";
   if (ext == "txt") return "table";
+  if (ext == "md" || ext == "markdown") return "md";
   return std::nullopt;
 }
 

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <span>
@@ -52,7 +53,9 @@ struct ReplayCommand {
   // (report.json: json), else table.
   std::string format = "table";
   bool format_given = false;
-  std::string output;                   // empty or "-": standard output
+  std::string output;                   // the first --output; empty or "-": standard output
+  std::vector<std::string> outputs;     // every --output, the first included
+  std::vector<std::string> extra_outputs;  // the --output files after the first
   std::string decisions;                // decision log path, empty: none
   std::string trace_format = "auto";
   ProxyOptions proxy;  // --proxy, --python
@@ -237,13 +240,32 @@ int RunReplay(const ReplayCommand& command) {
     if (std::find(seeds.begin(), seeds.begin() + k, seeds[k]) != seeds.begin() + k)
       throw UsageError(fmt::format("--seeds: seed {} is given twice", seeds[k]));
   if (seeds.empty()) seeds.push_back(command.what_if.sim.seed);
-  constexpr std::string_view kFormats[] = {"table", "json", "csv", "html"};
+  constexpr std::string_view kFormats[] = {"table", "json", "csv", "html", "md"};
+  if (command.format_given && !command.extra_outputs.empty())
+    throw UsageError("--format: with several --output files each takes its format from its "
+                     "name (.json, .csv, .html, .md, .txt)");
   const std::string format =
       ChooseFormat(command.format_given ? std::optional(command.format) : std::nullopt,
                    command.output, kFormats, "table");
+  // The --output files after the first: each must name its format.
+  std::vector<std::string> extra_formats;
+  for (const std::string& path : command.extra_outputs) {
+    if (path == "-")
+      throw UsageError("--output -: standard output takes the first --output only");
+    const std::optional<std::string> f = FormatFromExtension(path);
+    if (!f || std::find(std::begin(kFormats), std::end(kFormats), *f) == std::end(kFormats))
+      throw UsageError(fmt::format(
+          "--output {}: cannot tell its format; with several --output files name each .json, "
+          ".csv, .html, .md or .txt",
+          path));
+    extra_formats.push_back(*f);
+  }
+  std::vector<std::string> formats = extra_formats;
+  formats.insert(formats.begin(), format);
   if (seeds.size() > 1) {
-    if (format == "csv" || format == "html")
-      throw UsageError("--seeds with several seeds writes a table or JSON (--format table|json)");
+    for (const std::string& f : formats)
+      if (f != "table" && f != "json")
+        throw UsageError("--seeds with several seeds writes a table or JSON (--format table|json)");
     if (!command.decisions.empty())
       throw UsageError("--decisions: one decision log per replay; with --seeds give one seed");
     if (!command.window_csv.empty())
@@ -273,7 +295,7 @@ int RunReplay(const ReplayCommand& command) {
   SimOptions sim = command.what_if.sim;
   sim.seed = seeds.front();
   sim.proxy = command.proxy.Choice();
-  sim.charts = format == "html";
+  sim.charts = std::find(formats.begin(), formats.end(), "html") != formats.end();
   // A profile named here is known now: strategies that do not fit it fail
   // before anything is read (one named by the trace header, when read).
   if (sim.proxy.profile)
@@ -294,6 +316,20 @@ int RunReplay(const ReplayCommand& command) {
       {"--output", &command.output},         {"--decisions", &command.decisions},
       {"--window-csv", &command.window_csv}, {"--engine-log", &command.engine_log},
       {"--request-log", &command.request_log}, {"--junit", &command.junit}};
+  // The further --output files: no input, no other output, each once.
+  for (std::size_t k = 0; k < command.extra_outputs.size(); ++k) {
+    const std::string& path = command.extra_outputs[k];
+    RefuseOverwrite(path, command.trace, "--output");
+    if (!sim.engine.config_file.empty())
+      RefuseOverwrite(path, sim.engine.config_file, "--output", "engine configuration");
+    std::vector<const std::string*> others;
+    for (const auto& [flag, other] : outputs) others.push_back(other);
+    for (std::size_t j = 0; j < k; ++j) others.push_back(&command.extra_outputs[j]);
+    for (const std::string* other : others)
+      if (!other->empty() && *other != "-" && (path == *other || SameFile(path, *other)))
+        throw UsageError(fmt::format("--output {}: named twice among the outputs", path));
+    RefuseStandardOutputAs(path, "--output");
+  }
   // No output may replace an input: the trace, then the engine configuration.
   for (const auto& [flag, path] : outputs) RefuseOverwrite(*path, command.trace, flag);
   if (!sim.engine.config_file.empty())
@@ -385,8 +421,17 @@ int RunReplay(const ReplayCommand& command) {
       runs.seeds.push_back(seed);
       runs.reports.push_back(BuildReport(result));
     }
-    const std::string text =
-        format == "json" ? RenderSeededJson(runs) : RenderSeededTable(runs);
+    auto render_seeded = [&runs](const std::string& f) {
+      return f == "json" ? RenderSeededJson(runs) : RenderSeededTable(runs);
+    };
+    const std::string text = render_seeded(format);
+    std::deque<OutputFile> extra_files;  // not movable: a deque keeps them in place
+    for (std::size_t k = 0; k < command.extra_outputs.size(); ++k) {
+      extra_files.emplace_back(command.extra_outputs[k]);
+      WriteText(render_seeded(extra_formats[k]), extra_files.back().stream(),
+                command.extra_outputs[k] + ": cannot write output");
+      extra_files.back().Finish();
+    }
     const ScenarioResult checked = CheckExpectations(command, expects, runs.reports, runs.seeds);
     std::optional<OutputFile> junit_file;
     if (!command.junit.empty() && command.junit != "-") junit_file.emplace(command.junit);
@@ -398,6 +443,9 @@ int RunReplay(const ReplayCommand& command) {
     if (report_file) {
       WriteText(text, report_file->stream(), command.output + ": cannot write output");
       report_file->Finish();
+    }
+    for (OutputFile& f : extra_files) f.Commit();
+    if (report_file) {
       report_file->Commit();
     } else {
       WriteStandardOutput(text, "the report");
@@ -451,10 +499,16 @@ int RunReplay(const ReplayCommand& command) {
       CheckExpectations(command, expects, std::span<const Report>(&report, 1), runs.seeds);
   std::optional<OutputFile> junit_file;
   if (!command.junit.empty() && command.junit != "-") junit_file.emplace(command.junit);
-  std::string text = format == "json"   ? RenderJson(report)
-                     : format == "csv"  ? RenderCsv(report)
-                     : format == "html" ? RenderHtml(report)
-                                        : RenderTable(report);
+  auto render = [&report](const std::string& f) {
+    return f == "json"   ? RenderJson(report)
+           : f == "csv"  ? RenderCsv(report)
+           : f == "html" ? RenderHtml(report)
+           : f == "md"   ? RenderMarkdown(report)
+                         : RenderTable(report);
+  };
+  std::string text = render(format);
+  std::deque<OutputFile> extra_files;  // not movable: a deque keeps them in place
+  for (const std::string& path : command.extra_outputs) extra_files.emplace_back(path);
   // Every output is complete on disk before any is put in place.
   if (decision_logs) decision_logs->Finish();
   if (window_file) {
@@ -468,6 +522,11 @@ int RunReplay(const ReplayCommand& command) {
     WriteText(text, report_file->stream(), command.output + ": cannot write output");
     report_file->Finish();
   }
+  for (std::size_t k = 0; k < extra_files.size(); ++k) {
+    WriteText(render(extra_formats[k]), extra_files[k].stream(),
+              command.extra_outputs[k] + ": cannot write output");
+    extra_files[k].Finish();
+  }
   if (junit_file) {
     WriteText(RenderCheckJUnit({checked}), junit_file->stream(),
               command.junit + ": cannot write output");
@@ -478,6 +537,7 @@ int RunReplay(const ReplayCommand& command) {
   if (engine_log_files) engine_log_files->Commit();
   if (request_log_files) request_log_files->Commit();
   if (junit_file) junit_file->Commit();
+  for (OutputFile& f : extra_files) f.Commit();
   if (report_file) report_file->Commit();
   else WriteStandardOutput(text, "the report");
   if (command.junit == "-") WriteStandardOutput(RenderCheckJUnit({checked}), "the JUnit report");
@@ -493,6 +553,7 @@ std::vector<std::string> NamedOutputFiles(const ReplayCommand& command) {
   std::vector<std::string> named;
   if (!IsStandardOutputPath(command.output))
     named.push_back("--output " + command.output);
+  for (const std::string& path : command.extra_outputs) named.push_back("--output " + path);
   if (!command.decisions.empty()) named.push_back("--decisions " + command.decisions);
   if (!command.window_csv.empty()) named.push_back("--window-csv " + command.window_csv);
   if (!command.engine_log.empty()) named.push_back("--engine-log " + command.engine_log);
@@ -525,12 +586,16 @@ class ReplayCli final : public Command {
         ->allow_extra_args(false)
         ->type_name("NAME.KEY=VALUE");
     app.add_option("-f,--format", r.format,
-                   "Report format; html writes one self-contained page with charts "
-                   "(default: from --output's extension, .json .csv .html .txt, else table)")
-        ->check(CLI::IsMember({"table", "json", "csv", "html"}))
+                   "Report format; html writes one self-contained page with charts, md a "
+                   "Markdown summary for a pull request "
+                   "(default: from --output's extension, .json .csv .html .md .txt, else table)")
+        ->check(CLI::IsMember({"table", "json", "csv", "html", "md"}))
         ->default_str("table");
-    app.add_option("-o,--output", r.output,
-                   "Write the report to FILE (atomically) instead of standard output")
+    app.add_option("-o,--output", r.outputs,
+                   "Write the report to FILE (atomically) instead of standard output; "
+                   "repeatable, each FILE in the format its name says (.json .csv .html .md "
+                   ".txt): one replay, every output")
+        ->allow_extra_args(false)
         ->type_name("FILE");
     app.add_option("--decisions", r.decisions,
                    "Write the decision log (JSON Lines) to FILE "
@@ -598,8 +663,7 @@ class ReplayCli final : public Command {
     return replay_.list_strategies || app_->get_subcommands().empty();
   }
   std::vector<FileOption> FileOptions() const override {
-    return {{app_, "--output", &replay_.output},
-            {app_, "--decisions", &replay_.decisions},
+    return {{app_, "--decisions", &replay_.decisions},
             {app_, "--window-csv", &replay_.window_csv},
             {app_, "--junit", &replay_.junit},
             {app_, "trace", &replay_.trace, false}};
@@ -609,6 +673,14 @@ class ReplayCli final : public Command {
     if (replay_.trace.empty())
       throw UsageError("no trace given: lbsim [OPTIONS] TRACE (see lbsim --help)");
     replay_.format_given = app_->get_option("--format")->count() > 0;
+    // --output is repeatable: the first is the report as ever, the others
+    // further files (an empty name is no name, as for every file option).
+    for (const std::string& path : replay_.outputs)
+      if (path.empty())
+        throw UsageError("--output: expected a file name, got an empty one (- is standard output)");
+    replay_.output = replay_.outputs.empty() ? "" : replay_.outputs.front();
+    replay_.extra_outputs.assign(replay_.outputs.begin() + (replay_.outputs.empty() ? 0 : 1),
+                                 replay_.outputs.end());
     unwritten = NamedOutputFiles(replay_);
     replay_.progress = !replay_.quiet && ::isatty(STDERR_FILENO);
     replay_.seed_given = seed_option_->count() > 0;

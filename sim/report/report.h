@@ -303,6 +303,11 @@ const std::vector<std::uint32_t>& LatencyChartQuantiles();
 std::string RenderJson(const Report& report);
 // The report as a human table with the strategies side by side.
 std::string RenderTable(const Report& report);
+// The table's content as GitHub-flavoured Markdown for a pull-request
+// comment: the header lines, one table per section (a section longer than
+// kMarkdownOpenRows folded under <details>), the parameters and the warnings.
+std::string RenderMarkdown(const Report& report);
+inline constexpr std::size_t kMarkdownOpenRows = 12;
 // The report as one self-contained HTML page with charts (inline SVG, no
 // script, no external resource); needs report.charts.
 std::string RenderHtml(const Report& report);

@@ -108,7 +108,7 @@ lbsim_cli_test(NAME "html output name loses to an explicit format"
   EXIT 0 STDOUT_MATCH "^$" FILE_GOLDEN ${HTML_OUT}/named.html=${GOLDEN}/whatif_k1.report.json)
 lbsim_cli_test(NAME "html bad format value"
   ARGS -f htm tests/cli/whatif/two_instances_k1.json
-  EXIT 2 STDERR_LINES 1 STDERR_MATCH "--format: htm not in \\{table,json,csv,html\\}")
+  EXIT 2 STDERR_LINES 1 STDERR_MATCH "--format: htm not in \\{table,json,csv,html,md\\}")
 
 # Bad input: one line, exit 2, no file and no temporary file left.
 lbsim_cli_test(NAME "html report of a bad trace writes nothing"
