@@ -55,6 +55,16 @@ std::optional<std::string> UnknownCommand(const CLI::App& app, int argc, char** 
   struct stat st {};
   if (::stat(word.c_str(), &st) == 0) return std::nullopt;  // a trace, however named
   std::optional<std::string> guess = DidYouMean(word, commands);
+  // A command word inflected ("strategy" for "strategies", "proxy" for
+  // "proxies"): all but its last two letters, and at least four, begin a
+  // command.
+  const std::size_t stem = std::max<std::size_t>(4, word.size() >= 2 ? word.size() - 2 : 0);
+  if (!guess && word.size() >= 5)
+    for (const std::string& c : commands)
+      if (c.size() >= stem && c.compare(0, stem, word, 0, stem) == 0) {
+        guess = c;
+        break;
+      }
   if (!guess) return std::nullopt;
   return fmt::format("unknown command '{}' (did you mean '{}'?)", word, *guess);
 }

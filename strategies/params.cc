@@ -1,5 +1,7 @@
 #include "strategies/params.h"
 
+#include "base/did_you_mean.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -115,9 +117,14 @@ ParamValues ParamValues::Resolve(
   for (const auto& [key, text] : overrides) {
     std::size_t i = 0;
     while (i < specs.size() && specs[i].name != key) ++i;
-    if (i == specs.size())
-      throw UsageError(fmt::format("strategy {}: unknown parameter '{}'; {}",
-                                   strategy, key, DeclaredNames(specs)));
+    if (i == specs.size()) {
+      std::vector<std::string> names;
+      for (const ParamSpec& s : specs) names.emplace_back(s.name);
+      const std::optional<std::string> guess = DidYouMean(key, names);
+      throw UsageError(fmt::format("strategy {}: unknown parameter '{}'{}; {}", strategy, key,
+                                   guess ? fmt::format(" (did you mean '{}'?)", *guess) : "",
+                                   DeclaredNames(specs)));
+    }
     Assign(strategy, specs[i], text, pv.values_[i]);
     Value defaults = pv.values_[i];
     Assign(strategy, specs[i], specs[i].default_text, defaults);

@@ -1,5 +1,7 @@
 #include "strategies/registry.h"
 
+#include "base/did_you_mean.h"
+
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
@@ -107,9 +109,17 @@ const StrategyInfo* StrategyRegistry::Find(std::string_view name) const {
 
 const StrategyInfo& StrategyRegistry::Require(std::string_view name) const {
   const StrategyInfo* s = Find(name);
-  if (!s)
-    throw UsageError(fmt::format("unknown strategy '{}'; registered: {}", name,
+  if (!s) {
+    std::vector<std::string> names;
+    for (const StrategyInfo& info : strategies_) {
+      names.emplace_back(info.name);
+      for (std::string_view alias : info.aliases) names.emplace_back(alias);
+    }
+    const std::optional<std::string> guess = DidYouMean(name, names);
+    throw UsageError(fmt::format("unknown strategy '{}'{}; registered: {}", name,
+                                 guess ? fmt::format(" (did you mean '{}'?)", *guess) : "",
                                  NameList(strategies_)));
+  }
   if (!s->make)
     throw UsageError(fmt::format(
         "strategy {} is planned but not implemented yet; registered: {}",

@@ -245,6 +245,25 @@ lbsim_cli_test(NAME "a missing argument names the subcommand's help"
 lbsim_cli_test(NAME "a mistyped command alone"
   ARGS chek
   EXIT 2 STDERR_MATCH "^lbsim: error: unknown command 'chek' \\(did you mean 'check'\\?\\)")
+# A command word in the singular, or cut short, names the command; a
+# mistyped strategy or parameter gets a guess too.
+foreach(pair IN ITEMS "strategy|strategies" "proxy|proxies" "engine|engines" "engin|engines")
+  string(REPLACE "|" ";" words "${pair}")
+  list(GET words 0 typed)
+  list(GET words 1 meant)
+  lbsim_cli_test(NAME "a command in another form: ${typed}"
+    ARGS ${typed}
+    EXIT 2 STDERR_LINES 1
+    STDERR_MATCH "^lbsim: error: unknown command '${typed}' \\(did you mean '${meant}'\\?\\) \\(see lbsim --help\\)\n$")
+endforeach()
+lbsim_cli_test(NAME "a mistyped strategy name"
+  ARGS -s rr,leastload ${steady}
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: unknown strategy 'leastload' \\(did you mean 'least_load'\\?\\); registered: round_robin ")
+lbsim_cli_test(NAME "a mistyped strategy parameter"
+  ARGS -s ll:inflght=0 ${steady}
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: strategy least_load: unknown parameter 'inflght' \\(did you mean 'inflight'\\?\\); expected one of: inflight ")
 foreach(sub gen sweep merge strategies proxies)
   lbsim_cli_test(NAME "${sub} --help shows its own examples"
     ARGS ${sub} --help
