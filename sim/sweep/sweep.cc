@@ -190,6 +190,16 @@ std::vector<SweepCell> ExpandSweep(const SweepGrid& grid, const StrategyRegistry
         values.emplace_back(sim_axes[a]->key, value);
         where += fmt::format("{}{}={}", where.empty() ? "" : " ", sim_axes[a]->Name(), value);
       }
+      // A cell where a varied interval is 0 has no stale metrics (or no
+      // signals): their delay and jitter do not apply there, so --vary
+      // sim.stale_interval=0,2 --set sim.stale_delay=1 compares live
+      // metrics with stale ones.
+      for (const SweepAxis* axis : sim_axes) {
+        if (axis->key == "stale_interval" && o.stale_interval == 0.0)
+          o.stale_delay = o.stale_jitter = 0.0;
+        if (axis->key == "signal_interval" && o.engine.signal_interval == 0.0)
+          o.engine.signal_delay = o.engine.signal_jitter = 0.0;
+      }
       try {
         CheckSimOptions(o);
       } catch (const UsageError& e) {

@@ -210,9 +210,11 @@ set_tests_properties("cli: gates: merge what-if slices" "cli: gates: merge refus
 lbsim_cli_test(NAME "sweep rejects an unknown what-if option"
   ARGS sweep --vary sim.slot=2,4 traces/examples/ties.json
   EXIT 2 STDERR_LINES 1 STDERR_MATCH "^lbsim: error: --vary sim.slot: unknown what-if option 'slot'; expected slots, ")
+# (A varied stale_interval of 0 with a delay set is live metrics in that
+# cell, not a refusal: sweep_tests.cmake.)
 lbsim_cli_test(NAME "sweep rejects a what-if combination a replay would"
-  ARGS sweep --vary sim.stale_interval=0,1 --set sim.stale_delay=1 traces/examples/ties.json
-  EXIT 2 STDERR_LINES 1 STDERR_MATCH "^lbsim: error: --vary sim.stale_interval=0: --stale-delay and --stale-jitter need --stale-interval\n$")
+  ARGS sweep --vary sim.signal_interval=0,1 traces/examples/ties.json
+  EXIT 2 STDERR_LINES 1 STDERR_MATCH "^lbsim: error: --vary sim.signal_interval=1: --signal-interval needs the engine model \\(--engine\\)\n$")
 lbsim_cli_test(NAME "sweep rejects a bad what-if value"
   ARGS sweep --vary sim.slots=2,0 traces/examples/ties.json
   EXIT 2 STDERR_LINES 1 STDERR_MATCH "^lbsim: error: --vary sim.slots: expected an integer from 1 to 2\\^30 \\(slots per Instance\\), got '0'\n$")

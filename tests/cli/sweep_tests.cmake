@@ -104,3 +104,16 @@ lbsim_cli_test(NAME "sweep sim.signal_jitter is a number >= 0"
        tests/cli/engine/three_requests.ndjson
   EXIT 2 STDERR_LINES 1
   STDERR_MATCH "^lbsim: error: --vary sim.signal_jitter: expected a number >= 0 \\(0: off\\), got '-1'\n$")
+
+# A varied stale_interval of 0 is live metrics: the delay set for the
+# stale cells does not apply there (two_instances_k1, one slot: ll ties
+# 2 and 4 times). A single configuration of interval 0 with a delay is
+# still refused.
+lbsim_cli_test(NAME "sweep varies stale metrics on and off under one delay"
+  ARGS sweep -s ll --slots 1 --vary sim.stale_interval=0,2 --set sim.stale_delay=1
+       tests/cli/whatif/two_instances_k1.json
+  EXIT 0 STDERR_LINES 0
+  STDOUT_MATCH "\n0,2,[0-9a-f]+,tests/cli/whatif/two_instances_k1.json,least_load,ll,,cacheroute@28e857c,3.12,0,[^\n]*\n1,2,[0-9a-f]+,tests/cli/whatif/two_instances_k1.json,least_load,ll,,cacheroute@28e857c,3.12,2,")
+lbsim_cli_test(NAME "sweep refuses a delay without stale metrics in every cell"
+  ARGS sweep -s ll --set sim.stale_interval=0 --set sim.stale_delay=1 traces/examples/ties.json
+  EXIT 2 STDERR_LINES 1 STDERR_MATCH "^lbsim: error: --stale-delay and --stale-jitter need --stale-interval\n$")
