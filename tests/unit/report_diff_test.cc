@@ -183,8 +183,8 @@ TEST_CASE("only worse: a herding run that is gone is an improvement, one that ap
   const std::string without = dir.Trace(none.dump()), with = dir.Trace(herded.dump());
   DiffOptions worse = Loose({"runs=0"});
   worse.only_worse = true;
-  const DiffRow& gone =
-      Row(DiffReports(with, without, worse).strategies[0], "detectors.herding.longest_run.length");
+  const ReportDiff gone_diff = DiffReports(with, without, worse);
+  const DiffRow& gone = Row(gone_diff.strategies[0], "detectors.herding.longest_run.length");
   CHECK(*gone.base == 53.0);
   CHECK_FALSE(gone.next.has_value());
   CHECK_FALSE(gone.flagged);
