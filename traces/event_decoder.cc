@@ -317,14 +317,15 @@ struct EventFields {
   // in turn, each against the one key expected there, which spares a
   // multiway branch on every key; anything else goes through Set, after
   // a check that no key comes twice (the usual orders hold no repeat).
-  // Returns false when a key was passed over (not one of the usual orders).
-  bool Locate(std::span<const JsonMember> members, std::string& scratch) {
-    if (LocateUsual(members)) return true;
+  // Each key passed over is noted in `near_misses` (may be null).
+  void Locate(std::span<const JsonMember> members, std::string& scratch,
+              KeyNearMisses* near_misses) {
+    if (LocateUsual(members)) return;
     CheckUniqueKeys(members, "in the event");
-    bool all_known = true;
-    for (const JsonMember& m : members)
-      all_known = Set(ReadString(m.key, scratch), &m.value) && all_known;
-    return all_known;
+    for (const JsonMember& m : members) {
+      const std::string_view key = ReadString(m.key, scratch);
+      if (!Set(key, &m.value) && near_misses) near_misses->Note(key);
+    }
   }
 
   // Points the field named `key` at `value`; false when no field has that
@@ -662,11 +663,7 @@ void EventDecoder::Decode(const JsonView& value, std::span<const JsonMember> mem
   if (!value.is_object())
     throw FieldError(fmt::format("expected an event object, got {}", Show(value)));
   EventFields f;
-  if (!f.Locate(members, key_) && near_misses_)
-    for (const JsonMember& m : members) {
-      const std::string_view key = ReadString(m.key, key_);
-      if (!IsEventKey(key)) near_misses_->Note(key);
-    }
+  f.Locate(members, key_, near_misses_);
 
   e.t = Time(f.t);
 
