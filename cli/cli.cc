@@ -82,6 +82,7 @@ std::vector<std::unique_ptr<Command>> Commands() {
   commands.push_back(MakeImportCommand());
   commands.push_back(MakeSweepCommand());
   commands.push_back(MakeMergeCommand());
+  commands.push_back(MakeCompletionsCommand());
   return commands;
 }
 

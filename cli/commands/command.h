@@ -73,5 +73,6 @@ std::unique_ptr<Command> MakeDiffCommand();        // lbsim diff
 std::unique_ptr<Command> MakeImportCommand();      // lbsim import
 std::unique_ptr<Command> MakeSweepCommand();       // lbsim sweep
 std::unique_ptr<Command> MakeMergeCommand();       // lbsim merge
+std::unique_ptr<Command> MakeCompletionsCommand(); // lbsim completions
 
 }  // namespace lbsim

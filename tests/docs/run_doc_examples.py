@@ -41,9 +41,12 @@ conventions the pages follow (docs/development.md, "Documentation"):
   that page (GitHub's anchors). Pages other sessions are writing are listed
   in PENDING_PAGES until they land.
 * A configuration file shown in a ```yaml block (a CI job) is not run, but
-  every "build/lbsim ..." command in it must be a command example of the same
-  page (possibly with its output piped or redirected), so the command the
-  job runs is run here.
+  every "build/lbsim ..." command in it, and every "lbsim ..." command of an
+  installed lbsim that a step runs (GitHub's "run:", on its line or in a
+  "run: |" block; an item of GitLab's "script:" list), must be a command
+  example of the same page as "build/lbsim ..."
+  (possibly with its output piped or redirected), so the command the job
+  runs is run here.
 
 Exit status 0 when every example holds; 1 with one message per failure;
 77 when every example that ran held but one needing Chromium could not run.
@@ -181,11 +184,35 @@ def setup_examples(page, start, body, source, errors):
 
 
 def yaml_commands(body):
+    """The lbsim commands a CI job runs: every "build/lbsim ..." command, and
+    every installed "lbsim ..." command a step runs (GitHub's "run:", on its
+    line or in a "run: |" block; a list item of GitLab's "script:")."""
     commands = []
+    block = None  # (indent, kind) of the "run: |" block or "script:" list we are in
     for line in body:
         m = re.search(r"(build/lbsim\s.*)$", line)
         if m:
             commands.append(" ".join(m.group(1).split()))
+            continue
+        indent = len(line) - len(line.lstrip())
+        if block and line.strip() and indent <= block[0]:
+            block = None
+        m = re.match(r"^(\s*)(?:-\s+)?run:\s*(.*)$", line)
+        if m:
+            if re.match(r"^[|>]-?$", m.group(2).strip()):
+                block = (len(m.group(1)), "run")
+            elif m.group(2).startswith("lbsim "):
+                commands.append("build/" + " ".join(m.group(2).split()))
+            continue
+        m = re.match(r"^(\s*)(?:before_|after_)?script:\s*$", line)
+        if m:
+            block = (len(m.group(1)), "script")
+            continue
+        if block:
+            m = re.match(r"^\s*(?:-\s+)?(lbsim\s.*)$", line) if block[1] == "script" else \
+                re.match(r"^\s*(lbsim\s.*)$", line)
+            if m:
+                commands.append("build/" + " ".join(m.group(1).split()))
     return commands
 
 
