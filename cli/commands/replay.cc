@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <memory>
@@ -682,7 +683,11 @@ class ReplayCli final : public Command {
     replay_.extra_outputs.assign(replay_.outputs.begin() + (replay_.outputs.empty() ? 0 : 1),
                                  replay_.outputs.end());
     unwritten = NamedOutputFiles(replay_);
-    replay_.progress = !replay_.quiet && ::isatty(STDERR_FILENO);
+    // The progress line redraws itself with "\r" and an erase escape, which a
+    // dumb terminal (TERM=dumb: an editor's shell buffer) would show raw.
+    const char* term = std::getenv("TERM");
+    replay_.progress = !replay_.quiet && ::isatty(STDERR_FILENO) &&
+                       !(term != nullptr && std::string_view(term) == "dumb");
     replay_.seed_given = seed_option_->count() > 0;
     return RunReplay(replay_);
   }
