@@ -18,10 +18,10 @@ std::string ExpectationRows(const std::vector<ScenarioResult>& results, bool pas
     for (const ExpectationResult& r : s.expectations) {
       if (r.passed != passed) continue;
       out += fmt::format(
-          "<tr><th scope=\"row\" class=\"text\"><code>{}</code></th><td class=\"text\">{}</td>"
-          "<td class=\"text\"><code>{}</code></td><td class=\"text\">{}</td>"
-          "<td class=\"text\">{}</td><td class=\"text\">{}</td></tr>\n",
-          HtmlText(s.path), HtmlText(r.key), HtmlText(r.subject), HtmlText(r.expected),
+          "<tr><th scope=\"row\" class=\"text\"><code class=\"path\">{}</code></th>"
+          "<td class=\"text\">{}</td><td class=\"text\"><code>{}</code></td>"
+          "<td class=\"text\">{}</td><td class=\"text\">{}</td><td class=\"text\">{}</td></tr>\n",
+          HtmlPath(s.path), HtmlText(r.key), HtmlText(r.subject), HtmlText(r.expected),
           HtmlText(r.actual), HtmlText(r.why));
     }
   return out;
@@ -64,9 +64,9 @@ std::string RenderCheckHtml(const std::vector<ScenarioResult>& results) {
     for (const ScenarioResult& s : results) {
       if ((s.failed() > 0) != failing) continue;
       body += fmt::format(
-          "<tr><th scope=\"row\" class=\"text\"><code>{}</code></th><td class=\"text\">{}</td>"
-          "<td>{}</td><td{}>{}</td></tr>\n",
-          HtmlText(s.path), HtmlText(s.name), s.expectations.size() - s.failed(),
+          "<tr><th scope=\"row\" class=\"text\"><code class=\"path\">{}</code></th>"
+          "<td class=\"text\">{}</td><td>{}</td><td{}>{}</td></tr>\n",
+          HtmlPath(s.path), HtmlText(s.name), s.expectations.size() - s.failed(),
           s.failed() ? " class=\"fail\"" : "", s.failed());
     }
   body += "</tbody></table></div>\n</section>\n<section id=\"passed\">\n<h2>Passed</h2>\n";

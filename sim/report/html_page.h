@@ -11,6 +11,11 @@ namespace lbsim {
 // then & < > " ' written as character references.
 std::string HtmlText(std::string_view text);
 
+// A file path as HtmlText, with a line-break opportunity (<wbr>) after each
+// '/', for an element of class "path": a narrow table breaks the path
+// between its folders, never inside a name.
+std::string HtmlPath(std::string_view path);
+
 // `x` with `decimals` digits after the point ("0.50", "12"), never "-0";
 // from 10^15 on (and inf, nan) six significant digits ("1.79769e+308").
 std::string FixedText(double x, int decimals);

@@ -88,7 +88,7 @@ class SvgPlot {
   int height_;
   double left_ = 58.0;
   double top_ = 12.0;
-  double right_margin_ = 14.0;
+  double right_margin_ = 22.0;  // half the last x tick label ("0.006" at a phone's 12.5 px)
   double bottom_margin_ = 42.0;
   PlotAxis x_;
   PlotAxis y_;

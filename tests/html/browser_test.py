@@ -14,7 +14,10 @@ SAMPLES_DIR), in the light and the dark colour scheme:
   - the charts of each kind the expectations name are there, as many as
     named, and the rendered text holds every expected text;
   - the colour scheme shows: the page background differs between light
-    and dark; printing hides the navigation and the number tables.
+    and dark; printing hides the navigation and the number tables;
+  - at 800 px and at a phone's 390 px: the page itself does not scroll
+    sideways (only a figure or a table may), every chart's text is drawn
+    at 9 px or more, and a file path in a table breaks only after a '/'.
 Exits 0 when every check holds, 1 naming each that does not, and 77
 (ctest's skip) when Chromium is not installed.
 """
@@ -71,6 +74,46 @@ PROBE = r"""
 })()
 """
 
+# What a narrow window shows: sideways scrolling, the smallest chart text,
+# paths broken inside a name.
+NARROW_PROBE = r"""
+(() => {
+  const bad = [];
+  const root = document.documentElement;
+  if (root.scrollWidth > window.innerWidth + 1)
+    bad.push(`the page scrolls sideways: ${root.scrollWidth} px wide in ${window.innerWidth}`);
+  for (const svg of document.querySelectorAll('svg.chart')) {
+    const box = svg.getBoundingClientRect();
+    const view = svg.viewBox.baseVal;
+    if (!view || !view.width || !box.width) continue;
+    let smallest = Infinity;
+    for (const t of svg.querySelectorAll('text'))
+      smallest = Math.min(smallest, parseFloat(getComputedStyle(t).fontSize) * box.width / view.width);
+    if (smallest < 8.95)
+      bad.push(`${svg.id}: text drawn at ${smallest.toFixed(1)} px`);
+  }
+  for (const code of document.querySelectorAll('td code, th code')) {
+    const text = code.textContent;
+    if (!text.includes('/')) continue;
+    const range = document.createRange();
+    let top = null, at = 0;
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 0; i < node.length; ++i, ++at) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getClientRects()[0];
+        if (!rect) continue;
+        if (top !== null && rect.top > top + 2 && text[at - 1] !== '/' && text[at] !== '/')
+          bad.push(`path broken inside a name: ${text.slice(0, at)} | ${text.slice(at)}`);
+        top = rect.top;
+      }
+    }
+  }
+  return bad;
+})()
+"""
+
 PRINT_PROBE = r"""
 (() => {
   const nav = document.querySelector('nav');
@@ -124,6 +167,10 @@ def check_sample(browser, path, expect, failures):
                 failures.append(f"{where}: printing shows the navigation")
             if any(d != "none" for d in printed["details"]):
                 failures.append(f"{where}: printing shows the number tables")
+    for width in (800, 390):
+        page = cdp.Page(browser, url, width=width, height=900)
+        for bad in page.evaluate(NARROW_PROBE):
+            failures.append(f"{name} ({width} px): {bad}")
     if backgrounds["light"] == backgrounds["dark"]:
         failures.append(f"{name}: the same background in light and dark mode ({backgrounds['light']})")
 

@@ -93,7 +93,8 @@ TEST_CASE("html: escaped, failures first, the totals, deterministic") {
   CHECK(html.find("<title>lbsim check: 1 expectation failed</title>") != std::string::npos);
   CHECK(html.find("<dt>expectations</dt><dd>3</dd>\n<dt>passed</dt><dd>2</dd>\n"
                   "<dt>failed</dt><dd>1</dd>") != std::string::npos);
-  CHECK(html.find("<code>dir/a&amp;b.json</code>") != std::string::npos);
+  // Paths break only between folders: a break opportunity after each '/'.
+  CHECK(html.find("<code class=\"path\">dir/<wbr>a&amp;b.json</code>") != std::string::npos);
   CHECK(html.find("<code>least_load.share.x&lt;y</code></td><td class=\"text\">&gt;= 0.5</td>"
                   "<td class=\"text\">0.25</td><td class=\"text\">why &amp; \\u0001</td>") !=
         std::string::npos);
@@ -107,7 +108,7 @@ TEST_CASE("html: escaped, failures first, the totals, deterministic") {
   CHECK(html.find("least_load.share.x&lt;y") < passed);
   CHECK(html.find("round_robin.decisions", passed) != std::string::npos);
   const std::size_t table = html.find("<section id=\"scenarios\">");
-  CHECK(html.find("dir/a&amp;b.json", table) < html.find("dir/ok.json", table));
+  CHECK(html.find("dir/<wbr>a&amp;b.json", table) < html.find("dir/<wbr>ok.json", table));
   CHECK(html == RenderCheckHtml(results));
   CHECK(RenderCheckHtml({}).find("<p>None: every expectation holds.</p>") != std::string::npos);
 }
