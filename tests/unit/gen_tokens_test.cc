@@ -182,6 +182,31 @@ TEST_CASE("gen tokens: flags and spec errors name the field") {
   REQUIRE(spec.tokens);
   CHECK(spec.tokens->input.dist.value == 7);
   CHECK(spec.tokens->output.dist.value == FindTokenPreset("chatbot")->output.dist.value);
+  // A flag replaces the preset's bounds too: chatbot's [1, 8192] would
+  // clamp fixed:10000 to 8192 on every arrival.
+  ApplyGenFlag(spec, "--input-tokens", "fixed:10000");
+  CHECK(spec.tokens->input.min == 1);
+  CHECK(spec.tokens->input.max == (std::uint64_t{1} << 20));
+  CHECK(spec.tokens->output.max == FindTokenPreset("chatbot")->output.max);
+  CHECK_NOTHROW(ValidateGenSpec(spec, "command line"));
+  ApplyGenFlag(spec, "--input-tokens", "fixed:1e9");
+  CHECK_THROWS_WITH_AS(ValidateGenSpec(spec, "command line"),
+                       "command line: field \"tokens.input.value\": expected a count from 1 to "
+                       "1048576 (tokens.input's min and max), got 1000000000",
+                       InputError);
+  ApplyGenFlag(spec, "--input-tokens", "fixed:7");
+  // In a spec the bounds are the preset's unless given: a fixed count
+  // outside them is refused, not clamped.
+  GenSpec fixed;
+  fixed.arrivals = 1;
+  fixed.tokens = *FindTokenPreset("chatbot");
+  fixed.tokens->output.dist = {DurationKind::kFixed, 2048.4, 0.0};
+  CHECK_NOTHROW(ValidateGenSpec(fixed, "g.json"));
+  fixed.tokens->output.dist.value = 2049;
+  CHECK_THROWS_WITH_AS(ValidateGenSpec(fixed, "g.json"),
+                       "g.json: field \"tokens.output.value\": expected a count from 1 to 2048 "
+                       "(tokens.output's min and max), got 2049",
+                       InputError);
   CHECK_THROWS_WITH_AS(ApplyGenFlag(spec, "--tokens", "chat"),
                        "--tokens chat: expected chatbot, summarisation or long-context", UsageError);
   ApplyGenFlag(spec, "--prefixes", "3:2:0.5");

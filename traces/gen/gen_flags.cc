@@ -205,7 +205,10 @@ void ApplyGenFlag(GenSpec& spec, std::string_view flag, std::string_view value) 
     else if (p[0] == "lognormal" && p.size() == 3) d = {DurationKind::kLognormal, v.Number(p[1]), v.Number(p[2])};
     else v.Fail();
     if (!spec.tokens) spec.tokens = *FindTokenPreset("chatbot");
-    (flag == "--input-tokens" ? spec.tokens->input : spec.tokens->output).dist = d;
+    // The flag replaces the preset's distribution and its bounds: a flag
+    // cannot set bounds, and the preset's (chatbot's [1, 8192]) would clamp
+    // a fixed:10000 to 8192 without a word.
+    (flag == "--input-tokens" ? spec.tokens->input : spec.tokens->output) = TokenDist{.dist = d};
   } else if (flag == "--prefixes") {
     const auto p = v.Parts(value, 2, 4);
     spec.prefixes.groups = v.Count(p[0]);

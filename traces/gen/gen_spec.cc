@@ -130,6 +130,14 @@ void ValidateGenSpec(const GenSpec& spec, const std::string& origin) {
              static_cast<double>(t->max));
       if (t->max > (std::uint64_t{1} << 53))
         fail(field + ".max", "an integer <= 2^53", static_cast<double>(t->max));
+      // A fixed count is every draw: outside [min, max] it would be clamped
+      // on every arrival, so it is refused instead.
+      const double fixed = std::round(t->dist.value);
+      if (t->dist.kind == DurationKind::kFixed &&
+          (fixed < static_cast<double>(t->min) || fixed > static_cast<double>(t->max)))
+        fail(field + ".value",
+             fmt::format("a count from {} to {} ({}'s min and max)", t->min, t->max, field),
+             t->dist.value);
     }
   }
   const PrefixSpec& p = spec.prefixes;
