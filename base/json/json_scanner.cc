@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -82,12 +83,24 @@ std::string DuplicateKeyMessage(std::string_view key) {
   return fmt::format("key {} appears twice in one object", quoted);
 }
 
+void JsonScanner::ResetBuffers() {
+  auto reset = [](auto& buffer) {
+    if (buffer.capacity() > kKeptEntries) std::remove_reference_t<decltype(buffer)>().swap(buffer);
+    else buffer.clear();
+  };
+  reset(members_);
+  reset(nested_keys_);
+  reset(sorted_keys_);
+  reset(decoded_keys_);
+  for (std::string& s : scratch_)
+    if (s.capacity() > kKeptEntries) std::string().swap(s);
+}
+
 JsonScanner::Status JsonScanner::ScanText(std::string_view text, JsonView& value) {
   end_ = text.data() + text.size();
   assert(*end_ == '\0');
   final_ = true;
-  members_.clear();
-  nested_keys_.clear();
+  ResetBuffers();
   values_ = 0;
   const char* p = text.data();
   if (static_cast<unsigned char>(*p) == 0xEF) {  // a byte order mark, if well-formed
@@ -109,8 +122,7 @@ JsonScanner::Status JsonScanner::ScanValue(const char* p, const char* end, bool 
   end_ = end;
   assert(*end_ == '\0');
   final_ = final;
-  members_.clear();
-  nested_keys_.clear();
+  ResetBuffers();
   values_ = 0;
   const char* start = p;
   p = Value(p, 0);

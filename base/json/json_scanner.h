@@ -65,6 +65,11 @@ class JsonScanner {
   const std::string& duplicate_key() const { return duplicate_key_; }
 
  private:
+  // Empties the buffers of the last scan for the next; one that a large
+  // value grew (more than kKeptEntries) is given back, so that after one
+  // large line a run keeps only what small ones need.
+  void ResetBuffers();
+  static constexpr std::size_t kKeptEntries = 4096;
   const char* Value(const char* p, std::size_t depth);
   // Counts one more value; false past the limit.
   bool Count();

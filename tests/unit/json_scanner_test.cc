@@ -194,6 +194,23 @@ TEST_CASE("JsonScanner records the members of a root object only") {
   CHECK(scanner.members().empty());
 }
 
+TEST_CASE("JsonScanner gives back the buffers a large value grew") {
+  JsonScanner scanner;
+  JsonView value;
+  std::string large = "{";
+  for (int i = 0; i < 100000; ++i) large += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":{\"a\":1}";
+  large += "}";
+  REQUIRE(scanner.ScanText(large, value) == Status::kOk);
+  CHECK(scanner.members().size() == 100000);
+  REQUIRE(scanner.ScanText(R"({"t": 1})", value) == Status::kOk);
+  CHECK(scanner.members().size() == 1);
+  CHECK(scanner.members().capacity() < 100000);
+  // A small value keeps its buffers: no allocation per line.
+  const JsonMember* kept = scanner.members().data();
+  REQUIRE(scanner.ScanText(R"({"t": 2})", value) == Status::kOk);
+  CHECK(scanner.members().data() == kept);
+}
+
 TEST_CASE("JsonScanner reports a value cut short as truncated unless the data is final") {
   std::string text = R"({"a": [1, 2.5e3, "x\u00e9", true, null], "b": {"c": -12}})";
   JsonScanner scanner;
