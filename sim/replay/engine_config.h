@@ -37,6 +37,12 @@ struct EngineConfig {
 // Most steps one request may need on its own (its prefill chunks plus its
 // output tokens), so that one arrival costs at most about a second.
 inline constexpr std::uint64_t kMaxEngineRequestSteps = std::uint64_t{1} << 24;
+// Most request-steps the served requests of one strategy run may need in
+// all (each one's prefill chunks plus output tokens, summed over the
+// trace): a step costs each request in its batch, so this bounds the
+// engine's work, about three minutes at the measured 35-42 ns a
+// request-step, however many requests share the steps.
+inline constexpr std::uint64_t kMaxEngineRunSteps = std::uint64_t{1} << 32;
 
 // Whether a request of `input` (>= 1) and `output` tokens fits the whole KV
 // cache of `config`; the engine rejects one that does not at once.

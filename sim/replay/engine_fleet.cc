@@ -57,7 +57,7 @@ std::uint32_t EngineFleet::NewRequest() {
   return static_cast<std::uint32_t>(requests_.size() - 1);
 }
 
-void EngineFleet::RequireTokens(const TraceEvent& arrival) const {
+void EngineFleet::RequireTokens(const TraceEvent& arrival) {
   for (const auto& [field, value] : {std::pair{"input_tokens", &arrival.input_tokens},
                                      std::pair{"output_tokens", &arrival.output_tokens}})
     if (!*value)
@@ -71,8 +71,17 @@ void EngineFleet::RequireTokens(const TraceEvent& arrival) const {
   const std::uint64_t output = *arrival.output_tokens;
   if (!FitsCache(*config_, input, output)) return;
   const std::uint64_t chunks = (input - 1) / config_->max_batched_tokens + 1;
-  if (output <= kMaxEngineRequestSteps && chunks <= kMaxEngineRequestSteps - output) return;
   const bool by_output = output >= chunks;
+  if (output <= kMaxEngineRequestSteps && chunks <= kMaxEngineRequestSteps - output) {
+    run_steps_ += chunks + output;
+    if (run_steps_ <= kMaxEngineRunSteps) return;
+    throw FieldError(fmt::format(
+        "field \"{}\": expected the trace's requests to need at most {} engine request-steps "
+        "in all (the limit of one strategy run: each request's prefill chunks, input_tokens / "
+        "max_batched_tokens {}, plus its output_tokens, summed), passed at this arrival",
+        by_output ? "output_tokens" : "input_tokens", kMaxEngineRunSteps,
+        config_->max_batched_tokens));
+  }
   throw FieldError(fmt::format(
       "field \"{}\": expected a request the engine serves in at most {} steps (the limit: "
       "input_tokens / max_batched_tokens {} in prefill chunks, plus output_tokens), got {} "

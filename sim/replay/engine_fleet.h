@@ -68,8 +68,9 @@ class EngineFleet {
   void set_slo(const SloOptions& slo) { slo_ = slo; }
 
   // Throws FieldError unless `arrival` has both token counts and, when it
-  // fits the KV cache, needs at most kMaxEngineRequestSteps steps.
-  void RequireTokens(const TraceEvent& arrival) const;
+  // fits the KV cache, needs at most kMaxEngineRequestSteps steps, and the
+  // arrivals checked so far at most kMaxEngineRunSteps together.
+  void RequireTokens(const TraceEvent& arrival);
   // `arrival`, routed to Instance `i` (registration `registration`, speed
   // `speed`). False when the engine rejects it at once (too long for its
   // KV cache: the caller completes it now); otherwise the fleet schedules
@@ -128,6 +129,7 @@ class EngineFleet {
   std::vector<Slot> slots_;
   std::vector<EngineRequest> requests_;
   std::vector<std::uint32_t> free_;
+  std::uint64_t run_steps_ = 0;  // RequireTokens' sum of request-steps
   std::shared_ptr<EngineStats> stats_;
   const InstanceTable* table_ = nullptr;
   EngineLog* log_ = nullptr;

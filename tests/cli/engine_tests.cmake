@@ -164,6 +164,15 @@ lbsim_cli_test(NAME "engine: a prefill past the step limit is refused, one at it
   ARGS --engine ${HUGE} ${ENGINE}/input_at_step_limit.ndjson
   EXIT 2 STDERR_LINES 1
   STDERR_MATCH "^lbsim: error: tests/cli/engine/input_at_step_limit.ndjson:3: field \"input_tokens\": ${STEPS}, got 16777000 input and 217 output tokens\n$")
+# All the requests of a run together are bounded too (2^32 request-steps):
+# 257 requests at the one-request limit pass it at the 257th, before any
+# of them is stepped, alone or behind the Proxy queue.
+foreach(queue "" --proxy-queue)
+  lbsim_cli_test(NAME "engine: a run's requests past 2^32 request-steps in all are refused ${queue}"
+    ARGS ${queue} --engine ${HUGE} ${ENGINE}/run_steps_limit.ndjson
+    EXIT 2 STDERR_LINES 1
+    STDERR_MATCH "^lbsim: error: tests/cli/engine/run_steps_limit.ndjson:258: field \"output_tokens\": expected the trace's requests to need at most 4294967296 engine request-steps in all .the limit of one strategy run: each request's prefill chunks, input_tokens / max_batched_tokens 1, plus its output_tokens, summed., passed at this arrival\n$")
+endforeach()
 # Steps of 1e300 us: the table shows exponents, not hundreds of digits.
 # 200,000 steps of 2^53 us each, one token a step: an E2E of 1.8e15 s.
 lbsim_cli_test(NAME "engine: extreme latencies are shown with exponents"
