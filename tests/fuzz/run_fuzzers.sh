@@ -76,7 +76,7 @@ for target in "${targets[@]}"; do
       seeds=("$root/scenarios" "$root/tests/check")
       opts=(-dict="$here/scenario.dict" -max_len=8192) ;;
     fuzz_engine_config)
-      seeds=("$here/seeds/engine_config" "$root/tests/cli/engine")
+      seeds=("$here/seeds/engine_config" "$root/tests/cli/engine" "$root/tests/cli/fit")
       opts=(-dict="$here/engine_config.dict" -max_len=2048) ;;
     *)
       seeds=()
