@@ -149,30 +149,28 @@ lbsim_cli_test(NAME "engine prefix blocks of a size the cache cannot hold"
 lbsim_cli_test(NAME "engine check scenario: prefix hits skip prefill"
   ARGS check ${ENGINE}/prefix_reuse.scenario.json
   EXIT 0 STDOUT_MATCH "\nlbsim check: 1 scenario, 9 expectations: 9 passed, 0 failed\n$")
-# One request's own steps are bounded before it runs: with a cache of 2^53
-# tokens, 2^40 output tokens (or 2^24 one-token prefill chunks) are refused
-# at their arrival, alone or behind the Proxy queue; at the limit it runs.
+# Engine work is bounded before it runs, alone or behind the Proxy queue:
+# with a cache of 2^53 tokens, one request's own 2^40 output tokens (or
+# 2^24 one-token prefill chunks) are refused at their arrival, and so are
+# a run's requests together past 2^32 request-steps (257 requests at the
+# one-request limit pass it at the 257th); at the limit a request runs.
 set(HUGE ${ENGINE}/huge_cache_engine.json)
 set(STEPS "expected a request the engine serves in at most 16777216 steps .the limit: input_tokens / max_batched_tokens 1 in prefill chunks, plus output_tokens.")
+set(RUN_STEPS "expected the trace's requests to need at most 4294967296 engine request-steps in all .the limit of one strategy run: each request's prefill chunks, input_tokens / max_batched_tokens 1, plus its output_tokens, summed., passed at this arrival")
 foreach(queue "" --proxy-queue)
   lbsim_cli_test(NAME "engine: 2^40 output tokens are refused before they run ${queue}"
     ARGS ${queue} --engine ${HUGE} ${ENGINE}/output_2p40.ndjson
     EXIT 2 STDERR_LINES 1
     STDERR_MATCH "^lbsim: error: tests/cli/engine/output_2p40.ndjson:3: field \"output_tokens\": ${STEPS}, got 10 input and 1099511627776 output tokens\n$")
+  lbsim_cli_test(NAME "engine: a run's requests past 2^32 request-steps in all are refused ${queue}"
+    ARGS ${queue} --engine ${HUGE} ${ENGINE}/run_steps_limit.ndjson
+    EXIT 2 STDERR_LINES 1
+    STDERR_MATCH "^lbsim: error: tests/cli/engine/run_steps_limit.ndjson:258: field \"output_tokens\": ${RUN_STEPS}\n$")
 endforeach()
 lbsim_cli_test(NAME "engine: a prefill past the step limit is refused, one at it is taken"
   ARGS --engine ${HUGE} ${ENGINE}/input_at_step_limit.ndjson
   EXIT 2 STDERR_LINES 1
   STDERR_MATCH "^lbsim: error: tests/cli/engine/input_at_step_limit.ndjson:3: field \"input_tokens\": ${STEPS}, got 16777000 input and 217 output tokens\n$")
-# All the requests of a run together are bounded too (2^32 request-steps):
-# 257 requests at the one-request limit pass it at the 257th, before any
-# of them is stepped, alone or behind the Proxy queue.
-foreach(queue "" --proxy-queue)
-  lbsim_cli_test(NAME "engine: a run's requests past 2^32 request-steps in all are refused ${queue}"
-    ARGS ${queue} --engine ${HUGE} ${ENGINE}/run_steps_limit.ndjson
-    EXIT 2 STDERR_LINES 1
-    STDERR_MATCH "^lbsim: error: tests/cli/engine/run_steps_limit.ndjson:258: field \"output_tokens\": expected the trace's requests to need at most 4294967296 engine request-steps in all .the limit of one strategy run: each request's prefill chunks, input_tokens / max_batched_tokens 1, plus its output_tokens, summed., passed at this arrival\n$")
-endforeach()
 # Steps of 1e300 us: the table shows exponents, not hundreds of digits.
 # 200,000 steps of 2^53 us each, one token a step: an E2E of 1.8e15 s.
 lbsim_cli_test(NAME "engine: extreme latencies are shown with exponents"
