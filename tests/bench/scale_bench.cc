@@ -4,7 +4,9 @@
 // UUID ids and fractional seconds (the shape users have; no hints, which
 // at 10,000 Instances would be lines of megabytes), and with those and
 // requests as long as an LLM's, 1 to 20 s, arriving 20,000 a second: a
-// busy fleet, some 200,000 requests in flight.
+// busy fleet, some 200,000 requests in flight. The trace without ids is also
+// replayed under cacheroute@df8382d, whose least_load is the first,
+// lexicographic one (L1: issue 59's cliff on the older profiles).
 //
 // Usage: scale_bench LBSIM [--runs 5] [--arrivals 1000000] [--instances 10000] [--dir /tmp]
 
@@ -54,6 +56,14 @@ int main(int argc, char** argv) {
       per_style[static_cast<int>(style)] = per_second;
       fmt::print("{:>10} {:>10} {:>10} {:>10} {:>16.0f} {:>6.1f} MiB\n", instances, name,
                  shape.arrivals, Seconds(cost.seconds), per_second, cost.max_rss_kib / 1024.0);
+      if (style == Style::kNoIds) {
+        Sample l1 = Median(
+            {args.lbsim(), "-s", "ll", "--proxy", "cacheroute@df8382d", "--format", "json", trace},
+            runs);
+        fmt::print("{:>10} {:>10} {:>10} {:>10} {:>16.0f} {:>6.1f} MiB\n", instances, "none, L1",
+                   shape.arrivals, Seconds(l1.seconds), shape.arrivals / l1.seconds,
+                   l1.max_rss_kib / 1024.0);
+      }
       std::remove(trace.c_str());
     }
   }
