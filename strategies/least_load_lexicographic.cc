@@ -40,54 +40,42 @@ class LexicographicLeastLoad final : public Strategy, public IndexedSelect {
   // index's front, in pool order. A short list is scanned instead.
   Choice SelectIndexed(std::span<const Candidate> candidates, const Hint& hint) override {
     if (scan_) return Select(candidates, hint);
-    const LexicographicIndex::Front f = index_.Read();
-    const std::uint64_t counter = counter_++;
-    const std::size_t pick = index_.Pick(counter % f.ties);
-    if (!f.any_qps) {
-      if (!f.any_inflight) return {pick, "fallback"};
-      return {pick, f.tier == 1 ? "least" : "tie", f.inflight_unknown};
-    }
-    return {pick, f.ties == 1 ? "least" : "tie",
-            (f.any_inflight && f.inflight_unknown) || f.qps_unknown};
+    return Choose(index_.Read(), [&](std::size_t k) { return index_.Pick(k); });
   }
 
   Choice Select(std::span<const Candidate> candidates, const Hint&) override {
-    bool any_inflight = false, inflight_unknown = false;
+    LexicographicIndex::Front f;
     std::int64_t lowest_inflight = 0;
     for (const Candidate& c : candidates) {
       if (!c.inflight) {
-        inflight_unknown = true;
-      } else if (!any_inflight || *c.inflight < lowest_inflight) {
+        f.inflight_unknown = true;
+      } else if (!f.any_inflight || *c.inflight < lowest_inflight) {
         lowest_inflight = *c.inflight;
-        any_inflight = true;
+        f.any_inflight = true;
       }
     }
     tier_.clear();
     for (std::size_t i = 0; i < candidates.size(); ++i)
-      if (!any_inflight || candidates[i].inflight == lowest_inflight) tier_.push_back(i);
+      if (!f.any_inflight || candidates[i].inflight == lowest_inflight) tier_.push_back(i);
 
-    bool any_qps = false, qps_unknown = false;
     double lowest_qps = 0.0;
     for (std::size_t i : tier_) {
       const std::optional<double>& qps = candidates[i].qps_1m;
       if (!qps) {
-        qps_unknown = true;
-      } else if (!any_qps || *qps < lowest_qps) {  // min(): the first of equals
+        f.qps_unknown = true;
+      } else if (!f.any_qps || *qps < lowest_qps) {  // min(): the first of equals
         lowest_qps = *qps;
-        any_qps = true;
+        f.any_qps = true;
       }
     }
-    const std::uint64_t counter = counter_++;
-    if (!any_qps) {
-      const std::size_t pick = tier_[counter % tier_.size()];
-      if (!any_inflight) return {pick, "fallback"};
-      return {pick, tier_.size() == 1 ? "least" : "tie", inflight_unknown};
-    }
     ties_.clear();
-    for (std::size_t i : tier_)
-      if (candidates[i].qps_1m == lowest_qps) ties_.push_back(i);
-    return {ties_[counter % ties_.size()], ties_.size() == 1 ? "least" : "tie",
-            (any_inflight && inflight_unknown) || qps_unknown};
+    if (f.any_qps)
+      for (std::size_t i : tier_)
+        if (candidates[i].qps_1m == lowest_qps) ties_.push_back(i);
+    f.tier = tier_.size();
+    f.ties = f.any_qps ? ties_.size() : tier_.size();
+    const std::vector<std::size_t>& picks = f.any_qps ? ties_ : tier_;
+    return Choose(f, [&](std::size_t k) { return picks[k]; });
   }
 
  private:
@@ -95,6 +83,19 @@ class LexicographicLeastLoad final : public Strategy, public IndexedSelect {
   // (scale_bench: at 16 Instances the index made a replay 27% slower; at
   // 10,000 it makes it 74 times faster).
   static constexpr std::size_t kIndexFrom = 128;
+
+  // The rule's decision for a list whose front is `f`: the counter's turn
+  // among the picks (`pick(k)`, the k-th in pool order), and its reason.
+  template <class Pick>
+  Choice Choose(const LexicographicIndex::Front& f, Pick pick) {
+    const std::size_t chosen = pick(counter_++ % f.ties);
+    if (!f.any_qps) {
+      if (!f.any_inflight) return {chosen, "fallback"};
+      return {chosen, f.tier == 1 ? "least" : "tie", f.inflight_unknown};
+    }
+    return {chosen, f.ties == 1 ? "least" : "tie",
+            (f.any_inflight && f.inflight_unknown) || f.qps_unknown};
+  }
 
   std::uint64_t counter_ = 0;
   std::vector<std::size_t> tier_, ties_;  // reused buffers
