@@ -92,8 +92,7 @@ void JsonScanner::ResetBuffers() {
   reset(nested_keys_);
   reset(sorted_keys_);
   reset(decoded_keys_);
-  for (std::string& s : scratch_)
-    if (s.capacity() > kKeptEntries) std::string().swap(s);
+  for (std::string& s : scratch_) reset(s);
 }
 
 JsonScanner::Status JsonScanner::ScanText(std::string_view text, JsonView& value) {
