@@ -10,9 +10,7 @@ namespace lbsim {
 namespace {
 
 std::string Joined(const std::vector<std::string>& words, std::string_view separator = " ") {
-  std::string out;
-  for (const std::string& w : words) out += (out.empty() ? "" : std::string(separator)) + w;
-  return out;
+  return fmt::format("{}", fmt::join(words, separator));
 }
 
 // A bash case pattern matching "PATH|WORD" for each of `words`.
@@ -38,7 +36,7 @@ std::string BashFunctions(const std::vector<CompletedCommand>& commands, std::st
   for (const CompletedCommand& c : commands) {
     for (const std::string& sub : c.commands)
       walk += fmt::format("      \"{}|{}\") path=\"{}\" ;;\n", c.path, sub,
-                          c.path.empty() ? sub : c.path + " " + sub);
+                          SubcommandPath(c.path, sub));
     if (!OptionNames(c, true).empty())
       walk += fmt::format("      {}) skip=1 ;;\n", CasePatterns(c.path, OptionNames(c, true)));
     for (const CompletedOption& o : c.options) {
@@ -116,6 +114,10 @@ std::string FishQuoted(std::string_view text) {
 
 }  // namespace
 
+std::string SubcommandPath(const std::string& path, const std::string& word) {
+  return path.empty() ? word : path + " " + word;
+}
+
 std::string BashCompletion(const std::vector<CompletedCommand>& commands) {
   return "# bash completion for lbsim, written by `lbsim completions bash`.\n"
          "# Installed as /usr/share/bash-completion/completions/lbsim, or sourced.\n" +
@@ -140,7 +142,7 @@ std::string FishCompletion(const std::vector<CompletedCommand>& commands) {
     for (const std::string& sub : c.commands)
       walk += fmt::format("            case {}\n                set path {}\n",
                           FishQuoted(c.path + "|" + sub),
-                          FishQuoted(c.path.empty() ? sub : c.path + " " + sub));
+                          FishQuoted(SubcommandPath(c.path, sub)));
     std::vector<std::string> patterns;
     for (const std::string& n : OptionNames(c, true)) patterns.push_back(FishQuoted(c.path + "|" + n));
     if (!patterns.empty())
@@ -151,7 +153,7 @@ std::string FishCompletion(const std::vector<CompletedCommand>& commands) {
     const std::string at = fmt::format("-n \"__lbsim_at '{}'\"", c.path);
     if (!c.takes_files) rules += fmt::format("complete -c lbsim {} -f\n", at);
     for (const std::string& word : c.commands) {
-      const std::string path = c.path.empty() ? word : c.path + " " + word;
+      const std::string path = SubcommandPath(c.path, word);
       std::string help;
       for (const CompletedCommand& sub : commands)
         if (sub.path == path) help = sub.help;

@@ -29,6 +29,9 @@ struct CompletedCommand {
   bool takes_files = false;          // its positional arguments are file names
 };
 
+// The path of `path`'s subcommand `word` ("engines" + "fit": "engines fit").
+std::string SubcommandPath(const std::string& path, const std::string& word);
+
 // The scripts, each complete and self-contained. `commands` lists the
 // replay first, then every subcommand after its parent.
 std::string BashCompletion(const std::vector<CompletedCommand>& commands);

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "base/split_text.h"
 #include "cli/commands/command.h"
 #include "cli/completion_script.h"
 #include "sim/io/output_file.h"
@@ -36,6 +37,11 @@ std::string FirstSentence(std::string_view help) {
   return out;
 }
 
+// The built-in engines' names, as values of `out`.
+void AddEngineNames(CompletedOption& out) {
+  for (const EngineConfig& e : BuiltinEngines()) out.values.push_back(e.name);
+}
+
 // The values an option takes from a set: its CLI::IsMember validator's
 // "{a,b,c}", or lbsim's own lists for strategies, engines and Proxies.
 void AddValues(CLI::Option& option, CompletedOption& out) {
@@ -50,7 +56,7 @@ void AddValues(CLI::Option& option, CompletedOption& out) {
     return;
   }
   if (name == "--engine") {
-    for (const EngineConfig& e : BuiltinEngines()) out.values.push_back(e.name);
+    AddEngineNames(out);
     out.also_files = true;
     return;
   }
@@ -67,12 +73,8 @@ void AddValues(CLI::Option& option, CompletedOption& out) {
     }
     const std::string set = validator->get_description();
     if (set.size() < 2 || set.front() != '{' || set.back() != '}') continue;
-    for (std::size_t at = 1; at < set.size();) {
-      std::size_t end = set.find(',', at);
-      if (end == std::string::npos) end = set.size() - 1;
-      out.values.push_back(set.substr(at, end - at));
-      at = end + 1;
-    }
+    for (std::string_view value : SplitAt(std::string_view(set).substr(1, set.size() - 2), ','))
+      out.values.emplace_back(value);
     return;
   }
 }
@@ -90,8 +92,7 @@ void Describe(CLI::App& app, const std::string& path, std::vector<CompletedComma
       // `completions`), a built-in engine's name (`engines NAME`), or files.
       CompletedOption argument;
       AddValues(*option, argument);
-      if (path == "engines")
-        for (const EngineConfig& e : BuiltinEngines()) argument.values.push_back(e.name);
+      if (path == "engines") AddEngineNames(argument);
       command.arguments.insert(command.arguments.end(), argument.values.begin(),
                                argument.values.end());
       command.takes_files = command.takes_files || argument.values.empty();
@@ -107,7 +108,7 @@ void Describe(CLI::App& app, const std::string& path, std::vector<CompletedComma
   }
   out.push_back(std::move(command));
   for (CLI::App* sub : subcommands)
-    Describe(*sub, path.empty() ? sub->get_name() : path + " " + sub->get_name(), out);
+    Describe(*sub, SubcommandPath(path, sub->get_name()), out);
 }
 
 class CompletionsCli final : public Subcommand {
