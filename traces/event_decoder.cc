@@ -311,6 +311,7 @@ struct EventFields {
   const JsonView* ttft = nullptr;
   const JsonView* route = nullptr;
   const JsonView* knowledge_tokens = nullptr;
+  const JsonView* proxy_choice = nullptr;
 
   // Sets the fields from `members`. Most traces write an event's keys in
   // one order (t, type, then the type's own), one each: those are matched
@@ -353,7 +354,10 @@ struct EventFields {
         else if (Equals(key, "inflight")) field = &inflight;
         else if (Equals(key, "duration")) field = &duration;
         break;
-      case 12: if (Equals(key, "input_tokens")) field = &input_tokens; break;
+      case 12:
+        if (Equals(key, "input_tokens")) field = &input_tokens;
+        else if (Equals(key, "proxy_choice")) field = &proxy_choice;
+        break;
       case 13:
         if (Equals(key, "prefix_blocks")) field = &prefix_blocks;
         else if (Equals(key, "output_tokens")) field = &output_tokens;
@@ -408,7 +412,7 @@ struct EventFields {
 const std::vector<std::string>& HeaderKeys() {
   static const std::vector<std::string> keys = {
       "lbsim_trace", "lbsim_gen", "name", "description", "time_unit", "proxy",
-      "prefix_block_tokens", "instances", "events"};
+      "proxy_strategy", "prefix_block_tokens", "instances", "events"};
   return keys;
 }
 const std::vector<std::string>& HeaderInstanceKeys() {
@@ -440,7 +444,7 @@ const std::vector<std::string>& EventKeyNames() {
   static const std::vector<std::string> keys = {
       "t", "type", "hint", "ttft", "speed", "route", "weight", "qps_1m", "request", "instance",
       "inflight", "duration", "input_tokens", "prefix_blocks", "output_tokens",
-      "knowledge_tokens"};
+      "knowledge_tokens", "proxy_choice"};
   return keys;
 }
 
@@ -495,6 +499,13 @@ TraceHeader DecodeHeader(const JsonView& header, bool document) {
     h.proxy = v->is_string() ? FindProxyProfile(ReadString(*v, text)) : nullptr;
     if (!h.proxy)
       Fail("proxy", fmt::format("a Proxy profile: one of {}", ProxyProfileNames()), &*v);
+  }
+  if (std::optional<JsonView> v = Member(header, "proxy_strategy", scratch)) {
+    if (!v->is_string() || v->text.size() == 2)
+      Fail("proxy_strategy", "a non-empty string (the strategy the recorded Proxy ran)", &*v);
+    h.proxy_strategy = ReadString(*v, text);
+    if (h.proxy_strategy.size() > kMaxIdBytes)
+      Fail("proxy_strategy", fmt::format("at most {} bytes", kMaxIdBytes), &*v);
   }
   if (std::optional<JsonView> v = Member(header, "prefix_block_tokens", scratch)) {
     const JsonNumber n = v->is_number() ? ReadNumber(v->text) : JsonNumber{JsonNumber::Type::kFloat};
@@ -705,6 +716,16 @@ void EventDecoder::Decode(const JsonView& value, std::span<const JsonMember> mem
     if (f.knowledge_tokens)
       e.knowledge_tokens = TokenCount(*f.knowledge_tokens, "knowledge_tokens");
     if (f.prefix_blocks) DecodePrefixBlocks(*f.prefix_blocks, e.hint.prefix_blocks);
+    if (f.proxy_choice) {
+      if (f.proxy_choice->is_null()) {
+        e.proxy_choice.state = FieldUpdate<std::string_view>::State::kNull;
+      } else {
+        if (!f.proxy_choice->is_string() || f.proxy_choice->text.size() == 2)
+          Fail("proxy_choice", "an Instance id (a non-empty string) or null", f.proxy_choice);
+        e.proxy_choice.value = InstanceId(f.proxy_choice, "proxy_choice", proxy_choice_);
+        e.proxy_choice.state = FieldUpdate<std::string_view>::State::kValue;
+      }
+    }
     CheckTimeOrder(e.t, not_before);
     return;
   }

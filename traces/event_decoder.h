@@ -73,6 +73,7 @@ class EventDecoder {
   std::string text_;      // decoded `type` with escapes
   std::string instance_;  // decoded instance id with escapes
   std::string request_;   // decoded request id with escapes
+  std::string proxy_choice_;  // decoded proxy_choice id with escapes
   KeyNearMisses* near_misses_ = nullptr;
 };
 

@@ -414,6 +414,7 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
     event.ttft.reset();
     event.route.reset();
     event.knowledge_tokens.reset();
+    event.proxy_choice = {};
     if (v.has_hint) {
       Layout& layout = layouts_[fitted.hint_owner];
       layout.hint.Fill(hint_text_, event.hint);

@@ -93,6 +93,8 @@ class alignas(128) EventBatch {
                 e.instance.size() + sizeof(FullEvent);
       f.instance = Keep(e.instance);
       if (e.request) f.request = Keep(*e.request);
+      if (e.proxy_choice.state == FieldUpdate<std::string_view>::State::kValue)
+        f.proxy_choice = Keep(e.proxy_choice.value);
       p.full = static_cast<std::uint32_t>(full_count_++);
     } else if (e.type == EventType::kArrival) {
       if (e.request) {
@@ -140,6 +142,8 @@ class alignas(128) EventBatch {
       FullEvent& f = full_[k];
       f.event.instance = View(f.instance);
       if (f.event.request) f.event.request = View(f.request);
+      if (f.event.proxy_choice.state == FieldUpdate<std::string_view>::State::kValue)
+        f.event.proxy_choice.value = View(f.proxy_choice);
     }
   }
 
@@ -215,6 +219,7 @@ class alignas(128) EventBatch {
     TraceEvent event;
     IdSpan instance;
     IdSpan request;
+    IdSpan proxy_choice;
   };
 
   static_assert(sizeof(TraceEvent) == kTraceEventSize,
@@ -223,7 +228,7 @@ class alignas(128) EventBatch {
   // Whether PackedEvent holds all of `e`: the fields it has no room for
   // are unset, and those an event of its type never sets are empty.
   static bool Packs(const TraceEvent& e) {
-    if (e.weight || e.speed || e.ttft || e.route || e.knowledge_tokens ||
+    if (e.weight || e.speed || e.ttft || e.route || e.knowledge_tokens || e.proxy_choice.present() ||
         !e.hint.queues.empty() || !e.hint.prefix_blocks.empty() || !e.hint.raw_json.empty())
       return false;
     if (e.type == EventType::kArrival)

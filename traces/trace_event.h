@@ -70,6 +70,10 @@ struct TraceHeader {
   // "prefix_block_tokens" key, an lbsim extension read by the LLM engine
   // model); null when the header does not say.
   std::optional<std::uint64_t> prefix_block_tokens;
+  // The strategy the recorded Proxy ran (its "proxy_strategy" key, written
+  // by `lbsim import --from cacheroute-record`): an lbsim strategy name, or
+  // the Proxy's class name when lbsim has none; empty when not recorded.
+  std::string proxy_strategy;
 };
 
 // One validated trace event. Reused between events by the readers; its
@@ -109,6 +113,11 @@ struct TraceEvent {
   std::optional<double> ttft;
   std::optional<RequestRoute> route;
   std::optional<std::uint64_t> knowledge_tokens;
+  // What the recorded Proxy chose for this arrival (lbsim extension, written
+  // by `lbsim import --from cacheroute-record`; the replay compares each
+  // decision with it): an Instance id, null when it chose none (a refusal,
+  // or nothing alive), absent when not recorded.
+  FieldUpdate<std::string_view> proxy_choice;
   Hint hint;
 
   // Unsets every field but type, t and position.
@@ -126,12 +135,13 @@ struct TraceEvent {
     ttft.reset();
     route.reset();
     knowledge_tokens.reset();
+    proxy_choice = {};
     hint.Clear();
   }
 };
 
 // The size of TraceEvent that EventDecoder, LineLayouts and ReadAhead were
 // last checked against (x86-64); line_layouts.cc and read_ahead.cc assert it.
-inline constexpr std::size_t kTraceEventSize = 328;
+inline constexpr std::size_t kTraceEventSize = 352;
 
 }  // namespace lbsim

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/replay/proxy_choice_check.h"
 #include "strategies/candidate.h"
 #include "strategies/hint.h"
 #include "strategies/strategy.h"
@@ -77,6 +78,9 @@ class RunMetrics {
   // A routed arrival without a duration under a Proxy that counts its
   // requests: it stays counted in its Instance's inflight forever.
   void RecordNeverCompleted() { ++never_completed_; }
+  // The decisions compared with a recorded Proxy's choices.
+  ProxyChoiceCheck& proxy_choices() { return proxy_choices_; }
+  const ProxyChoiceCheck& proxy_choices() const { return proxy_choices_; }
   // Whether RecordDecision reads a hint's queues for a list of
   // `candidates` candidates: only when one of them has no signal of its own.
   bool ReadsHintQueues(std::size_t candidates) const { return signalled_candidates_ < candidates; }
@@ -288,6 +292,7 @@ class RunMetrics {
   std::uint64_t decisions_ = 0;
   std::uint64_t unknown_excluded_ = 0;
   std::uint64_t never_completed_ = 0;
+  ProxyChoiceCheck proxy_choices_;
   Run current_, longest_;
   std::uint64_t herded_ = 0;
   std::map<LongRunKey, Stretches> long_runs_;

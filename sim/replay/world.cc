@@ -367,6 +367,9 @@ bool World::Decide(const TraceEvent& arrival, std::uint64_t seq,
   candidates_.Sync(pool, table);
   std::span<const Candidate> candidates = candidates_.candidates();
   if (candidates.empty()) {
+    if (arrival.proxy_choice.present())
+      CompareWithProxy(arrival, seq, request_id, nullptr, "no_instances", candidates,
+                       arrival.hint);
     metrics_.RecordNoInstances(seq);
     if (timeline_) timeline_->Decision(arrival.t.value, nullptr, "no_instances", 0);
     if (log_)
@@ -379,6 +382,10 @@ bool World::Decide(const TraceEvent& arrival, std::uint64_t seq,
   const Hint& hint = signals_ ? SignalledHint(arrival.hint, candidates) : arrival.hint;
   Choice choice = index_ ? index_->SelectIndexed(candidates, hint)
                          : strategy_->Select(candidates, hint);
+  if (arrival.proxy_choice.present())
+    CompareWithProxy(arrival, seq, request_id,
+                     choice.refused ? nullptr : &candidates[choice.index].id,
+                     choice.refused ? "refused" : choice.reason, candidates, hint);
   if (choice.refused) {
     Refuse(arrival, seq, request_id, candidates.size());
     return false;
@@ -445,6 +452,19 @@ inline void World::CountRouted(InstanceIndex routed, std::size_t slot, bool has_
   }
   if (plain_) candidates_.ChosenInflightChanged(slot, n);
   else candidates_.MarkChanged(routed);
+}
+
+[[gnu::noinline]] void World::CompareWithProxy(const TraceEvent& arrival, std::uint64_t seq,
+                                               std::string_view request_id,
+                                               const std::string_view* chosen,
+                                               std::string_view reason,
+                                               std::span<const Candidate> candidates,
+                                               const Hint& hint) {
+  std::optional<std::string_view> recorded;
+  if (arrival.proxy_choice.state == FieldUpdate<std::string_view>::State::kValue)
+    recorded = arrival.proxy_choice.value;
+  metrics_.proxy_choices().Record(recorded, chosen ? std::optional(*chosen) : std::nullopt, seq,
+                                  arrival.t.value, request_id, reason, candidates, hint);
 }
 
 [[gnu::noinline]] void World::Refuse(const TraceEvent& arrival, std::uint64_t seq,

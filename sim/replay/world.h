@@ -154,6 +154,11 @@ class World {
   // Counts one more request in flight; past kMaxInFlight throws InputError,
   // its message starting with `where` (a field, or empty).
   void AddInFlight(std::string_view where);
+  // Compares a decision (`chosen` null: none) with the arrival's recorded
+  // proxy_choice (present).
+  void CompareWithProxy(const TraceEvent& arrival, std::uint64_t seq, std::string_view request_id,
+                        const std::string_view* chosen, std::string_view reason,
+                        std::span<const Candidate> candidates, const Hint& hint);
   // A refused decision: logged and counted, nothing routed.
   void Refuse(const TraceEvent& arrival, std::uint64_t seq, std::string_view request_id,
               std::size_t candidates, std::string_view queue_depths = {});

@@ -54,6 +54,33 @@ std::string Arrivals(std::uint64_t n) {
   return fmt::format("{} arrival{}", n, n == 1 ? "" : "s");
 }
 
+// The proxy_differs warning: how many decisions differ from the recorded
+// Proxy's, and the first with what the strategy saw (at most eight of its
+// candidates; the JSON report has them all).
+std::string ProxyDiffersText(const ProxyChoicesReport& p) {
+  const ProxyChoiceCheck::Difference& d = *p.first_difference;
+  auto named = [](const std::optional<std::string>& id) {
+    return id ? *id : std::string("none");
+  };
+  std::string seen;
+  constexpr std::size_t kShown = 8;
+  for (std::size_t k = 0; k < d.candidates.size() && k < kShown; ++k) {
+    const ProxyChoiceCheck::SeenCandidate& c = d.candidates[k];
+    std::string load = fmt::format("inflight {}, qps_1m {}",
+                                   c.inflight ? std::to_string(*c.inflight) : "unknown",
+                                   c.qps_1m ? fmt::format("{}", *c.qps_1m) : "unknown");
+    for (const auto& [key, value] : c.queue) load += fmt::format(", {} {}", key, value);
+    seen += fmt::format("{}{} ({})", k ? "; " : "", c.id, load);
+  }
+  if (d.candidates.size() > kShown) seen += fmt::format("; and {} more", d.candidates.size() - kShown);
+  if (d.candidates.empty()) seen = "none alive";
+  return fmt::format(
+      "{} of {} decisions differ from the recorded Proxy's choices; the first, arrival {} (request {}, "
+      "t {}): the Proxy chose {}, this run {} ({}); candidates: {} (proxy_differs)",
+      p.compared - p.equal, p.compared, d.seq, d.request, d.t,
+      named(d.proxy), named(d.chosen), d.reason, seen);
+}
+
 bool HasReason(const StrategyReport& s, std::string_view word) {
   return std::any_of(s.reasons.begin(), s.reasons.end(),
                      [&](const auto& r) { return r.first == word; });
@@ -281,6 +308,9 @@ void AddWarnings(StrategyReport& s, const ProxyReport& proxy) {
          fmt::format("{} routed without a duration: {} counts every routed request, so each "
                      "stays in its Instance's inflight for the rest of the trace",
                      Arrivals(s.never_completed), proxy.profile));
+  if (s.proxy_choices && s.proxy_choices->self_check &&
+      s.proxy_choices->equal < s.proxy_choices->compared)
+    warn("proxy_differs", ProxyDiffersText(*s.proxy_choices));
   if (s.proxy_queue && s.proxy_queue->stuck > 0)
     warn("stuck",
          s.proxy_queue->stalled_behind_completions

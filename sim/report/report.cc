@@ -8,6 +8,18 @@
 namespace lbsim {
 namespace {
 
+// Whether `request`'s run is the recording's self-check (ProxyChoicesReport).
+bool IsSelfCheck(const ReplayResult& result, const StrategyRequest& request,
+                 std::optional<bool> replays_proxy) {
+  const TraceHeader& h = result.header;
+  if (h.proxy_strategy.empty() || replays_proxy != true) return false;
+  const StrategyInfo* ran = StrategyRegistry::Builtin().Find(h.proxy_strategy);
+  if (!ran || ran->name != request.info->name) return false;
+  if (h.proxy && h.proxy != result.proxy.profile) return false;
+  const SimOptions& o = result.options;
+  return !o.service() && !o.stale() && !o.engine_model() && !o.proxy_queue.on;
+}
+
 ProxyReport BuildProxyReport(const ReplayResult& result) {
   const ProxyProfile& profile = *result.proxy.profile;
   ProxyReport p;
@@ -78,6 +90,13 @@ Report BuildReport(const ReplayResult& result) {
     s.refused = m.refused();
     s.never_completed = m.never_completed();
     if (report.proxy.pinned && request.info->from_proxy) s.replays_proxy = request.ReplaysProxy();
+    if (m.proxy_choices().compared() > 0) {
+      ProxyChoicesReport& p = s.proxy_choices.emplace();
+      p.compared = m.proxy_choices().compared();
+      p.equal = m.proxy_choices().equal();
+      p.first_difference = m.proxy_choices().first_difference();
+      p.self_check = IsSelfCheck(result, request, s.replays_proxy);
+    }
     s.fallback_decisions = m.ReasonCount("fallback");
     s.tie_decisions = m.ReasonCount("tie");
     s.unknown_excluded = m.unknown_excluded();

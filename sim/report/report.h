@@ -213,6 +213,19 @@ struct ProxyReport {
   std::vector<Warning> warnings;  // about the trace under this Proxy
 };
 
+// A run's decisions against the choices of the recorded Proxy (the
+// arrivals' proxy_choice; docs/record-proxy.md).
+struct ProxyChoicesReport {
+  std::uint64_t compared = 0;  // decisions of arrivals with a recorded choice
+  std::uint64_t equal = 0;     // of those, the ones equal to the Proxy's
+  // The run is the recording's self-check: the strategy the Proxy ran
+  // (the header's proxy_strategy), exactly as the pinned version runs it,
+  // under the profile the trace names, with no what-if part that changes
+  // decisions. Only its differences raise the proxy_differs warning.
+  bool self_check = false;
+  std::optional<ProxyChoiceCheck::Difference> first_difference;
+};
+
 // Everything reported about one strategy run.
 struct StrategyReport {
   std::string strategy;      // canonical name
@@ -229,6 +242,8 @@ struct StrategyReport {
   // For the Proxy's own strategies under a pinned profile: whether the run
   // is exactly that version's (no parameter changed); unset otherwise.
   std::optional<bool> replays_proxy;
+  // Set when the trace holds the recorded Proxy's choices.
+  std::optional<ProxyChoicesReport> proxy_choices;
   std::uint64_t fallback_decisions = 0;
   std::uint64_t tie_decisions = 0;
   std::uint64_t unknown_excluded = 0;

@@ -25,6 +25,38 @@ void AddNewKey(ojson& object, const std::string& key, ojson value) {
   object.get_ref<ojson::object_t&>().emplace_back(key, std::move(value));
 }
 
+
+ojson OptionalText(const std::optional<std::string>& text) {
+  return text ? ojson(*text) : ojson(nullptr);
+}
+
+// A run against the recorded Proxy's choices (docs/record-proxy.md).
+ojson ProxyChoicesJson(const ProxyChoicesReport& p) {
+  ojson j;
+  j["compared"] = p.compared;
+  j["equal"] = p.equal;
+  j["share"] = static_cast<double>(p.equal) / static_cast<double>(p.compared);
+  j["self_check"] = p.self_check;
+  ojson first = ojson(nullptr);
+  if (const auto& d = p.first_difference) {
+    first = {{"seq", d->seq},           {"t", d->t},
+             {"request", d->request},   {"proxy", OptionalText(d->proxy)},
+             {"chosen", OptionalText(d->chosen)}, {"reason", d->reason}};
+    ojson candidates = ojson::array();
+    for (const ProxyChoiceCheck::SeenCandidate& c : d->candidates) {
+      ojson queue = ojson::object();
+      for (const auto& [key, value] : c.queue) queue[std::string(key)] = value;
+      candidates.push_back({{"id", c.id},
+                            {"inflight", c.inflight ? ojson(*c.inflight) : ojson(nullptr)},
+                            {"qps_1m", c.qps_1m ? ojson(*c.qps_1m) : ojson(nullptr)},
+                            {"queue", queue}});
+    }
+    first["candidates"] = candidates;
+  }
+  j["first_difference"] = first;
+  return j;
+}
+
 ojson PerInstance(const StrategyReport& s,
                   std::uint64_t InstanceReport::*field) {
   ojson out = ojson::object();
@@ -202,6 +234,7 @@ ojson StrategyJson(const StrategyReport& s) {
   j["refused"] = s.refused;
   j["replays_proxy"] = s.replays_proxy ? ojson(*s.replays_proxy) : ojson(nullptr);
   j["never_completed"] = s.never_completed;
+  if (s.proxy_choices) j["proxy_choices"] = ProxyChoicesJson(*s.proxy_choices);
   j["tie"] = {{"decisions", s.tie_decisions},
               {"selections", PerInstance(s, &InstanceReport::tie_selections)}};
   j["candidate_decisions"] = PerInstance(s, &InstanceReport::candidate_decisions);

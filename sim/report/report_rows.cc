@@ -407,6 +407,25 @@ ReportRows BuildReportRows(const Report& raw) {
                ? fmt::format("{} x{}", *s.longest_run_instance, s.longest_run)
                : std::string("-");
   });
+  if (std::any_of(runs.begin(), runs.end(),
+                  [](const StrategyReport& s) { return s.proxy_choices.has_value(); })) {
+    t.Blank();
+    t.Section("the recorded Proxy's choices");
+    row("  equal", [](const StrategyReport& s) {
+      if (!s.proxy_choices) return std::string("-");
+      const ProxyChoicesReport& p = *s.proxy_choices;
+      return fmt::format("{} of {} ({:.1f}%)", p.equal, p.compared,
+                         100.0 * static_cast<double>(p.equal) / static_cast<double>(p.compared));
+    });
+    row("  first differs", [](const StrategyReport& s) {
+      if (!s.proxy_choices || !s.proxy_choices->first_difference) return std::string("-");
+      return fmt::format("arrival {}", s.proxy_choices->first_difference->seq);
+    });
+    row("  self-check", [](const StrategyReport& s) {
+      return s.proxy_choices && s.proxy_choices->self_check ? std::string("yes")
+                                                            : std::string("no");
+    });
+  }
   if (report.simulation) WhatIfRows(t, report, row);
   if (report.proxy_queue) ProxyQueueRows(t, report, row);
 

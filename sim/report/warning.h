@@ -27,6 +27,8 @@ struct Warning {
 //   no_instances        arrivals that found nothing alive
 //   refused             decisions the strategy refused (the Proxy's 503s)
 //   never_completed     routed requests the Proxy counts forever
+//   proxy_differs       decisions of a recording's self-check that differ
+//                       from what the recorded Proxy chose
 //   stuck               requests the Proxy queue never forwarded or ended
 //   parameters_changed  a pinned Proxy's strategy run with other parameters
 //   ignored_inflight    (the Proxy's) load inflight values a heartbeat ignores
@@ -37,7 +39,7 @@ struct Warning {
 inline constexpr std::string_view kWarningNames[] = {
     "unknown_starvation", "never_chosen",      "concentration", "herding",
     "overload",           "fallback_burst",    "no_instances",  "refused",
-    "never_completed",    "stuck",             "parameters_changed", "ignored_inflight",
+    "never_completed",    "proxy_differs",     "stuck",             "parameters_changed", "ignored_inflight",
     "ignored_null_qps_1m", "engine_rejected", "misspelt_key"};
 
 // Whether `name` is one of kWarningNames.

@@ -20,6 +20,7 @@ std::string DescribeEvent(const TraceEvent& e) {
   s += fmt::format("in={} out={} ",
                    e.input_tokens ? std::to_string(*e.input_tokens) : "-",
                    e.output_tokens ? std::to_string(*e.output_tokens) : "-");
+  s += fmt::format("pc={}/{} ", static_cast<int>(e.proxy_choice.state), e.proxy_choice.value);
   for (const Hint::Entry& q : e.hint.queues) {
     s += fmt::format("q{}:", q.instance);
     for (std::size_t i = 0; i < q.load.value.size(); ++i)
@@ -34,6 +35,7 @@ std::string DescribeHeader(const TraceHeader& header, const InstanceTable& table
   std::string s = fmt::format("header name={} about={} unit={} table={} pbt={}", header.name,
                               header.description, header.time_unit, table.size(),
                               header.prefix_block_tokens.value_or(0));
+  s += fmt::format(" ps={}", header.proxy_strategy);
   for (const HeaderInstance& i : header.instances)
     s += fmt::format(" [{} w={} inf={} qps={} alive={} sp={}]", i.id, i.weight,
                      i.inflight ? std::to_string(*i.inflight) : "-",

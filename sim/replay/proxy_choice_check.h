@@ -1,0 +1,56 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "strategies/candidate.h"
+#include "strategies/hint.h"
+
+namespace lbsim {
+
+// Compares a strategy run's decisions with the choices a recorded Proxy
+// made (the arrivals' `proxy_choice`, docs/record-proxy.md): how many were
+// compared, how many are equal, and the first that differs with what the
+// strategy saw then.
+class ProxyChoiceCheck {
+ public:
+  // One candidate of the first differing decision, as the strategy saw it.
+  struct SeenCandidate {
+    std::string id;
+    std::optional<std::int64_t> inflight;
+    std::optional<double> qps_1m;
+    // The hint's known queue values for it, in kQueueFields order.
+    std::vector<std::pair<std::string_view, double>> queue;
+  };
+  struct Difference {
+    std::uint64_t seq = 0;  // 1-based arrival number
+    double t = 0.0;
+    std::string request;
+    std::optional<std::string> proxy;   // what the Proxy chose; null: none
+    std::optional<std::string> chosen;  // what the run chose; null: none
+    std::string reason;                 // the run's reason word
+    std::vector<SeenCandidate> candidates;
+  };
+
+  // Records one decision of an arrival that carries a recorded choice:
+  // `recorded` the Proxy's (null: none), `chosen` the run's (null: none).
+  void Record(std::optional<std::string_view> recorded, std::optional<std::string_view> chosen,
+              std::uint64_t seq, double t, std::string_view request, std::string_view reason,
+              std::span<const Candidate> candidates, const Hint& hint);
+
+  std::uint64_t compared() const { return compared_; }
+  std::uint64_t equal() const { return equal_; }
+  const std::optional<Difference>& first_difference() const { return first_difference_; }
+
+ private:
+  std::uint64_t compared_ = 0;
+  std::uint64_t equal_ = 0;
+  std::optional<Difference> first_difference_;
+};
+
+}  // namespace lbsim
