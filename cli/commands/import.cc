@@ -26,6 +26,7 @@
 #include "sim/io/write_stream.h"
 #include "traces/gen/trace_line_writer.h"
 #include "traces/importers/field_text.h"
+#include "traces/importers/cacheroute_record.h"
 #include "traces/importers/trace_import.h"
 #include "traces/trace_stream.h"
 
@@ -37,9 +38,12 @@ Formats (field mappings in docs/import.md):
   mooncake  JSON Lines: timestamp (ms), input_length, output_length, hash_ids
   azure     CSV: TIMESTAMP (date-time), ContextTokens, GeneratedTokens
   burstgpt  CSV: Timestamp (s), Model, Request tokens, Response tokens, ...
+  cacheroute-record  a recording of the CacheRoute Proxy by lbsim's recorder
 Every request becomes an arrival: t in ms, duration from the token-time
 model, prefix_blocks from hash_ids. A malformed row stops the import with
-exit status 2 and no output file, unless --skip-bad.)";
+exit status 2 and no output file, unless --skip-bad. A recording keeps the
+Proxy's pool, hints, request ends and choices (docs/record-proxy.md) and
+takes no --instances or token-time options.)";
 
 // What `lbsim import --from FORMAT IN [-o OUT]` was asked to do.
 struct ImportCommand {
@@ -54,6 +58,7 @@ struct ImportCommand {
   std::uint64_t limit = 0;  // 0: every request
   bool skip_bad = false;
   std::string failed;  // --failed keep|drop (burstgpt); empty: keep
+  std::vector<std::string> given;  // the long names of the options given
 };
 
 // "N" gives inst-1 .. inst-N; anything else is a comma-separated id list.
@@ -116,26 +121,80 @@ std::string Counted(std::uint64_t n, std::string_view noun) {
 }
 
 
+// The summary line of a request import.
+std::string RequestsSummary(const ImportCommand& c, const ImportFormat& format,
+                            const ImportOptions& options, const ImportStats& stats,
+                            const std::string& display_path) {
+  std::string summary = fmt::format("lbsim: imported {} from {} ({})",
+                                    Counted(stats.arrivals, "arrival"), display_path,
+                                    format.name);
+  if (c.skip_bad) {
+    summary += fmt::format("; skipped {}", Counted(stats.skipped, "malformed row"));
+    if (stats.skipped) summary += fmt::format(" (first: {})", stats.first_skipped);
+  }
+  if (!options.keep_failed)
+    summary += fmt::format("; dropped {}", Counted(stats.failed_dropped, "failed request"));
+  return summary;
+}
+
+// The summary of a recording's import: what it holds, the Proxy it names,
+// and what the replay cannot take from it.
+std::string RecordingSummary(const RecordImportStats& s, const std::string& display_path) {
+  std::string summary = fmt::format(
+      "lbsim: imported {} from {} (cacheroute-record): {} refused, {} found no Instance, {} "
+      "still in flight at the end, {} expired",
+      Counted(s.arrivals, "arrival"), display_path, s.refused, s.no_instances, s.in_flight,
+      Counted(s.expired, "Instance"));
+  summary += "; proxy ";
+  if (s.profile) summary += fmt::format("{}", s.profile->name);
+  else if (!s.commit.empty())
+    summary += fmt::format("commit {} is no pinned version: the trace names none, so it "
+                           "replays as latest unless --proxy says otherwise",
+                           s.commit);
+  else summary += "commit not recorded: the trace names none";
+  if (!s.strategy.empty()) summary += fmt::format(", strategy {}", s.strategy);
+  if (s.python.rfind("3.11", 0) == 0 || s.python.rfind("3.10", 0) == 0)
+    summary += fmt::format("; the Proxy ran Python {}: replay with --python 3.11", s.python);
+  if (s.lost)
+    summary += fmt::format("; warning: the recorder lost {}, so decisions after the loss may "
+                           "not replay as recorded",
+                           Counted(s.lost, "event"));
+  if (s.gaps)
+    summary += fmt::format("; warning: {} where the recording does not explain itself (first: "
+                           "{})",
+                           Counted(s.gaps, "place"), s.first_gap);
+  return summary;
+}
+
 // Converts the input to a v1 JSON Lines trace, written atomically when an
 // output file is named, and prints one summary line on stderr. Returns the
 // exit status; throws UsageError/InputError.
 int RunImport(const ImportCommand& c) {
   const ImportFormat& format = RequireImportFormat(c.format);
   ImportOptions options;
-  options.instances = InstanceIds(c.instances);
-  RequireFinite(c.prefill_ms_per_token, 0, false, "--prefill-ms-per-token");
-  RequireFinite(c.decode_ms_per_token, 0, false, "--decode-ms-per-token");
-  RequireFinite(c.rate_scale, 0, true, "--rate-scale");
-  options.prefill_ms_per_token = c.prefill_ms_per_token;
-  options.decode_ms_per_token = c.decode_ms_per_token;
-  options.rate_scale = c.rate_scale;
-  options.limit = c.limit;
-  options.skip_bad = c.skip_bad;
-  if (!c.failed.empty()) {
-    if (!format.marks_failures)
-      throw UsageError(fmt::format("--failed: the {} format marks no request as failed",
-                                   format.name));
-    options.keep_failed = c.failed == "keep";
+  if (format.proxy_recording) {
+    // A recording holds its own pool, times and request ends.
+    for (const std::string& flag : c.given)
+      if (flag != "--from" && flag != "--output" && flag != "--name")
+        throw UsageError(fmt::format("{}: does not apply to --from {}: a recording holds its "
+                                     "own Instances, times and request ends",
+                                     flag, format.name));
+  } else {
+    options.instances = InstanceIds(c.instances);
+    RequireFinite(c.prefill_ms_per_token, 0, false, "--prefill-ms-per-token");
+    RequireFinite(c.decode_ms_per_token, 0, false, "--decode-ms-per-token");
+    RequireFinite(c.rate_scale, 0, true, "--rate-scale");
+    options.prefill_ms_per_token = c.prefill_ms_per_token;
+    options.decode_ms_per_token = c.decode_ms_per_token;
+    options.rate_scale = c.rate_scale;
+    options.limit = c.limit;
+    options.skip_bad = c.skip_bad;
+    if (!c.failed.empty()) {
+      if (!format.marks_failures)
+        throw UsageError(fmt::format("--failed: the {} format marks no request as failed",
+                                     format.name));
+      options.keep_failed = c.failed == "keep";
+    }
   }
   RefuseOverwrite(c.output, c.input, "-o");
 
@@ -147,14 +206,21 @@ int RunImport(const ImportCommand& c) {
   if (IsStandardOutputPath(c.output)) out.emplace(STDOUT_FILENO);
   else out_file.emplace(c.output);
   const std::string_view out_name = out_file ? out_file->Name() : "standard output";
+  std::FILE* const stream = out ? out->get() : out_file->stream();
+  const TraceEncoding encoding = out ? TraceEncoding::kLines : WrittenEncoding(c.output);
+  const std::string name = c.name.empty() ? DefaultName(c.input) : c.name;
 
-  std::unique_ptr<RequestSource> source = format.open(in.get(), display_path, &in);
-  ImportStats stats;
+  std::string summary;
   try {
-    stats = ImportTrace(format, *source, display_path,
-                        c.name.empty() ? DefaultName(c.input) : c.name, options,
-                        out ? out->get() : out_file->stream(),
-                        out ? TraceEncoding::kLines : WrittenEncoding(c.output));
+    if (format.proxy_recording) {
+      summary = RecordingSummary(ImportCacheRouteRecord(in, display_path, name, stream, encoding),
+                                 display_path);
+    } else {
+      std::unique_ptr<RequestSource> source = format.open(in.get(), display_path, &in);
+      const ImportStats stats =
+          ImportTrace(format, *source, display_path, name, options, stream, encoding);
+      summary = RequestsSummary(c, format, options, stats, display_path);
+    }
   } catch (const TraceWriteError& e) {
     throw UsageError(fmt::format("{}: cannot write output: {}", out_name, e.what()));
   }
@@ -162,15 +228,6 @@ int RunImport(const ImportCommand& c) {
   else if (const int err = out->Flush())
     throw UsageError(fmt::format("{}: cannot write output: {}", out_name, std::strerror(err)));
 
-  std::string summary = fmt::format("lbsim: imported {} from {} ({})",
-                                    Counted(stats.arrivals, "arrival"), display_path,
-                                    format.name);
-  if (c.skip_bad) {
-    summary += fmt::format("; skipped {}", Counted(stats.skipped, "malformed row"));
-    if (stats.skipped) summary += fmt::format(" (first: {})", stats.first_skipped);
-  }
-  if (!options.keep_failed)
-    summary += fmt::format("; dropped {}", Counted(stats.failed_dropped, "failed request"));
   // The path and the first skipped row's message hold text from the input.
   std::fprintf(stderr, "%s\n", Printable(summary).c_str());
   return 0;
@@ -180,9 +237,11 @@ class ImportCli final : public Subcommand {
  public:
   void Declare(CLI::App& app) override {
     cmd_ = app.add_subcommand("import",
-                              "Convert a public LLM serving trace into a v1 JSON Lines trace");
+                              "Convert a public LLM serving trace, or a recording of the Proxy, "
+                              "into a v1 JSON Lines trace");
     cmd_->footer(kFooter);
-    cmd_->add_option("--from", import_.format, "Input format: mooncake, azure or burstgpt")
+    cmd_->add_option("--from", import_.format,
+                     "Input format: mooncake, azure, burstgpt or cacheroute-record")
         ->required()
         ->type_name("FORMAT");
     cmd_->add_option("input", import_.input, "The public trace file, or - for standard input")
@@ -194,8 +253,7 @@ class ImportCli final : public Subcommand {
         ->type_name("OUT");
     cmd_->add_option("--instances", import_.instances,
                      "The pool: a count N (inst-1 .. inst-N) or comma-separated ids; "
-                     "each starts alive with inflight 0")
-        ->required()
+                     "each starts alive with inflight 0 (required but for a recording)")
         ->type_name("N|IDS");
     cmd_->add_option("--prefill-ms-per-token", import_.prefill_ms_per_token,
                      "Token-time model: milliseconds per input token")
@@ -221,7 +279,12 @@ class ImportCli final : public Subcommand {
     return {{cmd_, "--output", &import_.output}};
   }
   // A failed import names no unwritten file (its summary goes to stderr).
-  int Run(std::vector<std::string>&) override { return RunImport(import_); }
+  int Run(std::vector<std::string>&) override {
+    for (const CLI::Option* option : cmd_->get_options())
+      if (option->count() > 0 && !option->get_lnames().empty())
+        import_.given.push_back("--" + option->get_lnames().front());
+    return RunImport(import_);
+  }
 
  private:
   ImportCommand import_;

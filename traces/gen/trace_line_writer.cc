@@ -61,12 +61,18 @@ void TraceLineWriter::Header(std::string_view name, std::string_view description
                              std::string_view time_unit, std::optional<std::uint64_t> seed,
                              const ProxyProfile* proxy,
                              const std::vector<GeneratedInstance>& instances,
-                             std::optional<std::uint64_t> prefix_block_tokens) {
+                             std::optional<std::uint64_t> prefix_block_tokens,
+                             std::string_view proxy_strategy) {
   const std::size_t start = buffer_.size();
   buffer_ += "{\"lbsim_trace\":1,";
   if (proxy) {
     buffer_ += "\"proxy\":";
     AppendJsonString(buffer_, proxy->name);
+    buffer_ += ',';
+  }
+  if (!proxy_strategy.empty()) {
+    buffer_ += "\"proxy_strategy\":";
+    AppendJsonString(buffer_, proxy_strategy);
     buffer_ += ',';
   }
   buffer_ += "\"name\":";
@@ -124,6 +130,30 @@ void TraceLineWriter::Arrival(double t, double duration,
   }
   if (response.ttft) NumberKey("ttft", *response.ttft);
   if (response.completions) buffer_ += ",\"route\":\"completions\"";
+  ++events_;
+  ++arrivals_;
+  EndLine();
+}
+
+void TraceLineWriter::RecordedArrival(double t, std::optional<std::string_view> request,
+                                      std::optional<double> duration,
+                                      std::string_view hint_json,
+                                      const std::string* proxy_choice) {
+  BeginEvent();
+  Number(t);
+  buffer_ += ",\"type\":\"arrival\"";
+  if (request) {
+    buffer_ += ",\"request\":";
+    AppendJsonString(buffer_, *request);
+  }
+  if (duration) NumberKey("duration", *duration);
+  if (!hint_json.empty()) {
+    buffer_ += ",\"hint\":";
+    buffer_ += hint_json;
+  }
+  buffer_ += ",\"proxy_choice\":";
+  if (proxy_choice) AppendJsonString(buffer_, *proxy_choice);
+  else buffer_ += "null";
   ++events_;
   ++arrivals_;
   EndLine();

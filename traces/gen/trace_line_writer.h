@@ -49,11 +49,13 @@ class TraceLineWriter {
   TraceLineWriter& operator=(const TraceLineWriter&) = delete;
 
   // The header line; a `seed` is echoed under the extra key "lbsim_gen", a
-  // `proxy` (may be null) as "proxy", a `prefix_block_tokens` under that key.
+  // `proxy` (may be null) as "proxy", a `prefix_block_tokens` under that key,
+  // a `proxy_strategy` (when not empty) too.
   void Header(std::string_view name, std::string_view description,
               std::string_view time_unit, std::optional<std::uint64_t> seed,
               const ProxyProfile* proxy, const std::vector<GeneratedInstance>& instances,
-              std::optional<std::uint64_t> prefix_block_tokens = std::nullopt);
+              std::optional<std::uint64_t> prefix_block_tokens = std::nullopt,
+              std::string_view proxy_strategy = {});
   // The token counts of an arrival.
   struct Tokens {
     std::uint64_t input = 0;
@@ -65,6 +67,13 @@ class TraceLineWriter {
   void Arrival(double t, double duration,
                std::span<const std::uint64_t> prefix_blocks = {},
                std::optional<Tokens> tokens = std::nullopt, Response response = {});
+  // An arrival as a recorded Proxy saw it: t, type, the request id when
+  // given, the duration when known, `hint_json` (a JSON object's text) when
+  // not empty, then proxy_choice (the Instance the Proxy chose; null when
+  // `proxy_choice` is null: it chose none).
+  void RecordedArrival(double t, std::optional<std::string_view> request,
+                       std::optional<double> duration, std::string_view hint_json,
+                       const std::string* proxy_choice);
   void Change(const InstanceChange& change);
   void Load(double t, std::string_view id, std::optional<std::int64_t> inflight,
             std::optional<double> qps_1m);

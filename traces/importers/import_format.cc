@@ -11,7 +11,7 @@ namespace lbsim {
 
 std::span<const ImportFormat> ImportFormats() {
   static const std::vector<ImportFormat> formats = {MooncakeFormat(), AzureFormat(),
-                                                    BurstGptFormat()};
+                                                    BurstGptFormat(), CacheRouteRecordFormat()};
   return formats;
 }
 

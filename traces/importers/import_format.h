@@ -21,6 +21,10 @@ struct ImportFormat {
   // Prompt tokens per prefix block id (Mooncake's hash_ids: 512), written
   // as the header's prefix_block_tokens; 0: the format has no blocks.
   std::uint64_t prefix_block_tokens = 0;
+  // A recording of the Proxy itself (its pool, loads and decisions), not
+  // requests: converted whole by ImportCacheRouteRecord, without --instances
+  // or the token-time model; `open` is null.
+  bool proxy_recording = false;
   // Opens a source over `file` (not owned); `display_path` names it in
   // messages; `input` (may be null) is what `file` reads and explains read
   // errors (of compressed data).
@@ -47,5 +51,6 @@ const ImportFormat& RequireImportFormat(std::string_view name);
 ImportFormat MooncakeFormat();
 ImportFormat AzureFormat();
 ImportFormat BurstGptFormat();
+ImportFormat CacheRouteRecordFormat();
 
 }  // namespace lbsim

@@ -1,0 +1,642 @@
+// A recording of the CacheRoute Proxy (lbsim's recorder, recorder/) as a v1
+// trace. The recording is JSON Lines: a header, then one event a line in
+// the order things happened in the Proxy (docs/record-proxy.md).
+
+#include "traces/importers/cacheroute_record.h"
+#include "traces/importers/import_format.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "base/errors.h"
+#include "base/input/input_file.h"
+#include "base/json/json_line_parser.h"
+#include "traces/gen/trace_line_writer.h"
+#include "traces/line_source.h"
+
+namespace lbsim {
+namespace {
+
+using nlohmann::json;
+
+// Event times are multiples of 1/1024 ms (about a microsecond): exact in a
+// double, and so is the sum of one and a duration (a difference of two).
+constexpr std::uint64_t kTicksPerMs = 1024;
+
+[[noreturn]] void Bad(std::string_view field, std::string_view expected, const json* got) {
+  if (!got)
+    throw FieldError(fmt::format("field \"{}\": expected {}, but it is missing", field, expected));
+  throw FieldError(fmt::format("field \"{}\": expected {}, got {}", field, expected,
+                               ShortJson(*got)));
+}
+
+const json* Member(const json& object, std::string_view key) {
+  auto it = object.find(key);
+  return it == object.end() ? nullptr : &*it;
+}
+
+std::uint64_t Unsigned(const json& object, std::string_view key, std::string_view expected) {
+  const json* v = Member(object, key);
+  if (!v || !(v->is_number_unsigned() || (v->is_number_integer() && v->get<std::int64_t>() >= 0)))
+    Bad(key, expected, v);
+  return v->get<std::uint64_t>();
+}
+
+// An Instance id: a non-empty string of at most kMaxIdBytes bytes.
+std::string Id(const json& object, std::string_view key) {
+  const json* v = Member(object, key);
+  if (!v || !v->is_string() || v->get_ref<const std::string&>().empty() ||
+      v->get_ref<const std::string&>().size() > kMaxIdBytes)
+    Bad(key, fmt::format("an Instance id (a string of 1 to {} bytes)", kMaxIdBytes), v);
+  return v->get<std::string>();
+}
+
+bool Ok(const json& object) {
+  const json* v = Member(object, "ok");
+  if (!v || !v->is_boolean()) Bad("ok", "true or false", v);
+  return v->get<bool>();
+}
+
+// A recorded number that may be unknown: null, a JSON number, or the
+// recorder's "nan", "inf", "-inf" for a float JSON cannot hold.
+std::optional<double> OptionalNumber(const json& object, std::string_view key) {
+  const json* v = Member(object, key);
+  if (!v || v->is_null()) return std::nullopt;
+  if (v->is_number()) return v->get<double>();
+  if (v->is_string()) {
+    const std::string& s = v->get_ref<const std::string&>();
+    if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
+    if (s == "inf") return std::numeric_limits<double>::infinity();
+    if (s == "-inf") return -std::numeric_limits<double>::infinity();
+  }
+  Bad(key, "a number, null, or \"nan\", \"inf\", \"-inf\"", v);
+}
+
+std::optional<std::int64_t> OptionalInteger(const json& object, std::string_view key) {
+  const json* v = Member(object, key);
+  if (!v || v->is_null()) return std::nullopt;
+  if (!v->is_number_integer() || (v->is_number_unsigned() &&
+                                  v->get<std::uint64_t>() > std::uint64_t{1} << 62))
+    Bad(key, "an integer or null", v);
+  return v->get<std::int64_t>();
+}
+
+// The request id a recorder wrote: a string, or null (none known).
+std::optional<std::string> RequestId(const json& object) {
+  const json* v = Member(object, "request");
+  if (!v || v->is_null()) return std::nullopt;
+  if (!v->is_string() || v->get_ref<const std::string&>().size() > kMaxIdBytes)
+    Bad("request", fmt::format("a request id (a string of at most {} bytes) or null", kMaxIdBytes),
+        v);
+  return v->get<std::string>();
+}
+
+// One candidate of a decision, as the strategy saw it.
+struct SeenInstance {
+  std::string id;
+  double weight = 1.0;
+  std::optional<std::int64_t> inflight;
+  std::optional<double> qps_1m;
+};
+
+std::vector<SeenInstance> Candidates(const json& event) {
+  const json* list = Member(event, "candidates");
+  if (!list || !list->is_array()) Bad("candidates", "an array of Instance objects", list);
+  std::vector<SeenInstance> out;
+  std::unordered_set<std::string> ids;
+  for (const json& c : *list) {
+    if (!c.is_object()) Bad("candidates", "an array of Instance objects", &c);
+    SeenInstance& seen = out.emplace_back();
+    seen.id = Id(c, "id");
+    if (!ids.insert(seen.id).second)
+      throw FieldError(fmt::format("field \"candidates\": Instance \"{}\" appears twice", seen.id));
+    if (std::optional<double> w = OptionalNumber(c, "weight")) seen.weight = *w;
+    seen.inflight = OptionalInteger(c, "inflight");
+    seen.qps_1m = OptionalNumber(c, "qps_1m");
+  }
+  return out;
+}
+
+// The recording's header line.
+struct RecordHeader {
+  std::string commit;
+  std::string python;
+  std::string recorder;
+};
+
+// The lbsim strategy a Proxy strategy class is, or the class name.
+std::string StrategyName(const std::string& proxy_class) {
+  if (proxy_class == "RoundRobinStrategy") return "round_robin";
+  if (proxy_class == "LeastLoadStrategy") return "least_load";
+  return proxy_class;
+}
+
+// The pinned profile a recorded commit is (either may be abbreviated), or null.
+const ProxyProfile* ProfileOfCommit(std::string_view commit) {
+  if (commit.size() < 7) return nullptr;
+  for (const ProxyProfile& p : ProxyProfiles()) {
+    if (!p.pinned()) continue;
+    std::string_view hash = p.name.substr(p.name.find('@') + 1);
+    std::size_t n = std::min(hash.size(), commit.size());
+    if (hash.substr(0, n) == commit.substr(0, n)) return &p;
+  }
+  return nullptr;
+}
+
+// Reads a recording line by line: the header, then events as parsed JSON
+// objects with their `ev`, and each event's tick (TickClock).
+class RecordLines {
+ public:
+  RecordLines(std::FILE* file, const std::string& display_path, const InputFile* input)
+      : lines_(file, display_path, input), path_(display_path) {}
+
+  RecordHeader ReadHeader() {
+    std::string_view line;
+    if (!NextLine(line))
+      throw InputError(fmt::format("{}: an empty recording; expected a header line "
+                                   "{{\"lbsim_record\": 1, ...}}",
+                                   path_));
+    return Guard([&] {
+      const json& h = Parse(line);
+      const json* version = Member(h, "lbsim_record");
+      if (!version || !version->is_number_integer() || version->get<std::int64_t>() != 1)
+        Bad("lbsim_record", "1 (a recording of lbsim's recorder, version 1)", version);
+      RecordHeader header;
+      if (const json* c = Member(h, "proxy_commit"); c && !c->is_null()) {
+        if (!c->is_string()) Bad("proxy_commit", "a commit hash or null", c);
+        header.commit = c->get<std::string>();
+      }
+      if (const json* p = Member(h, "python"); p && !p->is_null()) {
+        if (!p->is_string()) Bad("python", "a Python version such as \"3.12.3\"", p);
+        header.python = p->get<std::string>();
+      }
+      if (const json* r = Member(h, "recorder"); r && r->is_string())
+        header.recorder = r->get<std::string>();
+      return header;
+    });
+  }
+
+  // The next event, or null at the end; `type` is its `ev`, `tick` its time.
+  const json* Next(std::string& type, std::uint64_t& tick) {
+    std::string_view line;
+    if (!NextLine(line)) return nullptr;
+    return Guard([&] {
+      const json& e = Parse(line);
+      const json* ev = Member(e, "ev");
+      if (!ev || !ev->is_string()) Bad("ev", "an event name", ev);
+      type = ev->get<std::string>();
+      tick = Tick(Unsigned(e, "ns", "an integer >= 0 (monotonic nanoseconds)"));
+      return &e;
+    });
+  }
+
+  // Runs `read` and turns a FieldError into an InputError naming the line.
+  template <typename Read>
+  auto Guard(Read read) -> decltype(read()) {
+    try {
+      return read();
+    } catch (const FieldError& e) {
+      throw InputError(Where(e.what()));
+    }
+  }
+
+  std::string Where(std::string_view what) const {
+    return fmt::format("{}:{}: {}", path_, lines_.number(), what);
+  }
+
+ private:
+  bool NextLine(std::string_view& line) {
+    do {
+      if (!lines_.Next(line)) return false;
+    } while (line.find_first_not_of(" \t\r") == std::string_view::npos);
+    return true;
+  }
+
+  const json& Parse(std::string_view line) {
+    if (!parser_.Parse(line)) throw FieldError(parser_.error());
+    if (!parser_.value().is_object()) throw FieldError("expected a JSON object");
+    return parser_.value();
+  }
+
+  // Each event's own tick, in recorded order: its time since the first
+  // event, in 1/1024 ms, but at least one after the event before (the file
+  // order is the order things happened; a clock that stepped back moves
+  // nothing earlier).
+  std::uint64_t Tick(std::uint64_t ns) {
+    if (!started_) {
+      started_ = true;
+      first_ns_ = ns;
+      last_tick_ = 0;
+      return 0;
+    }
+    const unsigned __int128 since = ns > first_ns_ ? ns - first_ns_ : 0;
+    std::uint64_t tick = static_cast<std::uint64_t>(since * kTicksPerMs / 1'000'000);
+    tick = std::max(tick, last_tick_ + 1);
+    if (tick >= (std::uint64_t{1} << 53))
+      throw FieldError("field \"ns\": more than 2^53 / 1024 ms after the first event");
+    last_tick_ = tick;
+    return tick;
+  }
+
+  LineSource lines_;
+  std::string path_;
+  JsonLineParser parser_;
+  bool started_ = false;
+  std::uint64_t first_ns_ = 0;
+  std::uint64_t last_tick_ = 0;
+};
+
+double Ms(std::uint64_t tick) { return static_cast<double>(tick) / kTicksPerMs; }
+
+// What the first pass learns: each arrival's end, the Instances registered
+// before the recording started, the strategy, and the counts.
+struct FirstPass {
+  std::vector<std::int64_t> end_tick;          // by arrival; -1: no end recorded
+  std::vector<SeenInstance> header_instances;  // in the order first seen
+  std::string strategy_class;
+  std::uint64_t lost = 0;
+  std::uint64_t gaps = 0;
+  std::string first_gap;
+
+  void Gap(const RecordLines& lines, std::string_view what) {
+    if (gaps++ == 0) first_gap = lines.Where(what);
+  }
+};
+
+FirstPass ReadEnds(RecordLines& lines) {
+  FirstPass pass;
+  std::unordered_set<std::string> seen;  // ids registered or in the header
+  // A decision's request waits for its begin_request, then is in flight
+  // until an end_request of its Instance: the one with its request id, else
+  // the oldest.
+  std::unordered_map<std::string, std::deque<std::uint64_t>> awaiting_begin;
+  struct InFlight {
+    std::uint64_t arrival;
+    std::optional<std::string> request;
+  };
+  std::unordered_map<std::string, std::deque<InFlight>> in_flight;
+  std::vector<std::optional<std::string>> requests;  // by arrival
+  auto first_sight = [&](const std::string& id, const SeenInstance& state) {
+    if (seen.insert(id).second) pass.header_instances.push_back(state);
+  };
+
+  std::string type;
+  std::uint64_t tick = 0;
+  while (const json* e = lines.Next(type, tick)) {
+    lines.Guard([&] {
+      if (type == "decision" || type == "no_instances") {
+        const std::uint64_t arrival = pass.end_tick.size();
+        pass.end_tick.push_back(-1);
+        requests.push_back(RequestId(*e));
+        if (type == "no_instances") return;
+        const json* s = Member(*e, "strategy");
+        if (!s || !s->is_string()) Bad("strategy", "the strategy's class name", s);
+        if (pass.strategy_class.empty()) pass.strategy_class = s->get<std::string>();
+        else if (pass.strategy_class != s->get_ref<const std::string&>())
+          pass.Gap(lines, fmt::format("a decision by {} after decisions by {}",
+                                      s->get<std::string>(), pass.strategy_class));
+        for (const SeenInstance& c : Candidates(*e)) first_sight(c.id, c);
+        const json* chosen = Member(*e, "chosen");
+        const json* error = Member(*e, "error");
+        if (chosen && error) throw FieldError("a decision has both \"chosen\" and \"error\"");
+        if (error) {
+          if (!error->is_string()) Bad("error", "the exception's text", error);
+          return;
+        }
+        awaiting_begin[Id(*e, "chosen")].push_back(arrival);
+        return;
+      }
+      if (type == "register") {
+        seen.insert(Id(*e, "instance"));
+        return;
+      }
+      if (type == "heartbeat" || type == "refresh" || type == "remove") {
+        const std::string id = Id(*e, "instance");
+        if (Ok(*e) && type != "remove") {
+          SeenInstance state{id, 1.0, OptionalInteger(*e, "inflight"), OptionalNumber(*e, "qps_1m")};
+          first_sight(id, state);
+        }
+        return;
+      }
+      if (type == "begin") {
+        const std::string id = Id(*e, "instance");
+        const bool ok = Ok(*e);
+        std::deque<std::uint64_t>& waiting = awaiting_begin[id];
+        if (waiting.empty()) {
+          if (ok) pass.Gap(lines, fmt::format("a request begun on {} that no decision chose", id));
+          return;
+        }
+        const std::uint64_t arrival = waiting.front();
+        waiting.pop_front();
+        if (!ok) {
+          pass.Gap(lines, fmt::format("begin_request refused {}: it left the pool after the "
+                                      "decision (the Proxy answered 503; a replay counts it)",
+                                      id));
+          return;
+        }
+        in_flight[id].push_back(InFlight{arrival, requests[arrival]});
+        return;
+      }
+      if (type == "end") {
+        const std::string id = Id(*e, "instance");
+        std::optional<std::string> request = RequestId(*e);
+        // An end the pool refused (the Instance was removed) still ends
+        // its request: a replay's completion then finds no Instance either.
+        const bool ok = Ok(*e);
+        std::deque<InFlight>& open = in_flight[id];
+        if (open.empty()) {
+          if (ok) pass.Gap(lines, fmt::format("a request ended on {} with none in flight there", id));
+          return;
+        }
+        auto match = open.begin();
+        if (request)
+          match = std::find_if(open.begin(), open.end(),
+                               [&](const InFlight& f) { return f.request == request; });
+        if (match == open.end()) match = open.begin();
+        pass.end_tick[match->arrival] = static_cast<std::int64_t>(tick);
+        open.erase(match);
+        return;
+      }
+      if (type == "lost") {
+        pass.lost += Unsigned(*e, "events", "an integer >= 0 (events dropped)");
+        return;
+      }
+      if (type == "pool" || type == "stop") return;
+      Bad("ev", "one of pool, register, heartbeat, refresh, remove, decision, no_instances, "
+                "begin, end, lost, stop",
+          Member(*e, "ev"));
+    });
+  }
+  for (auto& [id, waiting] : awaiting_begin)
+    for (std::size_t k = 0; k < waiting.size(); ++k)
+      pass.Gap(lines, fmt::format("a decision chose {} but its request was never begun", id));
+  return pass;
+}
+
+// The pool as the trace written so far leaves it in a replay.
+struct ModelInstance {
+  bool registered = false;
+  bool alive = false;
+  std::optional<double> qps_1m;
+  std::optional<std::int64_t> inflight;  // as heartbeats set it (cacheroute@df8382d)
+};
+
+class TraceWriterPass {
+ public:
+  TraceWriterPass(RecordLines& lines, FirstPass& first, TraceLineWriter& writer,
+                  RecordImportStats& stats, bool heartbeats_set_inflight)
+      : lines_(lines), first_(first), writer_(writer), stats_(stats),
+        heartbeats_set_inflight_(heartbeats_set_inflight) {
+    for (const SeenInstance& s : first.header_instances) {
+      ModelInstance& m = pool_[s.id];
+      m.registered = m.alive = true;
+      m.qps_1m = s.qps_1m;
+      m.inflight = s.inflight;
+      order_.push_back(s.id);
+    }
+  }
+
+  void Run() {
+    std::string type;
+    while (const json* e = lines_.Next(type, tick_)) lines_.Guard([&] { Event(type, *e); });
+  }
+
+ private:
+  void Event(const std::string& type, const json& e) {
+    const double t = Ms(tick_);
+    if (type == "register") {
+      const std::string id = Id(e, "instance");
+      ModelInstance& m = pool_[id];
+      if (!m.registered) order_.push_back(id);
+      m.registered = m.alive = true;
+      std::optional<double> weight = OptionalNumber(e, "weight");
+      if (weight && !(std::isfinite(*weight) && *weight > 0))
+        Bad("weight", "a finite number > 0", Member(e, "weight"));
+      Up(t, id, weight && *weight != 1.0 ? weight : std::nullopt);
+    } else if (type == "heartbeat" || type == "refresh") {
+      const std::string id = Id(e, "instance");
+      if (!Ok(e)) return;
+      auto it = pool_.find(id);
+      if (it == pool_.end() || !it->second.registered) return;  // the pool knew nothing of it
+      std::optional<double> qps;
+      std::optional<std::int64_t> inflight;
+      if (type == "heartbeat") {
+        qps = OptionalNumber(e, "qps_1m");
+        if (heartbeats_set_inflight_) inflight = OptionalInteger(e, "inflight");
+      }
+      Refresh(t, id, it->second, qps, inflight);
+    } else if (type == "remove") {
+      const std::string id = Id(e, "instance");
+      auto it = pool_.find(id);
+      if (!Ok(e) || it == pool_.end() || !it->second.registered) return;
+      it->second = ModelInstance{};
+      order_.erase(std::find(order_.begin(), order_.end(), id));
+      InstanceChange change;
+      change.at = t;
+      change.kind = InstanceEventKind::kRemove;
+      change.instance = id;
+      writer_.Change(change);
+    } else if (type == "decision") {
+      const std::vector<SeenInstance> candidates = Candidates(e);
+      Reconcile(t, candidates);
+      const json* error = Member(e, "error");
+      std::string chosen;
+      if (!error) chosen = Id(e, "chosen");
+      std::string hint;
+      if (const json* q = Member(e, "queue_depths")) {
+        hint = "{\"queue_depths\":" + q->dump() + "}";
+        if (hint.size() > kMaxLineBytes / 2)
+          throw FieldError(fmt::format("field \"queue_depths\": {} bytes, more than a trace line "
+                                       "holds",
+                                       hint.size()));
+      }
+      Arrival(t, e, hint, error ? nullptr : &chosen);
+      if (error) ++stats_.refused;
+    } else if (type == "no_instances") {
+      Reconcile(t, {});
+      Arrival(t, e, "", nullptr);
+      ++stats_.no_instances;
+    }
+  }
+
+  void Arrival(double t, const json& e, const std::string& hint, const std::string* chosen) {
+    const std::int64_t end = first_.end_tick[arrival_++];
+    std::optional<double> duration;
+    if (end >= 0) duration = Ms(static_cast<std::uint64_t>(end) - tick_);
+    else if (chosen) ++stats_.in_flight;
+    std::optional<std::string> request = RequestId(e);
+    writer_.RecordedArrival(t, request ? std::optional<std::string_view>(*request) : std::nullopt,
+                            duration, hint, chosen);
+  }
+
+  // Makes the replay's pool offer what the strategy was offered: Instances
+  // the decision left out expired (TTL) and go down; anything else that
+  // differs is a gap in the recording, mended where a trace event can.
+  void Reconcile(double t, const std::vector<SeenInstance>& candidates) {
+    std::unordered_set<std::string_view> offered;
+    for (const SeenInstance& c : candidates) offered.insert(c.id);
+    for (const SeenInstance& c : candidates) {
+      ModelInstance& m = pool_[c.id];
+      if (m.registered) continue;
+      first_.Gap(lines_, fmt::format("{} was offered to the strategy but never registered", c.id));
+      m.registered = m.alive = true;
+      order_.push_back(c.id);
+      Up(t, c.id, c.weight != 1.0 ? std::optional(c.weight) : std::nullopt);
+    }
+    for (const std::string& id : order_) {
+      ModelInstance& m = pool_[id];
+      if (!m.alive || offered.count(id)) continue;
+      m.alive = false;
+      ++stats_.expired;
+      InstanceChange change;
+      change.at = t;
+      change.kind = InstanceEventKind::kDown;
+      change.instance = id;
+      writer_.Change(change);
+    }
+    std::vector<std::string_view> alive_order;
+    for (const std::string& id : order_)
+      if (pool_[id].alive) alive_order.push_back(id);
+    for (const SeenInstance& c : candidates) {
+      ModelInstance& m = pool_[c.id];
+      if (!m.alive)
+        first_.Gap(lines_, fmt::format("{} was offered again with no heartbeat since it expired",
+                                       c.id));
+      if (c.qps_1m != m.qps_1m && !(c.qps_1m && m.qps_1m && std::isnan(*c.qps_1m) &&
+                                    std::isnan(*m.qps_1m))) {
+        first_.Gap(lines_, fmt::format("the qps_1m of {} was {} at the decision; the recorded "
+                                       "heartbeats say {}",
+                                       c.id, Shown(c.qps_1m), Shown(m.qps_1m)));
+      }
+      std::optional<std::int64_t> inflight;
+      if (heartbeats_set_inflight_ && c.inflight != m.inflight) {
+        first_.Gap(lines_, fmt::format("the inflight of {} was {} at the decision; the recorded "
+                                       "heartbeats say {}",
+                                       c.id, Shown(c.inflight), Shown(m.inflight)));
+        inflight = c.inflight;
+      }
+      Refresh(t, c.id, m, c.qps_1m, inflight);
+    }
+    if (alive_order.size() == candidates.size() &&
+        !std::equal(alive_order.begin(), alive_order.end(), candidates.begin(),
+                    [](std::string_view a, const SeenInstance& b) { return a == b.id; }))
+      first_.Gap(lines_, "the candidates came in another order than the pool's registrations");
+  }
+
+  template <typename T>
+  static std::string Shown(const std::optional<T>& v) {
+    return v ? fmt::format("{}", *v) : std::string("unknown");
+  }
+
+  // A heartbeat (or a liveness refresh): written as a `load` event when it
+  // changes what the replay's pool holds, or brings the Instance back.
+  void Refresh(double t, const std::string& id, ModelInstance& m, std::optional<double> qps,
+               std::optional<std::int64_t> inflight) {
+    std::optional<double> set_qps;
+    if (qps && qps != m.qps_1m && std::isfinite(*qps)) set_qps = qps;
+    std::optional<std::int64_t> set_inflight;
+    if (inflight && inflight != m.inflight) set_inflight = inflight;
+    if (!set_qps && !set_inflight && m.alive) return;
+    if (set_qps) m.qps_1m = set_qps;
+    if (set_inflight) m.inflight = set_inflight;
+    m.alive = true;
+    writer_.Load(t, id, set_inflight, set_qps);
+  }
+
+  void Up(double t, const std::string& id, std::optional<double> weight) {
+    InstanceChange change;
+    change.at = t;
+    change.kind = InstanceEventKind::kUp;
+    change.instance = id;
+    change.weight = weight;
+    writer_.Change(change);
+  }
+
+  RecordLines& lines_;
+  FirstPass& first_;
+  TraceLineWriter& writer_;
+  RecordImportStats& stats_;
+  const bool heartbeats_set_inflight_;
+  std::unordered_map<std::string, ModelInstance> pool_;
+  std::vector<std::string> order_;  // registered ids in pool order
+  std::uint64_t tick_ = 0;
+  std::uint64_t arrival_ = 0;
+};
+
+std::string Description(const RecordHeader& h, const std::string& display_path,
+                        const FirstPass& first) {
+  std::string text = fmt::format(
+      "Recorded at a running CacheRoute Proxy by {} (commit {}, Python {}, strategy {}); "
+      "imported by lbsim from {}",
+      h.recorder.empty() ? "lbsim's recorder" : h.recorder,
+      h.commit.empty() ? "not recorded" : h.commit, h.python.empty() ? "not recorded" : h.python,
+      first.strategy_class.empty() ? "none" : first.strategy_class, display_path);
+  if (first.lost) text += fmt::format("; the recorder lost {} events", first.lost);
+  return text;
+}
+
+}  // namespace
+
+ImportFormat CacheRouteRecordFormat() {
+  return {
+      .name = "cacheroute-record",
+      .description = "a recording of the CacheRoute Proxy by lbsim's recorder (recorder/)",
+      .time_field = "ns",
+      .proxy_recording = true,
+  };
+}
+
+RecordImportStats ImportCacheRouteRecord(InputFile& in, const std::string& display_path,
+                                         const std::string& name, std::FILE* out,
+                                         TraceEncoding encoding) {
+  in.MakeSeekable();
+  RecordImportStats stats;
+  RecordHeader header;
+  FirstPass first;
+  {
+    RecordLines lines(in.get(), display_path, &in);
+    header = lines.ReadHeader();
+    first = ReadEnds(lines);
+  }
+  if (fseeko(in.get(), 0, SEEK_SET) != 0)
+    throw InputError(fmt::format("{}: cannot read the recording a second time", display_path));
+  stats.commit = header.commit;
+  stats.profile = ProfileOfCommit(header.commit);
+  stats.python = header.python;
+  stats.strategy = first.strategy_class.empty() ? "" : StrategyName(first.strategy_class);
+  stats.lost = first.lost;
+
+  TraceLineWriter writer(out, encoding);
+  std::vector<GeneratedInstance> instances;
+  for (const SeenInstance& s : first.header_instances)
+    instances.push_back(GeneratedInstance{s.id, s.weight != 1.0 ? std::optional(s.weight)
+                                                                : std::nullopt,
+                                          std::nullopt, s.inflight,
+                                          s.qps_1m && std::isfinite(*s.qps_1m) ? s.qps_1m
+                                                                               : std::nullopt});
+  writer.Header(name, Description(header, display_path, first), "ms", std::nullopt,
+                stats.profile, instances, std::nullopt, stats.strategy);
+
+  RecordLines lines(in.get(), display_path, &in);
+  lines.ReadHeader();
+  const bool heartbeats_set_inflight =
+      stats.profile && stats.profile->inflight == InflightSource::kHeartbeats;
+  TraceWriterPass pass(lines, first, writer, stats, heartbeats_set_inflight);
+  pass.Run();
+  writer.Finish();
+  stats.arrivals = writer.arrivals();
+  stats.gaps = first.gaps;
+  stats.first_gap = first.first_gap;
+  return stats;
+}
+
+}  // namespace lbsim
