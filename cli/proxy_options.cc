@@ -34,7 +34,7 @@ void ProxyOptions::AddTo(CLI::App& app) {
       ->type_name("NAME");
   app.add_option("--python", python,
                  "Python the Proxy runs on, 3.11 or 3.12: how least_load adds up its "
-                 "score (default 3.12, the Proxy's Dockerfile)")
+                 "score (default: the trace header's \"python\", else 3.12, the Proxy's Dockerfile)")
       ->type_name("VERSION");
 }
 

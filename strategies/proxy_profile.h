@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -87,13 +88,17 @@ struct ProxyRun {
 // scenario) or none, in which case the trace header's wins, else latest.
 struct ProxyChoice {
   const ProxyProfile* profile = nullptr;
-  PythonVersion python = PythonVersion::k312;
+  // The interpreter named by the user (--python, a scenario), or none: then
+  // the trace header's, else 3.12 (the Proxy's Dockerfile).
+  std::optional<PythonVersion> python;
 
-  // The run's Proxy, given the profile the trace header names (nullptr
-  // when it names none).
-  ProxyRun Resolve(const ProxyProfile* from_header) const {
+  // The run's Proxy, given the profile and interpreter the trace header
+  // names (nullptr, nullopt when it names none).
+  ProxyRun Resolve(const ProxyProfile* from_header,
+                   std::optional<PythonVersion> python_from_header = std::nullopt) const {
     const ProxyProfile* p = profile ? profile : from_header;
-    return ProxyRun{p ? p : &LatestProxyProfile(), python};
+    return ProxyRun{p ? p : &LatestProxyProfile(),
+                    python.value_or(python_from_header.value_or(PythonVersion::k312))};
   }
 };
 

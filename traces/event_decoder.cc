@@ -412,7 +412,7 @@ struct EventFields {
 const std::vector<std::string>& HeaderKeys() {
   static const std::vector<std::string> keys = {
       "lbsim_trace", "lbsim_gen", "name", "description", "time_unit", "proxy",
-      "proxy_strategy", "prefix_block_tokens", "instances", "events"};
+      "proxy_strategy", "python", "prefix_block_tokens", "instances", "events"};
   return keys;
 }
 const std::vector<std::string>& HeaderInstanceKeys() {
@@ -499,6 +499,10 @@ TraceHeader DecodeHeader(const JsonView& header, bool document) {
     h.proxy = v->is_string() ? FindProxyProfile(ReadString(*v, text)) : nullptr;
     if (!h.proxy)
       Fail("proxy", fmt::format("a Proxy profile: one of {}", ProxyProfileNames()), &*v);
+  }
+  if (std::optional<JsonView> v = Member(header, "python", scratch)) {
+    h.python = v->is_string() ? ParsePythonVersion(ReadString(*v, text)) : std::nullopt;
+    if (!h.python) Fail("python", "\"3.11\" or \"3.12\" (the Proxy's interpreter)", &*v);
   }
   if (std::optional<JsonView> v = Member(header, "proxy_strategy", scratch)) {
     if (!v->is_string() || v->text.size() == 2)

@@ -74,6 +74,9 @@ struct TraceHeader {
   // by `lbsim import --from cacheroute-record`): an lbsim strategy name, or
   // the Proxy's class name when lbsim has none; empty when not recorded.
   std::string proxy_strategy;
+  // The interpreter the recorded Proxy ran on (its "python" key: "3.11" or
+  // "3.12"); a run's --python wins over it. Null when it names none.
+  std::optional<PythonVersion> python;
 };
 
 // One validated trace event. Reused between events by the readers; its

@@ -37,7 +37,7 @@ void TraceStream::Header(const JsonView& header, std::uint64_t position) {
     throw InputError(fmt::format("{}:{}: header: {}", path_, position, e.what()));
   }
   header_seen_ = true;
-  decoder_.set_hint_reading(proxy_.Resolve(h.proxy).hint_reading());
+  decoder_.set_hint_reading(proxy_.Resolve(h.proxy, h.python).hint_reading());
   HandOnHeader(path_, h, table_, visitor_);
 }
 

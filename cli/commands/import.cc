@@ -153,8 +153,6 @@ std::string RecordingSummary(const RecordImportStats& s, const std::string& disp
                            s.commit);
   else summary += "commit not recorded: the trace names none";
   if (!s.strategy.empty()) summary += fmt::format(", strategy {}", s.strategy);
-  if (s.python.rfind("3.11", 0) == 0 || s.python.rfind("3.10", 0) == 0)
-    summary += fmt::format("; the Proxy ran Python {}: replay with --python 3.11", s.python);
   if (s.lost)
     summary += fmt::format("; warning: the recorder lost {}, so decisions after the loss may "
                            "not replay as recorded",

@@ -49,7 +49,7 @@ class Replayer final : public TraceVisitor {
   void OnHeader(const TraceHeader& header, const InstanceTable& table) override {
     header_ = header;
     table_ = &table;
-    const ProxyRun run = options_.proxy.Resolve(header.proxy);
+    const ProxyRun run = options_.proxy.Resolve(header.proxy, header.python);
     if (run.profile != run_.profile || run.python != run_.python) {
       // The header names another Proxy: strategies that differ under it
       // are made again (no event has reached them); the others only take

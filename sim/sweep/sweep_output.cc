@@ -109,7 +109,7 @@ ojson GridJson(const SweepGrid& grid) {
              {"seeds", grid.seeds},
              {"sim", SimJson(grid.sim)},
              {"proxy", grid.proxy.profile ? ojson(grid.proxy.profile->name) : ojson(nullptr)},
-             {"python", PythonVersionName(grid.proxy.python)}};
+             {"python", PythonVersionName(grid.proxy.python.value_or(PythonVersion::k312))}};
   // The Proxy queue model's and the engine model's keys only when they are
   // on: other sweeps stay as they were.
   if (grid.sim.proxy_queue.on) j["proxy_queue"] = ProxyQueueOptionsJson(grid.sim.proxy_queue);

@@ -87,3 +87,16 @@ lbsim_cli_test(NAME "import cacheroute-record refuses the token-time model"
   ARGS import --from cacheroute-record --decode-ms-per-token 5 traces/import_samples/cacheroute_sample.rec
   EXIT 2 STDERR_LINES 1
   STDERR_MATCH "--decode-ms-per-token: does not apply to --from cacheroute-record")
+
+# The header's python (written from the recorded interpreter) picks the
+# summation; --python wins over it; anything but 3.11 or 3.12 is refused.
+lbsim_cli_test(NAME "trace header python picks the summation"
+  ARGS -s ll ${RECORD_IN}/python_header.ndjson
+  EXIT 0 STDOUT_MATCH "Python 3.11\\).*\n  b +1 \\(100.0%\\)\n")
+lbsim_cli_test(NAME "--python wins over the trace header's"
+  ARGS -s ll --python 3.12 ${RECORD_IN}/python_header.ndjson
+  EXIT 0 STDOUT_MATCH "Python 3.12\\).*\n  a +1 \\(100.0%\\)\n")
+lbsim_cli_test(NAME "trace header python must be 3.11 or 3.12"
+  ARGS -s ll - STDIN_FILE ${RECORD_IN}/python_bad_header.ndjson
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: <stdin>:1: header: field \"python\": expected \"3.11\" or \"3.12\" \\(the Proxy's interpreter\\), got \"3.10\"\n$")

@@ -62,7 +62,8 @@ void TraceLineWriter::Header(std::string_view name, std::string_view description
                              const ProxyProfile* proxy,
                              const std::vector<GeneratedInstance>& instances,
                              std::optional<std::uint64_t> prefix_block_tokens,
-                             std::string_view proxy_strategy) {
+                             std::string_view proxy_strategy,
+                             std::optional<PythonVersion> python) {
   const std::size_t start = buffer_.size();
   buffer_ += "{\"lbsim_trace\":1,";
   if (proxy) {
@@ -73,6 +74,11 @@ void TraceLineWriter::Header(std::string_view name, std::string_view description
   if (!proxy_strategy.empty()) {
     buffer_ += "\"proxy_strategy\":";
     AppendJsonString(buffer_, proxy_strategy);
+    buffer_ += ',';
+  }
+  if (python) {
+    buffer_ += "\"python\":";
+    AppendJsonString(buffer_, PythonVersionName(*python));
     buffer_ += ',';
   }
   buffer_ += "\"name\":";

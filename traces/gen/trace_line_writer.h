@@ -50,12 +50,13 @@ class TraceLineWriter {
 
   // The header line; a `seed` is echoed under the extra key "lbsim_gen", a
   // `proxy` (may be null) as "proxy", a `prefix_block_tokens` under that key,
-  // a `proxy_strategy` (when not empty) too.
+  // a `proxy_strategy` (when not empty) and a `python` too.
   void Header(std::string_view name, std::string_view description,
               std::string_view time_unit, std::optional<std::uint64_t> seed,
               const ProxyProfile* proxy, const std::vector<GeneratedInstance>& instances,
               std::optional<std::uint64_t> prefix_block_tokens = std::nullopt,
-              std::string_view proxy_strategy = {});
+              std::string_view proxy_strategy = {},
+              std::optional<PythonVersion> python = std::nullopt);
   // The token counts of an arrival.
   struct Tokens {
     std::uint64_t input = 0;

@@ -140,6 +140,16 @@ std::string StrategyName(const std::string& proxy_class) {
   return proxy_class;
 }
 
+// The interpreter whose arithmetic a recorded Python version ("3.12.3")
+// has: 3.12's from 3.12 on, 3.11's before; none when not recorded or not
+// read.
+std::optional<PythonVersion> SummationPython(std::string_view version) {
+  unsigned major = 0, minor = 0;
+  if (std::sscanf(std::string(version).c_str(), "%u.%u", &major, &minor) != 2 || major != 3)
+    return std::nullopt;
+  return minor >= 12 ? PythonVersion::k312 : PythonVersion::k311;
+}
+
 // The pinned profile a recorded commit is (either may be abbreviated), or null.
 const ProxyProfile* ProfileOfCommit(std::string_view commit) {
   if (commit.size() < 7) return nullptr;
@@ -285,6 +295,7 @@ FirstPass ReadEnds(RecordLines& lines) {
   };
   std::unordered_map<std::string, std::deque<InFlight>> in_flight;
   std::vector<std::optional<std::string>> requests;  // by arrival
+  std::uint64_t begins = 0;
   auto first_sight = [&](const std::string& id, const SeenInstance& state) {
     if (seen.insert(id).second) pass.header_instances.push_back(state);
   };
@@ -328,6 +339,7 @@ FirstPass ReadEnds(RecordLines& lines) {
         return;
       }
       if (type == "begin") {
+        ++begins;
         const std::string id = Id(*e, "instance");
         const bool ok = Ok(*e);
         std::deque<std::uint64_t>& waiting = awaiting_begin[id];
@@ -376,9 +388,12 @@ FirstPass ReadEnds(RecordLines& lines) {
           Member(*e, "ev"));
     });
   }
-  for (auto& [id, waiting] : awaiting_begin)
-    for (std::size_t k = 0; k < waiting.size(); ++k)
-      pass.Gap(lines, fmt::format("a decision chose {} but its request was never begun", id));
+  // A pool without begin_request (cacheroute@df8382d counts no requests)
+  // records none at all.
+  if (begins > 0)
+    for (auto& [id, waiting] : awaiting_begin)
+      for (std::size_t k = 0; k < waiting.size(); ++k)
+        pass.Gap(lines, fmt::format("a decision chose {} but its request was never begun", id));
   return pass;
 }
 
@@ -624,7 +639,8 @@ RecordImportStats ImportCacheRouteRecord(InputFile& in, const std::string& displ
                                           s.qps_1m && std::isfinite(*s.qps_1m) ? s.qps_1m
                                                                                : std::nullopt});
   writer.Header(name, Description(header, display_path, first), "ms", std::nullopt,
-                stats.profile, instances, std::nullopt, stats.strategy);
+                stats.profile, instances, std::nullopt, stats.strategy,
+                SummationPython(header.python));
 
   RecordLines lines(in.get(), display_path, &in);
   lines.ReadHeader();
