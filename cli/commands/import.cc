@@ -145,6 +145,8 @@ std::string RecordingSummary(const RecordImportStats& s, const std::string& disp
       "still in flight at the end, {} expired",
       Counted(s.arrivals, "arrival"), display_path, s.refused, s.no_instances, s.in_flight,
       Counted(s.expired, "Instance"));
+  if (!s.requests_counted && s.arrivals > s.refused + s.no_instances)
+    summary += " (no begin_request recorded: arrivals carry no duration)";
   summary += "; proxy ";
   if (s.profile) summary += fmt::format("{}", s.profile->name);
   else if (!s.commit.empty())

@@ -100,3 +100,17 @@ lbsim_cli_test(NAME "trace header python must be 3.11 or 3.12"
   ARGS -s ll - STDIN_FILE ${RECORD_IN}/python_bad_header.ndjson
   EXIT 2 STDERR_LINES 1
   STDERR_MATCH "^lbsim: error: <stdin>:1: header: field \"python\": expected \"3.11\" or \"3.12\" \\(the Proxy's interpreter\\), got \"3.10\"\n$")
+
+# cacheroute@df8382d counts no requests: heartbeats carry inflight (written
+# as the load events' inflight that this version applies), no begin/end.
+lbsim_cli_test(NAME "import a df8382d recording"
+  ARGS import --from cacheroute-record ${RECORD_IN}/record_df8382d.rec -o ${OUT}/import/record_df8382d.ndjson
+  EXIT 0 STDERR_LINES 1
+  STDERR_MATCH "\\(no begin_request recorded: arrivals carry no duration\\); proxy cacheroute@df8382d, strategy least_load\n$"
+  FILE_GOLDEN ${OUT}/import/record_df8382d.ndjson=${RECORD_GOLDEN}/record_df8382d.ndjson)
+set_tests_properties("cli: import a df8382d recording" PROPERTIES FIXTURES_SETUP imported_df8382d)
+lbsim_cli_test(NAME "replay of a df8382d recording checks itself"
+  ARGS -s ll --expect "least_load.proxy_choices.share == 1" --fail-on proxy_differs
+       ${OUT}/import/record_df8382d.ndjson
+  EXIT 0 STDOUT_MATCH "self-check +yes\n")
+set_tests_properties("cli: replay of a df8382d recording checks itself" PROPERTIES FIXTURES_REQUIRED imported_df8382d)

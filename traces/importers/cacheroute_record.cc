@@ -274,6 +274,7 @@ struct FirstPass {
   std::vector<SeenInstance> header_instances;  // in the order first seen
   std::string strategy_class;
   std::uint64_t lost = 0;
+  std::uint64_t begins = 0;  // begin events (none from a Proxy that counts no requests)
   std::uint64_t gaps = 0;
   std::string first_gap;
 
@@ -295,7 +296,7 @@ FirstPass ReadEnds(RecordLines& lines) {
   };
   std::unordered_map<std::string, std::deque<InFlight>> in_flight;
   std::vector<std::optional<std::string>> requests;  // by arrival
-  std::uint64_t begins = 0;
+  std::uint64_t& begins = pass.begins;
   auto first_sight = [&](const std::string& id, const SeenInstance& state) {
     if (seen.insert(id).second) pass.header_instances.push_back(state);
   };
@@ -487,7 +488,7 @@ class TraceWriterPass {
     const std::int64_t end = first_.end_tick[arrival_++];
     std::optional<double> duration;
     if (end >= 0) duration = Ms(static_cast<std::uint64_t>(end) - tick_);
-    else if (chosen) ++stats_.in_flight;
+    else if (chosen && first_.begins > 0) ++stats_.in_flight;
     std::optional<std::string> request = RequestId(e);
     writer_.RecordedArrival(t, request ? std::optional<std::string_view>(*request) : std::nullopt,
                             duration, hint, chosen);
@@ -629,6 +630,7 @@ RecordImportStats ImportCacheRouteRecord(InputFile& in, const std::string& displ
   stats.python = header.python;
   stats.strategy = first.strategy_class.empty() ? "" : StrategyName(first.strategy_class);
   stats.lost = first.lost;
+  stats.requests_counted = first.begins > 0;
 
   TraceLineWriter writer(out, encoding);
   std::vector<GeneratedInstance> instances;

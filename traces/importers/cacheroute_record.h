@@ -19,6 +19,9 @@ struct RecordImportStats {
   std::uint64_t in_flight = 0;     // routed requests with no recorded end (no duration)
   std::uint64_t expired = 0;       // Instances a decision did not offer (the pool's TTL): `down`
   std::uint64_t lost = 0;          // events the recorder dropped (its `lost` events)
+  // The recording has begin_request events (cacheroute@df8382d has none:
+  // its arrivals then carry no duration, and none counts as in flight).
+  bool requests_counted = false;
   // Places where the recording does not explain itself (a decision offering
   // an Instance it never registered, a load differing from the recorded
   // heartbeats, an end with no request in flight, ...): the trace is then not
