@@ -1,0 +1,1 @@
+"""Fake proxy.resource package."""
