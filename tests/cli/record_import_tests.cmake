@@ -114,3 +114,15 @@ lbsim_cli_test(NAME "replay of a df8382d recording checks itself"
        ${OUT}/import/record_df8382d.ndjson
   EXIT 0 STDOUT_MATCH "self-check +yes\n")
 set_tests_properties("cli: replay of a df8382d recording checks itself" PROPERTIES FIXTURES_REQUIRED imported_df8382d)
+
+# The Proxy takes any float; a trace holds weights > 0 and qps_1m >= 0: what
+# it cannot hold is left out and counted, and the trace still replays.
+lbsim_cli_test(NAME "import cacheroute-record values a trace cannot hold"
+  ARGS import --from cacheroute-record ${RECORD_IN}/record_unreplayable.rec -o ${OUT}/import/record_unreplayable.ndjson
+  EXIT 0 STDERR_LINES 1
+  STDERR_MATCH "; warning: 4 places where the recording does not explain itself \\(first: ${RECORD_IN}/record_unreplayable.rec:2: a has weight 0, which a trace cannot hold: left at 1\\)\n$")
+set_tests_properties("cli: import cacheroute-record values a trace cannot hold" PROPERTIES FIXTURES_SETUP imported_unreplayable)
+lbsim_cli_test(NAME "replay of a recording with values a trace cannot hold"
+  ARGS -s ll --expect "least_load.proxy_choices.share == 1" ${OUT}/import/record_unreplayable.ndjson
+  EXIT 0)
+set_tests_properties("cli: replay of a recording with values a trace cannot hold" PROPERTIES FIXTURES_REQUIRED imported_unreplayable)

@@ -26,7 +26,7 @@ root=$(cd "$here/../.." && pwd)
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] ||
   targets=(fuzz_trace_lines fuzz_trace_document fuzz_read_ahead fuzz_flat_object fuzz_line_layouts
-           fuzz_strategy_params fuzz_scenario fuzz_engine_config)
+           fuzz_strategy_params fuzz_scenario fuzz_engine_config fuzz_proxy_record)
 
 work=$build/fuzz-work
 mkdir -p "$work"
@@ -78,6 +78,9 @@ for target in "${targets[@]}"; do
     fuzz_engine_config)
       seeds=("$here/seeds/engine_config" "$root/tests/cli/engine" "$root/tests/cli/fit")
       opts=(-dict="$here/engine_config.dict" -max_len=2048) ;;
+    fuzz_proxy_record)
+      seeds=("$root/traces/import_samples" "$root/tests/cli/import_inputs")
+      opts=(-dict="$here/proxy_record.dict" -max_len=8192) ;;
     *)
       seeds=()
       opts=() ;;

@@ -267,6 +267,16 @@ class RecordLines {
 
 double Ms(std::uint64_t tick) { return static_cast<double>(tick) / kTicksPerMs; }
 
+// Values a trace holds: a weight finite and > 0 (1 is the default, not
+// written), a qps_1m finite and >= 0, an inflight >= 0. The Proxy takes any
+// float(); the Proxy's strategies read no weight. What a trace cannot hold
+// is left out, and the import counts it as a gap.
+bool Replayable(double weight) { return std::isfinite(weight) && weight > 0; }
+bool Replayable(const std::optional<double>& qps) {
+  return !qps || (std::isfinite(*qps) && *qps >= 0);
+}
+bool Replayable(const std::optional<std::int64_t>& inflight) { return !inflight || *inflight >= 0; }
+
 // What the first pass learns: each arrival's end, the Instances registered
 // before the recording started, the strategy, and the counts.
 struct FirstPass {
@@ -278,8 +288,9 @@ struct FirstPass {
   std::uint64_t gaps = 0;
   std::string first_gap;
 
-  void Gap(const RecordLines& lines, std::string_view what) {
-    if (gaps++ == 0) first_gap = lines.Where(what);
+  void Gap(const RecordLines& lines, std::string_view what) { Gap(lines.Where(what)); }
+  void Gap(std::string where_and_what) {
+    if (gaps++ == 0) first_gap = std::move(where_and_what);
   }
 };
 
@@ -434,10 +445,7 @@ class TraceWriterPass {
       ModelInstance& m = pool_[id];
       if (!m.registered) order_.push_back(id);
       m.registered = m.alive = true;
-      std::optional<double> weight = OptionalNumber(e, "weight");
-      if (weight && !(std::isfinite(*weight) && *weight > 0))
-        Bad("weight", "a finite number > 0", Member(e, "weight"));
-      Up(t, id, weight && *weight != 1.0 ? weight : std::nullopt);
+      Up(t, id, OptionalNumber(e, "weight").value_or(1.0));
     } else if (type == "heartbeat" || type == "refresh") {
       const std::string id = Id(e, "instance");
       if (!Ok(e)) return;
@@ -506,7 +514,7 @@ class TraceWriterPass {
       first_.Gap(lines_, fmt::format("{} was offered to the strategy but never registered", c.id));
       m.registered = m.alive = true;
       order_.push_back(c.id);
-      Up(t, c.id, c.weight != 1.0 ? std::optional(c.weight) : std::nullopt);
+      Up(t, c.id, c.weight);
     }
     for (const std::string& id : order_) {
       ModelInstance& m = pool_[id];
@@ -557,8 +565,15 @@ class TraceWriterPass {
   // changes what the replay's pool holds, or brings the Instance back.
   void Refresh(double t, const std::string& id, ModelInstance& m, std::optional<double> qps,
                std::optional<std::int64_t> inflight) {
+    if (!Replayable(qps) || !Replayable(inflight)) {
+      first_.Gap(lines_, fmt::format("{} reports qps_1m {} and inflight {}, which a trace cannot "
+                                     "hold: left out",
+                                     id, Shown(qps), Shown(inflight)));
+      if (!Replayable(qps)) qps.reset();
+      if (!Replayable(inflight)) inflight.reset();
+    }
     std::optional<double> set_qps;
-    if (qps && qps != m.qps_1m && std::isfinite(*qps)) set_qps = qps;
+    if (qps && qps != m.qps_1m) set_qps = qps;
     std::optional<std::int64_t> set_inflight;
     if (inflight && inflight != m.inflight) set_inflight = inflight;
     if (!set_qps && !set_inflight && m.alive) return;
@@ -568,12 +583,16 @@ class TraceWriterPass {
     writer_.Load(t, id, set_inflight, set_qps);
   }
 
-  void Up(double t, const std::string& id, std::optional<double> weight) {
+  void Up(double t, const std::string& id, double weight) {
     InstanceChange change;
     change.at = t;
     change.kind = InstanceEventKind::kUp;
     change.instance = id;
-    change.weight = weight;
+    if (!Replayable(weight))
+      first_.Gap(lines_, fmt::format("{} has weight {}, which a trace cannot hold: left at 1",
+                                     id, weight));
+    else if (weight != 1.0)
+      change.weight = weight;
     writer_.Change(change);
   }
 
@@ -634,12 +653,20 @@ RecordImportStats ImportCacheRouteRecord(InputFile& in, const std::string& displ
 
   TraceLineWriter writer(out, encoding);
   std::vector<GeneratedInstance> instances;
-  for (const SeenInstance& s : first.header_instances)
-    instances.push_back(GeneratedInstance{s.id, s.weight != 1.0 ? std::optional(s.weight)
-                                                                : std::nullopt,
-                                          std::nullopt, s.inflight,
-                                          s.qps_1m && std::isfinite(*s.qps_1m) ? s.qps_1m
-                                                                               : std::nullopt});
+  for (SeenInstance& s : first.header_instances) {
+    if (!Replayable(s.weight) || !Replayable(s.qps_1m) || !Replayable(s.inflight)) {
+      first.Gap(fmt::format("{}: {} was in the pool before the recording with weight {}, qps_1m "
+                            "{}, inflight {}; what a trace cannot hold is left out",
+                            display_path, s.id, s.weight, s.qps_1m ? fmt::format("{}", *s.qps_1m) : "unknown",
+                            s.inflight ? fmt::format("{}", *s.inflight) : "unknown"));
+      if (!Replayable(s.weight)) s.weight = 1.0;
+      if (!Replayable(s.qps_1m)) s.qps_1m.reset();
+      if (!Replayable(s.inflight)) s.inflight.reset();
+    }
+    instances.push_back(GeneratedInstance{
+        s.id, s.weight != 1.0 ? std::optional(s.weight) : std::nullopt, std::nullopt,
+        s.inflight, s.qps_1m});
+  }
   writer.Header(name, Description(header, display_path, first), "ms", std::nullopt,
                 stats.profile, instances, std::nullopt, stats.strategy,
                 SummationPython(header.python));
