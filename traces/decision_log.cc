@@ -50,7 +50,8 @@ void DecisionLogWriter::Write(const DecisionRecord& r) {
   std::size_t bound = 3 * kNumberBound + JsonStringBound(r.strategy) +
                       JsonStringBound(r.request) + JsonStringBound(r.reason) +
                       (r.instance ? JsonStringBound(*r.instance) : 4) +
-                      (r.queue_depths.empty() ? 0 : r.queue_depths.size() + 16);
+                      (r.queue_depths.empty() ? 0 : r.queue_depths.size() + 16) +
+                      (r.proxy_choice ? JsonStringBound(r.proxy_choice->value) + 16 : 0);
   for (std::string_view key : kKeys) bound += key.size();
   char stack[1024];
   std::string heap;
@@ -76,6 +77,12 @@ void DecisionLogWriter::Write(const DecisionRecord& r) {
   if (!r.queue_depths.empty()) {
     p = WriteLiteral(p, ",\"queue_depths\":");
     p = WriteLiteral(p, r.queue_depths);
+  }
+  if (r.proxy_choice && r.proxy_choice->present()) {
+    p = WriteLiteral(p, ",\"proxy_choice\":");
+    p = r.proxy_choice->state == FieldUpdate<std::string_view>::State::kValue
+            ? WriteJsonString(p, r.proxy_choice->value)
+            : WriteLiteral(p, "null");
   }
   p = WriteLiteral(p, kKeys[7]);
   const auto size = static_cast<std::size_t>(p - begin);

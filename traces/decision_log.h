@@ -23,6 +23,9 @@ struct DecisionRecord {
   // The queue snapshot the decision read, as JSON (--proxy-queue); empty:
   // none, and the line has no "queue_depths" key.
   std::string_view queue_depths = {};
+  // The arrival's recorded proxy_choice (may be null): when present, the
+  // line ends with it, passed through ("proxy_choice": an id or null).
+  const FieldUpdate<std::string_view>* proxy_choice = nullptr;
 };
 
 // Receives every decision of one strategy, in arrival order. The record's

@@ -374,7 +374,7 @@ bool World::Decide(const TraceEvent& arrival, std::uint64_t seq,
     if (timeline_) timeline_->Decision(arrival.t.value, nullptr, "no_instances", 0);
     if (log_)
       log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id, nullptr,
-                                 "no_instances", 0});
+                                 "no_instances", 0, {}, &arrival.proxy_choice});
     return false;
   }
 
@@ -398,7 +398,8 @@ bool World::Decide(const TraceEvent& arrival, std::uint64_t seq,
   InstanceIndex chosen = candidates[choice.index].instance;
   if (log_)
     log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id,
-                               &table.Id(chosen), choice.reason, candidates.size()});
+                               &table.Id(chosen), choice.reason, candidates.size(), {},
+                               &arrival.proxy_choice});
   if (timeline_) timeline_->Decision(arrival.t.value, &chosen, choice.reason, candidates.size());
   // With the engine model its own caches measure prefix reuse.
   if (!engine_) ServePrefix(arrival.hint, chosen, pool);
@@ -474,7 +475,7 @@ inline void World::CountRouted(InstanceIndex routed, std::size_t slot, bool has_
   if (timeline_) timeline_->Decision(arrival.t.value, nullptr, "refused", candidates);
   if (log_)
     log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id, nullptr,
-                               "refused", candidates, queue_depths});
+                               "refused", candidates, queue_depths, &arrival.proxy_choice});
 }
 
 [[gnu::noinline]] void World::AdmitToEngine(const TraceEvent& arrival, std::uint64_t seq,
@@ -577,7 +578,7 @@ Choice World::SelectQueued(double t, std::span<const Candidate> candidates) {
     if (timeline_) timeline_->Decision(t, nullptr, "no_instances", 0);
     if (log_)
       log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id, nullptr,
-                                 "no_instances", 0});
+                                 "no_instances", 0, {}, &arrival.proxy_choice});
     journeys_->NotRouted(record, "no_instances", table);
     return;
   }
@@ -607,7 +608,8 @@ Choice World::SelectQueued(double t, std::span<const Candidate> candidates) {
   const std::uint64_t registration = candidates[choice.index].registration;
   if (log_)
     log_->Write(DecisionRecord{request_.info->name, seq, &arrival.t, request_id,
-                               &table.Id(chosen), choice.reason, candidates.size(), snapshot});
+                               &table.Id(chosen), choice.reason, candidates.size(), snapshot,
+                               &arrival.proxy_choice});
   if (timeline_) timeline_->Decision(t, &chosen, choice.reason, candidates.size());
   // With the engine model its own caches measure prefix reuse.
   if (!engine_) ServePrefix(arrival.hint, chosen, pool);

@@ -1,5 +1,6 @@
 # `lbsim import --from cacheroute-record`: a recording of the Proxy
-# (docs/record-proxy.md) becomes the reviewed golden trace, whose replay
+# (docs/record-proxy.md) becomes the reviewed golden trace (the example
+# traces/examples/recorded_proxy.ndjson), whose replay
 # under the recorded profile makes every decision the Proxy made; bad
 # recordings stop the import (exit 2, one line, no output file).
 
@@ -7,11 +8,11 @@ set(RECORD_IN tests/cli/import_inputs)
 set(RECORD_GOLDEN ${GOLDEN}/import)
 
 lbsim_cli_test(NAME "import cacheroute-record sample"
-  ARGS import --from cacheroute-record traces/import_samples/cacheroute_sample.rec
-       -o ${OUT}/import/cacheroute_sample.ndjson
+  ARGS import --from cacheroute-record --name recorded-proxy
+       traces/import_samples/cacheroute_sample.rec -o ${OUT}/import/cacheroute_sample.ndjson
   EXIT 0 STDOUT_MATCH "^$" STDERR_LINES 1
   STDERR_MATCH "^lbsim: imported 8 arrivals from traces/import_samples/cacheroute_sample.rec \\(cacheroute-record\\): 1 refused, 0 found no Instance, 1 still in flight at the end, 1 Instance expired; proxy cacheroute@28e857c, strategy least_load\n$"
-  FILE_GOLDEN ${OUT}/import/cacheroute_sample.ndjson=${RECORD_GOLDEN}/cacheroute_sample.ndjson)
+  FILE_GOLDEN ${OUT}/import/cacheroute_sample.ndjson=${PROJECT_SOURCE_DIR}/traces/examples/recorded_proxy.ndjson)
 set_tests_properties("cli: import cacheroute-record sample" PROPERTIES FIXTURES_SETUP imported_record)
 
 # The self-check: least_load under the recorded profile equals the Proxy on
@@ -126,3 +127,11 @@ lbsim_cli_test(NAME "replay of a recording with values a trace cannot hold"
   ARGS -s ll --expect "least_load.proxy_choices.share == 1" ${OUT}/import/record_unreplayable.ndjson
   EXIT 0)
 set_tests_properties("cli: replay of a recording with values a trace cannot hold" PROPERTIES FIXTURES_REQUIRED imported_unreplayable)
+
+# The decision log passes each arrival's recorded choice through.
+lbsim_cli_test(NAME "decision log passes the recorded choice through"
+  ARGS -s ll --decisions ${OUT}/import/cacheroute_sample.decisions.jsonl
+       --output ${OUT}/import/cacheroute_sample.report.txt ${OUT}/import/cacheroute_sample.ndjson
+  EXIT 0
+  FILE_GOLDEN ${OUT}/import/cacheroute_sample.decisions.jsonl=${RECORD_GOLDEN}/cacheroute_sample.decisions.jsonl)
+set_tests_properties("cli: decision log passes the recorded choice through" PROPERTIES FIXTURES_REQUIRED imported_record)
