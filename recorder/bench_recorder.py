@@ -4,7 +4,7 @@
 16 Instances in the pool, a queue_depths hint of 16 Instances x 9 keys built
 fresh for every request (as the Proxy's queue_pressure_snapshot does; built in
 every mode, so the differences are the recorder's), least_load. Modes: no
-recorder, recorder keeping a reference to queue_depths (default), recorder
+recorder, recorder copying queue_depths (default), keeping a reference to it, or
 serialising queue_depths on the request path ("json"). For each mode two
 numbers, from batches of 200 requests each followed by one writer flush (the
 writer thread's cadence at ~4000 requests/s): "request path", the requests'
@@ -126,7 +126,7 @@ def main():
     ap.add_argument("--proxy-root", default=os.path.join(REPO, "tests", "recorder", "fake_proxy"))
     args = ap.parse_args()
     stub_packages(os.path.abspath(args.proxy_root))
-    modes = ("off", "reference", "json")
+    modes = ("off", "copy", "reference", "json")
     res = {m: ([], []) for m in modes}
     with tempfile.TemporaryDirectory() as tmp:
         run_once("off", 2000, tmp)            # warm up imports and caches

@@ -41,26 +41,26 @@ atexit and uninstall drain it. A full queue or a failed write drops events,
 counts them and leaves a ``lost`` event where they are missing; ``max_bytes``
 ends the recording with ``lost`` + ``stop``.
 
-queue_depths capture: the default keeps a REFERENCE to the hint's
-``queue_depths`` and serialises it on the writer thread. Measured with
+queue_depths capture: the default ("copy") copies the hint's
+``queue_depths`` down to its per-Instance dicts at the decision (the values are
+numbers) and serialises it on the writer thread. Measured with
 recorder/bench_recorder.py (16 Instances, a 16 x 9-key hint, least_load, us
 per request = decision + begin + end, median; a machine where
 ``python3 -m timeit "sum(range(1000))"`` takes 13 us):
 
-    fake pool             no recorder 28.2  reference +8.0 (+60.1 writer)  json +47.1 (+23.7 writer)
-    CacheRoute 28e857c    no recorder 109.3 reference +11.8 (+66.5 writer) json +62.9 (+27.4 writer)
+    fake pool           no recorder  26.8  copy +12.0 (+59.5 writer)  reference +8.8 (+59.2)  json +46.0 (+23.6)
+    CacheRoute 28e857c  no recorder 105.0  copy +15.6 (+67.4 writer)  reference +10.3 (+65.7) json +53.5 (+26.2)
 
-Serialising on the request path ("json") costs a request ~40-50 us more for
-the same total CPU (json.dumps of 16 x 9 values is ~37 us here, on whichever
-thread does it). Keeping the reference is safe for the Proxy as it is:
+Serialising on the request path ("json") costs a request ~40 us more for the
+same total CPU (json.dumps of 16 x 9 values). Keeping a bare reference
+("reference") saves ~5 us over the copy and is safe for the Proxy as it is:
 ``select_instance`` builds ``hint`` as a local dict per request and stores in
-it the return of ``queue_mgr.queue_pressure_snapshot()`` (``queue_depth_snapshot()``
-at 8b116b6), which builds a brand-new outer dict and new per-Instance dicts
-(``InstanceQueueMap.snapshot_depths`` makes a fresh dict per Instance;
-``setdefault``/``update`` only touch those) holding only ints and floats;
-neither the strategies nor anything after select keep or mutate it; before
-8b116b6 the hint carries no queue_depths at all. Should a future Proxy cache
-or mutate the snapshot, use ``install(..., queue_depths="json")``.
+it the return of ``queue_mgr.queue_pressure_snapshot()``
+(``queue_depth_snapshot()`` at 8b116b6), a brand-new dict of new per-Instance
+dicts. The copy is the default because a recording must hold what the
+strategy saw even if a Proxy (or a harness driving its classes) changed its
+snapshot in place after the decision; before 8b116b6 the hint carries no
+queue_depths at all.
 
 The recording format (JSON Lines, fixed; the C++ importer reads it): line 1
 ``{"lbsim_record":1,"recorder":"lbsim_recorder 1","clock":"monotonic_ns",
@@ -129,7 +129,7 @@ def _header(proxy_commit):
 
 
 def install(path, *, commit=None, max_queue=100_000, max_bytes=None,
-            flush_interval=0.05, queue_depths=_wrappers.QD_REFERENCE):
+            flush_interval=0.05, queue_depths=_wrappers.QD_COPY):
     """Start recording to ``path`` (a file name, truncated, or an open file
     object). Returns True when recording, False when it could not start (a
     warning says why; the Proxy runs on unrecorded). Installing again first
@@ -144,11 +144,11 @@ def install(path, *, commit=None, max_queue=100_000, max_bytes=None,
     max_queue: events held in memory before new ones are dropped (and counted).
     max_bytes: stop recording before the file would pass this size.
     flush_interval: seconds between the writer's batches.
-    queue_depths: "reference" (default) or "json" (see the module docstring).
+    queue_depths: "copy" (default), "reference" or "json" (see the module docstring).
     """
     global _current, _atexit_registered, _fork_registered
-    if queue_depths not in (_wrappers.QD_REFERENCE, _wrappers.QD_JSON):
-        raise ValueError("queue_depths must be 'reference' or 'json'")
+    if queue_depths not in _wrappers.QD_MODES:
+        raise ValueError("queue_depths must be 'copy', 'reference' or 'json'")
     with _lock:
         if _current is not None:
             uninstall()

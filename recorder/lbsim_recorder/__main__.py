@@ -9,7 +9,7 @@ Options (before -m / the script):
   --commit SHA        the Proxy's 40-hex commit (default: detected)
   --max-queue N       events held in memory before dropping (default 100000)
   --max-bytes N       stop recording before FILE would pass N bytes
-  --queue-depths reference|json
+  --queue-depths copy|reference|json
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ USAGE = __doc__
 
 def _parse(argv):
     opts = {"out": None, "commit": None, "max_queue": 100_000, "max_bytes": None,
-            "queue_depths": "reference"}
+            "queue_depths": "copy"}
     names = {"--out": "out", "--commit": "commit", "--max-queue": "max_queue",
              "--max-bytes": "max_bytes", "--queue-depths": "queue_depths"}
     i = 0

@@ -35,7 +35,7 @@ def _wanted(fullname: str) -> bool:
 
 
 class Patcher:
-    def __init__(self, sink, qd_mode=wrappers.QD_REFERENCE):
+    def __init__(self, sink, qd_mode=wrappers.QD_COPY):
         self.sink = sink
         self.qd_mode = qd_mode
         self.pool_factories = wrappers.make_pool_wrappers(sink)

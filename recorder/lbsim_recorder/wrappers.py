@@ -31,8 +31,26 @@ request_var = contextvars.ContextVar("lbsim_recorder_request", default=None)
 _tls = threading.local()     # .depth: select nesting, .pool: pool-method nesting
 _SEQUENCES = (list, tuple)
 
+QD_COPY = "copy"
 QD_REFERENCE = "reference"
 QD_JSON = "json"
+QD_MODES = (QD_COPY, QD_REFERENCE, QD_JSON)
+
+
+def copy_queue_depths(qd):
+    """The hint's queue_depths as it is now, copied down to the values of
+    its per-Instance dicts (the snapshot's three levels: the snapshot,
+    per_instance, one dict per Instance); values are numbers or strings,
+    which nothing can change. A later change of the snapshot in place then
+    cannot reach the recording."""
+    if type(qd) is not dict:
+        return qd
+    out = {}
+    for key, value in qd.items():
+        if type(value) is dict:
+            value = {k: (dict(v) if type(v) is dict else v) for k, v in value.items()}
+        out[key] = value
+    return out
 
 
 def _request_id(obj):
@@ -48,12 +66,13 @@ def _error_text(e: BaseException) -> str:
     return "%s: %s" % (type(e).__name__, msg)
 
 
-def make_select_wrapper(orig, sink, qd_mode=QD_REFERENCE):
+def make_select_wrapper(orig, sink, qd_mode=QD_COPY):
     put = sink.put
     mono = time.monotonic_ns
     set_request = request_var.set
     tls = _tls
     as_json = qd_mode == QD_JSON
+    as_copy = qd_mode == QD_COPY
     raw_json = encoding.RawJSON
     dumps = encoding.dumps
 
@@ -88,7 +107,9 @@ def make_select_wrapper(orig, sink, qd_mode=QD_REFERENCE):
             if "queue_depths" in hint:
                 has_qd = True
                 qd = hint["queue_depths"]
-                if as_json:
+                if as_copy:
+                    qd = copy_queue_depths(qd)
+                elif as_json:
                     qd = raw_json(dumps(qd))
         else:
             # Proxy commits before the queue-aware hint pass req_obj itself

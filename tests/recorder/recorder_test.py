@@ -248,6 +248,26 @@ class EventFieldsTest(RecorderCase):
         self.assertEqual(d["candidates"][0]["qps_1m"], "nan")
         self.assertEqual(d["queue_depths"], {"x": "-inf", "y": [1.5, "nan"]})
 
+    def test_snapshot_changed_in_place_after_select_is_recorded_as_it_was(self):
+        # The default copies queue_depths at the decision: a Proxy that
+        # reused its snapshot dict and changed it later must not rewrite
+        # what the strategy saw.
+        for mode, expect_then in (("copy", True), ("reference", False)):
+            purge_proxy()
+            self.path = os.path.join(self.tmp, "%s.rec" % mode)
+            self.install(queue_depths=mode)
+            f = self.fake()
+            pool = f.InstancePool()
+            pool.upsert("a", "h", 1)
+            snapshot = {"per_instance": {"a": {"active_prepare": 1}}}
+            f.RoundRobin().select(pool.list(), hint={"queue_depths": snapshot})
+            snapshot["per_instance"]["a"]["active_prepare"] = 9
+            snapshot["per_instance"]["b"] = {"active_prepare": 5}
+            _, events = self.finish()
+            seen = kinds(events, "decision")[0]["queue_depths"]
+            then = {"per_instance": {"a": {"active_prepare": 1}}}
+            self.assertEqual(seen == then, expect_then, (mode, seen))
+
     def test_fast_encoder_matches_reference_encoding(self):
         odd = [("a", 1.0, 0, None), ("b", float("nan"), True, float("-inf")),
                ("c\u00e9\"\n", 2, 10 ** 30, 0.1), (7, None, None, 1e300)]
