@@ -135,3 +135,11 @@ lbsim_cli_test(NAME "decision log passes the recorded choice through"
   EXIT 0
   FILE_GOLDEN ${OUT}/import/cacheroute_sample.decisions.jsonl=${RECORD_GOLDEN}/cacheroute_sample.decisions.jsonl)
 set_tests_properties("cli: decision log passes the recorded choice through" PROPERTIES FIXTURES_REQUIRED imported_record)
+
+# A recorder installed on a running Proxy: the Instances already in the pool
+# go into the header in the order a decision offered them, even when a
+# heartbeat named one first.
+lbsim_cli_test(NAME "import a recording started on a running Proxy"
+  ARGS import --from cacheroute-record ${RECORD_IN}/record_started_late.rec
+  EXIT 0 STDERR_LINES 1
+  STDOUT_MATCH "\"instances\":\\[{\"id\":\"a\",\"inflight\":0},{\"id\":\"b\",\"inflight\":0,\"qps_1m\":1}\\]}\n")

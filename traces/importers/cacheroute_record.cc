@@ -297,6 +297,11 @@ struct FirstPass {
 FirstPass ReadEnds(RecordLines& lines) {
   FirstPass pass;
   std::unordered_set<std::string> seen;  // ids registered or in the header
+  // The header's Instances were in the pool before the recording began, in
+  // an order only decisions show: by first place in a decision's
+  // candidates, then those no decision offered, by first sighting.
+  std::unordered_map<std::string, std::uint64_t> offered_rank;
+  std::uint64_t next_rank = 0;
   // A decision's request waits for its begin_request, then is in flight
   // until an end_request of its Instance: the one with its request id, else
   // the oldest.
@@ -327,7 +332,10 @@ FirstPass ReadEnds(RecordLines& lines) {
         else if (pass.strategy_class != s->get_ref<const std::string&>())
           pass.Gap(lines, fmt::format("a decision by {} after decisions by {}",
                                       s->get<std::string>(), pass.strategy_class));
-        for (const SeenInstance& c : Candidates(*e)) first_sight(c.id, c);
+        for (const SeenInstance& c : Candidates(*e)) {
+          first_sight(c.id, c);
+          offered_rank.try_emplace(c.id, next_rank++);
+        }
         const json* chosen = Member(*e, "chosen");
         const json* error = Member(*e, "error");
         if (chosen && error) throw FieldError("a decision has both \"chosen\" and \"error\"");
@@ -400,6 +408,12 @@ FirstPass ReadEnds(RecordLines& lines) {
           Member(*e, "ev"));
     });
   }
+  auto rank = [&](const SeenInstance& s) {
+    auto it = offered_rank.find(s.id);
+    return it == offered_rank.end() ? next_rank : it->second;
+  };
+  std::stable_sort(pass.header_instances.begin(), pass.header_instances.end(),
+                   [&](const SeenInstance& a, const SeenInstance& b) { return rank(a) < rank(b); });
   // A pool without begin_request (cacheroute@df8382d counts no requests)
   // records none at all.
   if (begins > 0)
