@@ -194,6 +194,9 @@ std::string RenderSeededTable(const SeededReports& runs) {
   row("longest run", "/longest_run/length", "{:.0f}");
   row("herded decisions", "/herded_decisions", "{:.0f}");
   row("alternating decisions", "/detectors/herding/alternation_decisions", "{:.0f}");
+  if (std::any_of(strategies.begin(), strategies.end(),
+                  [](const ojson& s) { return s.contains("proxy_choices"); }))
+    row("equal to the recorded Proxy", "/proxy_choices/share", "{:.4f}");
   // A section of the figure catalogue's columns that have a row here.
   auto section = [&](const std::string& title, auto columns) {
     t.Blank();

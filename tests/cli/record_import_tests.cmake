@@ -143,3 +143,8 @@ lbsim_cli_test(NAME "import a recording started on a running Proxy"
   ARGS import --from cacheroute-record ${RECORD_IN}/record_started_late.rec
   EXIT 0 STDERR_LINES 1
   STDOUT_MATCH "\"instances\":\\[{\"id\":\"a\",\"inflight\":0},{\"id\":\"b\",\"inflight\":0,\"qps_1m\":1}\\]}\n")
+
+# Over seeds, the agreement of a randomised strategy spreads; the self-check's does not.
+lbsim_cli_test(NAME "seeds table shows the agreement with the recorded Proxy"
+  ARGS -s ll,rand --seeds 1,2,3 traces/examples/recorded_proxy.ndjson
+  EXIT 0 STDOUT_MATCH "\nequal to the recorded Proxy +1.0000  0.3750 \\[0.1250, 0.3750\\]\n")
