@@ -304,14 +304,13 @@ FirstPass ReadEnds(RecordLines& lines) {
   std::uint64_t next_rank = 0;
   // A decision's request waits for its begin_request, then is in flight
   // until an end_request of its Instance: the one with its request id, else
-  // the oldest.
-  std::unordered_map<std::string, std::deque<std::uint64_t>> awaiting_begin;
-  struct InFlight {
+  // the oldest. Memory holds these requests only, and 8 bytes an arrival.
+  struct Request {
     std::uint64_t arrival;
-    std::optional<std::string> request;
+    std::optional<std::string> id;
   };
-  std::unordered_map<std::string, std::deque<InFlight>> in_flight;
-  std::vector<std::optional<std::string>> requests;  // by arrival
+  std::unordered_map<std::string, std::deque<Request>> awaiting_begin;
+  std::unordered_map<std::string, std::deque<Request>> in_flight;
   std::uint64_t& begins = pass.begins;
   auto first_sight = [&](const std::string& id, const SeenInstance& state) {
     if (seen.insert(id).second) pass.header_instances.push_back(state);
@@ -322,9 +321,8 @@ FirstPass ReadEnds(RecordLines& lines) {
   while (const json* e = lines.Next(type, tick)) {
     lines.Guard([&] {
       if (type == "decision" || type == "no_instances") {
-        const std::uint64_t arrival = pass.end_tick.size();
+        const Request request{pass.end_tick.size(), RequestId(*e)};
         pass.end_tick.push_back(-1);
-        requests.push_back(RequestId(*e));
         if (type == "no_instances") return;
         const json* s = Member(*e, "strategy");
         if (!s || !s->is_string()) Bad("strategy", "the strategy's class name", s);
@@ -343,7 +341,7 @@ FirstPass ReadEnds(RecordLines& lines) {
           if (!error->is_string()) Bad("error", "the exception's text", error);
           return;
         }
-        awaiting_begin[Id(*e, "chosen")].push_back(arrival);
+        awaiting_begin[Id(*e, "chosen")].push_back(request);
         return;
       }
       if (type == "register") {
@@ -362,12 +360,12 @@ FirstPass ReadEnds(RecordLines& lines) {
         ++begins;
         const std::string id = Id(*e, "instance");
         const bool ok = Ok(*e);
-        std::deque<std::uint64_t>& waiting = awaiting_begin[id];
+        std::deque<Request>& waiting = awaiting_begin[id];
         if (waiting.empty()) {
           if (ok) pass.Gap(lines, fmt::format("a request begun on {} that no decision chose", id));
           return;
         }
-        const std::uint64_t arrival = waiting.front();
+        Request begun = std::move(waiting.front());
         waiting.pop_front();
         if (!ok) {
           pass.Gap(lines, fmt::format("begin_request refused {}: it left the pool after the "
@@ -375,7 +373,7 @@ FirstPass ReadEnds(RecordLines& lines) {
                                       id));
           return;
         }
-        in_flight[id].push_back(InFlight{arrival, requests[arrival]});
+        in_flight[id].push_back(std::move(begun));
         return;
       }
       if (type == "end") {
@@ -384,7 +382,7 @@ FirstPass ReadEnds(RecordLines& lines) {
         // An end the pool refused (the Instance was removed) still ends
         // its request: a replay's completion then finds no Instance either.
         const bool ok = Ok(*e);
-        std::deque<InFlight>& open = in_flight[id];
+        std::deque<Request>& open = in_flight[id];
         if (open.empty()) {
           if (ok) pass.Gap(lines, fmt::format("a request ended on {} with none in flight there", id));
           return;
@@ -392,7 +390,7 @@ FirstPass ReadEnds(RecordLines& lines) {
         auto match = open.begin();
         if (request)
           match = std::find_if(open.begin(), open.end(),
-                               [&](const InFlight& f) { return f.request == request; });
+                               [&](const Request& f) { return f.id == request; });
         if (match == open.end()) match = open.begin();
         pass.end_tick[match->arrival] = static_cast<std::int64_t>(tick);
         open.erase(match);
