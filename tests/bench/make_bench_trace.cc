@@ -39,7 +39,9 @@ std::string Describe(const BenchTraceShape& shape) {
   const char* times = shape.times == TimeStyle::kIntegerMs           ? "integer ms"
                       : shape.times == TimeStyle::kFractionalSeconds ? "fractional s"
                                                                      : "Unix s";
-  return fmt::format("{}, {}, {}% {}{}hints{}{}{}{}{}{}{}{}", ids, times, shape.hint_percent,
+  return fmt::format("{}{}, {}, {}% {}{}hints{}{}{}{}{}{}{}{}",
+                     shape.instances == 16 ? "" : fmt::format("{} Instances, ", shape.instances),
+                     ids, times, shape.hint_percent,
                      shape.varying_hints ? "varying " : "",
                      shape.exported_hints ? "exported Proxy-built "
                      : shape.proxy_hints  ? "Proxy-built "

@@ -8,7 +8,10 @@
 // times, keys left out, the request in the hint), with prefix blocks as
 // lbsim import writes them (and kv_aware on it), as a JSON document, and
 // with requests that last as long as an LLM's (thousands in flight); and
-// the realistic trace compressed (gzip, zstd) and through a pipe.
+// the realistic trace compressed (gzip, zstd) and through a pipe; and
+// (issue 59) the Proxy's own shape, a full hint on every arrival for 16 and
+// 64 Instances and as an exporter re-encodes it, with each shape's file
+// size and its time against `wc -l` of that same file.
 // Every command runs in every round, interleaved, and each figure is a
 // median.
 // The headline shape is the realistic one (UUID ids, fractional seconds,
@@ -17,7 +20,9 @@
 // Usage: shapes_bench LBSIM [--runs 5] [--arrivals 1000000] [--dir /tmp]
 //                           [--python PYTHON] [--peer python_replay.py] [--no-python 1]
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -92,6 +97,18 @@ int main(int argc, char** argv) {
     s.document = true;
     return s;
   };
+  // The Proxy's own shape (issue 59): a hint as select_instance builds it
+  // on every decision, for 16 or 64 Instances: 4.4 and 17 KB an arrival, so
+  // a fifth and a twentieth of the arrivals (each row is judged against
+  // reading its own file).
+  auto proxy_shape = [&](std::uint32_t instances, bool exported) {
+    BenchTraceShape s = with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 100, true);
+    s.arrivals = std::max<std::uint64_t>(1, arrivals * 16 / instances / 5);
+    s.instances = instances;
+    s.proxy_hints = true;
+    s.exported_hints = exported;
+    return s;
+  };
   auto long_requests = [](BenchTraceShape s) {
     s.long_requests = true;
     return s;
@@ -120,6 +137,9 @@ int main(int argc, char** argv) {
       {"realistic-script", script(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
       {"realistic-long-requests",
        long_requests(with(IdStyle::kUuid, TimeStyle::kFractionalSeconds, 10, true))},
+      {"proxy-16", proxy_shape(16, false)},
+      {"proxy-64", proxy_shape(64, false)},
+      {"proxy-16-exported", proxy_shape(16, true)},
   };
   std::vector<std::string> paths;
   std::vector<std::uint64_t> events;
@@ -129,6 +149,12 @@ int main(int argc, char** argv) {
     events.push_back(WriteBenchTrace(paths.back(), s.shape));
   }
   const std::string& realistic = paths[3];
+  const auto shape_index = [&](std::string_view name) {
+    for (std::size_t i = 0; i < shapes.size(); ++i)
+      if (shapes[i].name == name) return i;
+    throw std::logic_error("no shape " + std::string(name));
+  };
+  const auto shape_path_of = [&](std::string_view name) { return paths[shape_index(name)]; };
   const std::string decisions = dir + "/lbsim-shapes.decisions.jsonl";
   // The realistic trace as users keep a large one: compressed as gzip and
   // zstd write by default, and streamed through a pipe.
@@ -165,17 +191,16 @@ int main(int argc, char** argv) {
                   {args.lbsim(), "-s", "ll,ll,ll,ll", "--format", "json", realistic}, 1});
   rows.push_back({"rr,ll,p2c,kv realistic",
                   {args.lbsim(), "-s", "rr,ll,p2c,kv", "--format", "json", realistic}, 1});
-  const std::string& long_requests_path = paths.back();
+  const std::string long_requests_path = shape_path_of("realistic-long-requests");
   rows.push_back({"ll,ll,ll,ll realistic-long-requests",
                   {args.lbsim(), "-s", "ll,ll,ll,ll", "--format", "json", long_requests_path}, 1});
-  const auto shape_path = [&](std::string_view name) {
-    for (std::size_t i = 0; i < shapes.size(); ++i)
-      if (shapes[i].name == name) return paths[i];
-    throw std::logic_error("no shape " + std::string(name));
-  };
   rows.push_back({"kv realistic-prefix-blocks",
                   {args.lbsim(), "-s", "kv", "--format", "json",
-                   shape_path("realistic-prefix-blocks")}, 1});
+                   shape_path_of("realistic-prefix-blocks")}, 1});
+  // Every shape judged against reading its own file (issue 59).
+  const std::size_t first_wc = rows.size();
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    rows.push_back({"wc -l " + shapes[i].name, {"/usr/bin/wc", "-l", paths[i]}, 3});
   const bool python = args.Text("no-python") != "1";
   if (python)
     rows.push_back({"python_replay.py -s ll realistic",
@@ -201,9 +226,7 @@ int main(int argc, char** argv) {
 
   // A shape's row: the one after wc -l's, in the shapes' order.
   const auto shape_seconds = [&](std::string_view name) {
-    for (std::size_t i = 0; i < shapes.size(); ++i)
-      if (shapes[i].name == name) return cost[1 + i].seconds;
-    throw std::logic_error("no shape " + std::string(name));
+    return cost[1 + shape_index(name)].seconds;
   };
   const double wc = cost[0].seconds;
   const double no_ids = shape_seconds("realistic-no-ids"), real = shape_seconds("realistic");
@@ -216,6 +239,19 @@ int main(int argc, char** argv) {
   const double four_long = cost[after_shapes + 6].seconds;
   const double kv_prefix = cost[after_shapes + 7].seconds;
   auto verdict = [](bool ok) { return ok ? "met" : "NOT met"; };
+  fmt::print("\n{:<28} {:>9} {:>10} {:>9} {:>9} {:>9}\n", "shape", "arrivals", "MiB", "ll",
+             "wc -l", "ll/wc -l");
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const double ll = cost[1 + i].seconds, read = cost[first_wc + i].seconds;
+    fmt::print("{:<28} {:>9} {:>10.1f} {:>9} {:>9} {:>8.1f}x\n", shapes[i].name,
+               shapes[i].shape.arrivals,
+               static_cast<double>(std::filesystem::file_size(paths[i])) / (1 << 20), Seconds(ll),
+               Seconds(read), ll / read);
+  }
+  const double proxy16 =
+      shape_seconds("proxy-16") / cost[first_wc + shape_index("proxy-16")].seconds;
+  fmt::print("the Proxy's shape (16 Instances) / wc -l of its file = {:.1f}x; goal <= 4x: {}\n",
+             proxy16, verdict(proxy16 <= 4));
   fmt::print("\nrealistic / realistic without ids = {:.2f}x; goal <= 1.25x: {}\n", real / no_ids,
              verdict(real / no_ids <= 1.25));
   fmt::print("realistic / wc -l                 = {:.1f}x; goal <= 8x: {}\n", real / wc,
