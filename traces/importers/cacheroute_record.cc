@@ -4,6 +4,7 @@
 
 #include "traces/importers/cacheroute_record.h"
 #include "traces/importers/import_format.h"
+#include "traces/importers/json_fields.h"
 
 #include <algorithm>
 #include <cmath>
@@ -32,22 +33,9 @@ using nlohmann::json;
 // double, and so is the sum of one and a duration (a difference of two).
 constexpr std::uint64_t kTicksPerMs = 1024;
 
-[[noreturn]] void Bad(std::string_view field, std::string_view expected, const json* got) {
-  if (!got)
-    throw FieldError(fmt::format("field \"{}\": expected {}, but it is missing", field, expected));
-  throw FieldError(fmt::format("field \"{}\": expected {}, got {}", field, expected,
-                               ShortJson(*got)));
-}
-
-const json* Member(const json& object, std::string_view key) {
-  auto it = object.find(key);
-  return it == object.end() ? nullptr : &*it;
-}
-
 std::uint64_t Unsigned(const json& object, std::string_view key, std::string_view expected) {
   const json* v = Member(object, key);
-  if (!v || !(v->is_number_unsigned() || (v->is_number_integer() && v->get<std::int64_t>() >= 0)))
-    Bad(key, expected, v);
+  if (!v || !IsCount(*v)) BadField(key, expected, v);
   return v->get<std::uint64_t>();
 }
 
@@ -56,13 +44,13 @@ std::string Id(const json& object, std::string_view key) {
   const json* v = Member(object, key);
   if (!v || !v->is_string() || v->get_ref<const std::string&>().empty() ||
       v->get_ref<const std::string&>().size() > kMaxIdBytes)
-    Bad(key, fmt::format("an Instance id (a string of 1 to {} bytes)", kMaxIdBytes), v);
+    BadField(key, fmt::format("an Instance id (a string of 1 to {} bytes)", kMaxIdBytes), v);
   return v->get<std::string>();
 }
 
 bool Ok(const json& object) {
   const json* v = Member(object, "ok");
-  if (!v || !v->is_boolean()) Bad("ok", "true or false", v);
+  if (!v || !v->is_boolean()) BadField("ok", "true or false", v);
   return v->get<bool>();
 }
 
@@ -78,7 +66,7 @@ std::optional<double> OptionalNumber(const json& object, std::string_view key) {
     if (s == "inf") return std::numeric_limits<double>::infinity();
     if (s == "-inf") return -std::numeric_limits<double>::infinity();
   }
-  Bad(key, "a number, null, or \"nan\", \"inf\", \"-inf\"", v);
+  BadField(key, "a number, null, or \"nan\", \"inf\", \"-inf\"", v);
 }
 
 std::optional<std::int64_t> OptionalInteger(const json& object, std::string_view key) {
@@ -86,7 +74,7 @@ std::optional<std::int64_t> OptionalInteger(const json& object, std::string_view
   if (!v || v->is_null()) return std::nullopt;
   if (!v->is_number_integer() || (v->is_number_unsigned() &&
                                   v->get<std::uint64_t>() > std::uint64_t{1} << 62))
-    Bad(key, "an integer or null", v);
+    BadField(key, "an integer or null", v);
   return v->get<std::int64_t>();
 }
 
@@ -95,7 +83,7 @@ std::optional<std::string> RequestId(const json& object) {
   const json* v = Member(object, "request");
   if (!v || v->is_null()) return std::nullopt;
   if (!v->is_string() || v->get_ref<const std::string&>().size() > kMaxIdBytes)
-    Bad("request", fmt::format("a request id (a string of at most {} bytes) or null", kMaxIdBytes),
+    BadField("request", fmt::format("a request id (a string of at most {} bytes) or null", kMaxIdBytes),
         v);
   return v->get<std::string>();
 }
@@ -110,11 +98,11 @@ struct SeenInstance {
 
 std::vector<SeenInstance> Candidates(const json& event) {
   const json* list = Member(event, "candidates");
-  if (!list || !list->is_array()) Bad("candidates", "an array of Instance objects", list);
+  if (!list || !list->is_array()) BadField("candidates", "an array of Instance objects", list);
   std::vector<SeenInstance> out;
   std::unordered_set<std::string> ids;
   for (const json& c : *list) {
-    if (!c.is_object()) Bad("candidates", "an array of Instance objects", &c);
+    if (!c.is_object()) BadField("candidates", "an array of Instance objects", &c);
     SeenInstance& seen = out.emplace_back();
     seen.id = Id(c, "id");
     if (!ids.insert(seen.id).second)
@@ -163,7 +151,7 @@ const ProxyProfile* ProfileOfCommit(std::string_view commit) {
 }
 
 // Reads a recording line by line: the header, then events as parsed JSON
-// objects with their `ev`, and each event's tick (TickClock).
+// objects with their `ev`, and each event's tick (Tick).
 class RecordLines {
  public:
   RecordLines(std::FILE* file, const std::string& display_path, const InputFile* input)
@@ -179,14 +167,14 @@ class RecordLines {
       const json& h = Parse(line);
       const json* version = Member(h, "lbsim_record");
       if (!version || !version->is_number_integer() || version->get<std::int64_t>() != 1)
-        Bad("lbsim_record", "1 (a recording of lbsim's recorder, version 1)", version);
+        BadField("lbsim_record", "1 (a recording of lbsim's recorder, version 1)", version);
       RecordHeader header;
       if (const json* c = Member(h, "proxy_commit"); c && !c->is_null()) {
-        if (!c->is_string()) Bad("proxy_commit", "a commit hash or null", c);
+        if (!c->is_string()) BadField("proxy_commit", "a commit hash or null", c);
         header.commit = c->get<std::string>();
       }
       if (const json* p = Member(h, "python"); p && !p->is_null()) {
-        if (!p->is_string()) Bad("python", "a Python version such as \"3.12.3\"", p);
+        if (!p->is_string()) BadField("python", "a Python version such as \"3.12.3\"", p);
         header.python = p->get<std::string>();
       }
       if (const json* r = Member(h, "recorder"); r && r->is_string())
@@ -202,7 +190,7 @@ class RecordLines {
     return Guard([&] {
       const json& e = Parse(line);
       const json* ev = Member(e, "ev");
-      if (!ev || !ev->is_string()) Bad("ev", "an event name", ev);
+      if (!ev || !ev->is_string()) BadField("ev", "an event name", ev);
       type = ev->get<std::string>();
       tick = Tick(Unsigned(e, "ns", "an integer >= 0 (monotonic nanoseconds)"));
       return &e;
@@ -227,7 +215,7 @@ class RecordLines {
   bool NextLine(std::string_view& line) {
     do {
       if (!lines_.Next(line)) return false;
-    } while (line.find_first_not_of(" \t\r") == std::string_view::npos);
+    } while (IsBlank(line));
     return true;
   }
 
@@ -266,6 +254,12 @@ class RecordLines {
 };
 
 double Ms(std::uint64_t tick) { return static_cast<double>(tick) / kTicksPerMs; }
+
+// A recorded value in a message: the number, or "unknown".
+template <typename T>
+std::string Shown(const std::optional<T>& v) {
+  return v ? fmt::format("{}", *v) : std::string("unknown");
+}
 
 // Values a trace holds: a weight finite and > 0 (1 is the default, not
 // written), a qps_1m finite and >= 0, an inflight >= 0. The Proxy takes any
@@ -325,7 +319,7 @@ FirstPass ReadEnds(RecordLines& lines) {
         pass.end_tick.push_back(-1);
         if (type == "no_instances") return;
         const json* s = Member(*e, "strategy");
-        if (!s || !s->is_string()) Bad("strategy", "the strategy's class name", s);
+        if (!s || !s->is_string()) BadField("strategy", "the strategy's class name", s);
         if (pass.strategy_class.empty()) pass.strategy_class = s->get<std::string>();
         else if (pass.strategy_class != s->get_ref<const std::string&>())
           pass.Gap(lines, fmt::format("a decision by {} after decisions by {}",
@@ -338,7 +332,7 @@ FirstPass ReadEnds(RecordLines& lines) {
         const json* error = Member(*e, "error");
         if (chosen && error) throw FieldError("a decision has both \"chosen\" and \"error\"");
         if (error) {
-          if (!error->is_string()) Bad("error", "the exception's text", error);
+          if (!error->is_string()) BadField("error", "the exception's text", error);
           return;
         }
         awaiting_begin[Id(*e, "chosen")].push_back(request);
@@ -401,7 +395,7 @@ FirstPass ReadEnds(RecordLines& lines) {
         return;
       }
       if (type == "pool" || type == "stop") return;
-      Bad("ev", "one of pool, register, heartbeat, refresh, remove, decision, no_instances, "
+      BadField("ev", "one of pool, register, heartbeat, refresh, remove, decision, no_instances, "
                 "begin, end, lost, stop",
           Member(*e, "ev"));
     });
@@ -476,11 +470,7 @@ class TraceWriterPass {
       if (!Ok(e) || it == pool_.end() || !it->second.registered) return;
       it->second = ModelInstance{};
       order_.erase(std::find(order_.begin(), order_.end(), id));
-      InstanceChange change;
-      change.at = t;
-      change.kind = InstanceEventKind::kRemove;
-      change.instance = id;
-      writer_.Change(change);
+      Change(t, InstanceEventKind::kRemove, id);
     } else if (type == "decision") {
       const std::vector<SeenInstance> candidates = Candidates(e);
       Reconcile(t, candidates);
@@ -533,11 +523,7 @@ class TraceWriterPass {
       if (!m.alive || offered.count(id)) continue;
       m.alive = false;
       ++stats_.expired;
-      InstanceChange change;
-      change.at = t;
-      change.kind = InstanceEventKind::kDown;
-      change.instance = id;
-      writer_.Change(change);
+      Change(t, InstanceEventKind::kDown, id);
     }
     std::vector<std::string_view> alive_order;
     for (const std::string& id : order_)
@@ -547,8 +533,7 @@ class TraceWriterPass {
       if (!m.alive)
         first_.Gap(lines_, fmt::format("{} was offered again with no heartbeat since it expired",
                                        c.id));
-      if (c.qps_1m != m.qps_1m && !(c.qps_1m && m.qps_1m && std::isnan(*c.qps_1m) &&
-                                    std::isnan(*m.qps_1m))) {
+      if (c.qps_1m != m.qps_1m) {
         first_.Gap(lines_, fmt::format("the qps_1m of {} was {} at the decision; the recorded "
                                        "heartbeats say {}",
                                        c.id, Shown(c.qps_1m), Shown(m.qps_1m)));
@@ -566,11 +551,6 @@ class TraceWriterPass {
         !std::equal(alive_order.begin(), alive_order.end(), candidates.begin(),
                     [](std::string_view a, const SeenInstance& b) { return a == b.id; }))
       first_.Gap(lines_, "the candidates came in another order than the pool's registrations");
-  }
-
-  template <typename T>
-  static std::string Shown(const std::optional<T>& v) {
-    return v ? fmt::format("{}", *v) : std::string("unknown");
   }
 
   // A heartbeat (or a liveness refresh): written as a `load` event when it
@@ -595,16 +575,25 @@ class TraceWriterPass {
     writer_.Load(t, id, set_inflight, set_qps);
   }
 
+  // A registration with its weight when a trace holds it (1, the default,
+  // is not written).
   void Up(double t, const std::string& id, double weight) {
-    InstanceChange change;
-    change.at = t;
-    change.kind = InstanceEventKind::kUp;
-    change.instance = id;
+    std::optional<double> written;
     if (!Replayable(weight))
       first_.Gap(lines_, fmt::format("{} has weight {}, which a trace cannot hold: left at 1",
                                      id, weight));
     else if (weight != 1.0)
-      change.weight = weight;
+      written = weight;
+    Change(t, InstanceEventKind::kUp, id, written);
+  }
+
+  void Change(double t, InstanceEventKind kind, const std::string& id,
+              std::optional<double> weight = std::nullopt) {
+    InstanceChange change;
+    change.at = t;
+    change.kind = kind;
+    change.instance = id;
+    change.weight = weight;
     writer_.Change(change);
   }
 
@@ -669,8 +658,7 @@ RecordImportStats ImportCacheRouteRecord(InputFile& in, const std::string& displ
     if (!Replayable(s.weight) || !Replayable(s.qps_1m) || !Replayable(s.inflight)) {
       first.Gap(fmt::format("{}: {} was in the pool before the recording with weight {}, qps_1m "
                             "{}, inflight {}; what a trace cannot hold is left out",
-                            display_path, s.id, s.weight, s.qps_1m ? fmt::format("{}", *s.qps_1m) : "unknown",
-                            s.inflight ? fmt::format("{}", *s.inflight) : "unknown"));
+                            display_path, s.id, s.weight, Shown(s.qps_1m), Shown(s.inflight)));
       if (!Replayable(s.weight)) s.weight = 1.0;
       if (!Replayable(s.qps_1m)) s.qps_1m.reset();
       if (!Replayable(s.inflight)) s.inflight.reset();

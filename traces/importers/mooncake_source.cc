@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "traces/importers/import_format.h"
+#include "traces/importers/json_fields.h"
 #include "base/json/json_line_parser.h"
 #include "traces/line_source.h"
 #include "traces/trace_reader.h"
@@ -18,25 +19,6 @@ namespace {
 using nlohmann::json;
 
 constexpr std::uint64_t kMaxCount = std::uint64_t{1} << 53;
-
-[[noreturn]] void BadField(std::string_view field, std::string_view expected,
-                           const json* got) {
-  if (!got)
-    throw FieldError(fmt::format("field \"{}\": expected {}, but it is missing", field,
-                                 expected));
-  throw FieldError(
-      fmt::format("field \"{}\": expected {}, got {}", field, expected, ShortJson(*got)));
-}
-
-const json* Member(const json& object, std::string_view key) {
-  auto it = object.find(key);
-  return it == object.end() ? nullptr : &*it;
-}
-
-bool IsCount(const json& v) {
-  return v.is_number_unsigned() ||
-         (v.is_number_integer() && v.get<std::int64_t>() >= 0);
-}
 
 std::uint64_t Count(const json& object, std::string_view field) {
   const json* v = Member(object, field);
