@@ -234,27 +234,19 @@ def make_pool_wrappers(sink):
             return (kind, mono(), _arg(args, kwargs, 0, "instance_id"), bool(ret), get_request())
         return after
 
-    def wrap_list(orig):
-        put = sink.put
-
-        @functools.wraps(orig)
-        def list_(self, *args, **kwargs):
-            ret = orig(self, *args, **kwargs)
-            if not ret and sink.active:
-                try:
-                    if not _arg(args, kwargs, 0, "include_dead", False):
-                        frame = sys._getframe(1)
-                        if frame.f_code.co_name == "select_instance":
-                            req = frame.f_locals.get("req_obj")
-                            put(("no_instances", mono(),
-                                 None if req is None else _request_id(req)))
-                        del frame
-                except Exception as e:
-                    sink.recorder_error(e)
-            return ret
-
-        list_.__lbsim_wrapped__ = orig
-        return list_
+    def after_list(self, args, kwargs, ret):
+        # An empty alive list in select_instance: the Proxy answers 503
+        # without asking the strategy. Frame 2 is the wrapper's caller.
+        if ret or _arg(args, kwargs, 0, "include_dead", False):
+            return None
+        frame = sys._getframe(2)
+        try:
+            if frame.f_code.co_name != "select_instance":
+                return None
+            req = frame.f_locals.get("req_obj")
+            return ("no_instances", mono(), None if req is None else _request_id(req))
+        finally:
+            del frame
 
     def guarded(after):
         return lambda orig: _pool_guarded(orig, sink, after)
@@ -267,5 +259,5 @@ def make_pool_wrappers(sink):
         "remove": guarded(simple("remove")),
         "begin_request": guarded(with_request("begin")),
         "end_request": guarded(with_request("end")),
-        "list": wrap_list,
+        "list": guarded(after_list),
     }
