@@ -574,6 +574,9 @@ Choice World::SelectQueued(double t, std::span<const Candidate> candidates) {
   std::span<const Candidate> candidates = candidates_.candidates();
   if (candidates.empty()) {
     // select_instance returns before it builds a hint.
+    if (arrival.proxy_choice.present())
+      CompareWithProxy(arrival, seq, request_id, nullptr, "no_instances", candidates,
+                       arrival.hint);
     metrics_.RecordNoInstances(seq);
     if (timeline_) timeline_->Decision(t, nullptr, "no_instances", 0);
     if (log_)
@@ -595,6 +598,10 @@ Choice World::SelectQueued(double t, std::span<const Candidate> candidates) {
     snapshot = snapshot_json_;
   }
   const Choice choice = SelectQueued(t, candidates);
+  if (arrival.proxy_choice.present())
+    CompareWithProxy(arrival, seq, request_id,
+                     choice.refused ? nullptr : &candidates[choice.index].id,
+                     choice.refused ? "refused" : choice.reason, candidates, signalled_);
   if (choice.refused) {
     Refuse(arrival, seq, request_id, candidates.size(), snapshot);
     journeys_->NotRouted(record, "refused", table);

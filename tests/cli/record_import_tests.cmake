@@ -148,3 +148,10 @@ lbsim_cli_test(NAME "import a recording started on a running Proxy"
 lbsim_cli_test(NAME "seeds table shows the agreement with the recorded Proxy"
   ARGS -s ll,rand --seeds 1,2,3 traces/examples/recorded_proxy.ndjson
   EXIT 0 STDOUT_MATCH "\nequal to the recorded Proxy +1.0000  0.3750 \\[0.1250, 0.3750\\]\n")
+
+# Under --proxy-queue the run's hint is the queue model's, so it is no
+# self-check (no warning), but its decisions are still compared.
+lbsim_cli_test(NAME "the Proxy queue model's run is compared but no self-check"
+  ARGS -s ll --proxy-queue --fail-on proxy_differs ${RECORD_IN}/proxy_choice_queue.ndjson
+  EXIT 0
+  STDOUT_MATCH "\nthe recorded Proxy's choices\n  equal             1 of 2 \\(50.0%\\)\n  first differs          arrival 2\n  self-check                    no\n")
