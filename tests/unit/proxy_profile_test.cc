@@ -35,7 +35,7 @@ TEST_CASE("profiles: names, latest and the default") {
   CHECK(FindProxyProfile("df8382d") == nullptr);
   CHECK(ProxyChoice{}.Resolve(nullptr).profile == &LatestProxyProfile());
   CHECK(ProxyChoice{}.Resolve(&SpecProxyProfile()).profile == &SpecProxyProfile());
-  CHECK(ProxyChoice{&SpecProxyProfile()}.Resolve(&LatestProxyProfile()).profile ==
+  CHECK(ProxyChoice{&SpecProxyProfile(), std::nullopt}.Resolve(&LatestProxyProfile()).profile ==
         &SpecProxyProfile());
 }
 

@@ -43,7 +43,7 @@ struct ReplayRun {
 };
 
 // The spec profile: the typed contract most unit tests were written for.
-inline ProxyChoice SpecProxy() { return ProxyChoice{&SpecProxyProfile()}; }
+inline ProxyChoice SpecProxy() { return ProxyChoice{&SpecProxyProfile(), std::nullopt}; }
 // A pinned Proxy profile by name ("cacheroute@df8382d", "latest") on `python`.
 ProxyChoice PinnedProxy(std::string_view name, PythonVersion python = PythonVersion::k312);
 
