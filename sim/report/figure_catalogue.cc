@@ -48,7 +48,7 @@ constexpr std::array kCatalogue = {
 
     // Where the decisions went.
     CatalogueEntry{"decisions", F::kCount},
-    CatalogueEntry{"no_instances", F::kCount},
+    CatalogueEntry{"no_instances", F::kCount, kUp},
     CatalogueEntry{"refused", F::kCount},
     CatalogueEntry{"never_completed", F::kCount},
     CatalogueEntry{"proxy_choices.share", F::kShare, kDown, kHeadline},

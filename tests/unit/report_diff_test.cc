@@ -196,6 +196,23 @@ TEST_CASE("only worse: a herding run that is gone is an improvement, one that ap
             .flagged);
 }
 
+TEST_CASE("only worse: more arrivals that found no Instance are worse, fewer are not") {
+  TempDir dir;
+  std::ifstream in(kBase);
+  const nlohmann::ordered_json base = nlohmann::ordered_json::parse(in);
+  nlohmann::ordered_json more = base;
+  auto& s = more["strategies"][0];
+  s["no_instances"] = s["no_instances"].get<std::uint64_t>() + 5;
+  const std::string fewer_file = dir.Trace(base.dump()), more_file = dir.Trace(more.dump());
+  DiffOptions worse = Loose({"counts=0"});
+  worse.only_worse = true;
+  CHECK(Row(DiffReports(fewer_file, more_file, worse).strategies[0], "no_instances").flagged);
+  CHECK_FALSE(Row(DiffReports(more_file, fewer_file, worse).strategies[0], "no_instances").flagged);
+  // Either way without --only-worse.
+  CHECK(Row(DiffReports(more_file, fewer_file, Loose({"counts=0"})).strategies[0], "no_instances")
+            .flagged);
+}
+
 TEST_CASE("only worse: a figure without a zero that becomes undefined is still flagged") {
   TempDir dir;
   std::string rr = dir.Report({"rr"}, "traces/examples/stale_snapshot.ndjson");
