@@ -184,6 +184,74 @@ std::optional<double> Stat(const Figures& figures) {
   return d.*Field;
 }
 
+using R = StrategyReport;
+
+// A fairness figure of a run.
+template <std::optional<double> Fairness::*Field>
+std::optional<double> Fair(const R& r) {
+  return r.fairness.*Field;
+}
+
+// A prefix cache figure: none when the trace's arrivals carried no
+// prefix_blocks.
+template <class T, T PrefixCacheReport::*Field>
+std::optional<double> Prefix(const R& r) {
+  if (!r.prefix_cache) return std::nullopt;
+  return static_cast<double>((*r.prefix_cache).*Field);
+}
+
+constexpr std::array kRunColumns = {
+    // kRunColumnsBeforeReasons: the sweep's reason counts follow these.
+    RunColumn{.column = "decisions", .path = "decisions", .spread = "decisions",
+              .in_report = false, .whole = true,
+              .value = [](const R& r) { return Whole(r.decisions); }},
+    RunColumn{.column = "no_instances", .path = "no_instances",
+              .title = "arrivals that found no Instance", .decimals = 0, .in_report = false,
+              .whole = true, .value = [](const R& r) { return Whole(r.no_instances); }},
+    RunColumn{.column = "unknown_excluded", .path = "unknown_excluded", .in_report = false,
+              .whole = true, .value = [](const R& r) { return Whole(r.unknown_excluded); }},
+    RunColumn{.column = "jain", .path = "fairness.jain",
+              .title = "Jain's fairness index of the selections", .spread = "jain", .decimals = 4,
+              .in_report = false, .value = Fair<&Fairness::jain>},
+    RunColumn{.column = "jain_eligible", .path = "fairness.jain_eligible",
+              .title = "Jain's index of selections per candidate decision", .decimals = 4,
+              .in_report = false, .value = Fair<&Fairness::jain_eligible>},
+    RunColumn{.column = "cv", .path = "fairness.cv",
+              .title = "coefficient of variation of the selections", .decimals = 4,
+              .in_report = false, .value = Fair<&Fairness::cv>},
+    RunColumn{.column = "max_min_ratio", .path = "fairness.max_min_ratio",
+              .title = "most / fewest selections", .decimals = 4, .in_report = false,
+              .value = Fair<&Fairness::max_min_ratio>},
+    RunColumn{.column = "max_mean_ratio", .path = "fairness.max_mean_ratio",
+              .title = "most / mean selections", .decimals = 4, .in_report = false,
+              .value = Fair<&Fairness::max_mean_ratio>},
+    RunColumn{.column = "gini", .path = "fairness.gini",
+              .title = "Gini coefficient of the selections", .spread = "gini", .decimals = 4,
+              .in_report = false,
+              .value = Fair<&Fairness::gini>},
+    RunColumn{.column = "herded_decisions", .path = "herded_decisions",
+              .title = "decisions in herding runs", .spread = "herded decisions", .decimals = 0,
+              .in_report = false,
+              .whole = true, .value = [](const R& r) { return Whole(r.herded_decisions); }},
+    RunColumn{.column = "alternating_decisions",
+              .path = "detectors.herding.alternation_decisions",
+              .spread = "alternating decisions", .in_report = false, .whole = true,
+              .value = [](const R& r) { return Whole(r.detectors.alternation_decisions); }},
+    RunColumn{.column = "longest_run", .path = "longest_run.length",
+              .title = "longest run of one Instance", .spread = "longest run", .decimals = 0,
+              .in_report = false,
+              .whole = true, .value = [](const R& r) { return Whole(r.longest_run); }},
+    RunColumn{.column = "prefix_requested_blocks", .path = "prefix_cache.requested_blocks",
+              .in_report = false, .whole = true,
+              .value = Prefix<std::uint64_t, &PrefixCacheReport::requested_blocks>},
+    RunColumn{.column = "prefix_matched_blocks", .path = "prefix_cache.matched_blocks",
+              .in_report = false, .whole = true,
+              .value = Prefix<std::uint64_t, &PrefixCacheReport::matched_blocks>},
+    RunColumn{.column = "prefix_hit_rate", .path = "prefix_cache.hit_rate",
+              .title = "prefix cache hit rate", .decimals = 4, .in_report = false,
+              .value = Prefix<double, &PrefixCacheReport::hit_rate>},
+};
+
 using Q = ProxyQueueFigures;
 using D = DistributionSummary;
 constexpr std::array kQueueColumns = {
@@ -328,6 +396,8 @@ constexpr std::array kServiceColumns = {
 };
 
 }  // namespace
+
+std::span<const RunColumn> RunColumns() { return kRunColumns; }
 
 std::span<const QueueColumn> QueueColumns() { return kQueueColumns; }
 

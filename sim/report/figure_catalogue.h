@@ -13,6 +13,7 @@ namespace lbsim {
 struct EngineFigures;      // sim/report/report.h
 struct ServiceFigures;     // sim/report/report.h
 struct ProxyQueueFigures;  // sim/report/report.h
+struct StrategyReport;     // sim/report/report.h
 
 // The families of report figures; each has its own diff tolerance.
 enum class DiffFamily {
@@ -73,8 +74,8 @@ std::optional<FigureKind> FindFigure(std::span<const std::string> path);
 std::optional<FigureKind> FindFigure(std::string_view dotted);
 
 // A figure that is one number per CSV row (an Instance's or a strategy
-// run's) of a part of the report, `Figures` (ProxyQueueFigures,
-// ServiceFigures, EngineFigures), declared once: a column of the replay's
+// run's) of a part of the report, `Figures` (StrategyReport,
+// ProxyQueueFigures, ServiceFigures, EngineFigures), declared once: a column of the replay's
 // CSV, of the sweep's, or both, and with a title a figure the sweep's HTML
 // draws. `path` is its place in the JSON report (a run's) and so its
 // catalogue entry (family, which way is worse).
@@ -91,12 +92,19 @@ struct FigureColumn {
   std::optional<double> (*value)(const Figures& figures) = nullptr;  // nullopt: none
 };
 
+using RunColumn = FigureColumn<StrategyReport>;
 using QueueColumn = FigureColumn<ProxyQueueFigures>;
 using ServiceColumn = FigureColumn<ServiceFigures>;
 using EngineColumn = FigureColumn<EngineFigures>;
 
 // Each part's columns, in CSV order (each CSV takes its own). The Proxy
 // queue's figures are a run's only: its Instance rows leave them empty.
+// A strategy run's own figures (decisions, fairness, herding, the prefix
+// cache) are the sweep's only: the replay's CSV has a row per Instance.
+std::span<const RunColumn> RunColumns();
+// The sweep's CSV writes a count per reason word after the first this
+// many of RunColumns() (decisions, no_instances).
+inline constexpr std::size_t kRunColumnsBeforeReasons = 2;
 std::span<const QueueColumn> QueueColumns();
 std::span<const ServiceColumn> ServiceColumns();
 std::span<const EngineColumn> EngineColumns();

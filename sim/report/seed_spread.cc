@@ -183,24 +183,9 @@ std::string RenderSeededTable(const SeededReports& runs) {
   }
   t.Row(labels);
   t.Row(requested);
-  row("decisions", "/decisions", "{:.0f}");
-  t.Blank();
-  t.Section("share of decisions that chose");
-  for (const std::string& id : first.instances)
-    row("  " + Printable(id), "/share/" + JsonPointerToken(id), "{:.4f}");
-  t.Blank();
-  row("jain", "/fairness/jain", "{:.4f}");
-  row("gini", "/fairness/gini", "{:.4f}");
-  row("longest run", "/longest_run/length", "{:.0f}");
-  row("herded decisions", "/herded_decisions", "{:.0f}");
-  row("alternating decisions", "/detectors/herding/alternation_decisions", "{:.0f}");
-  if (std::any_of(strategies.begin(), strategies.end(),
-                  [](const ojson& s) { return s.contains("proxy_choices"); }))
-    row("equal to the recorded Proxy", "/proxy_choices/share", "{:.4f}");
-  // A section of the figure catalogue's columns that have a row here.
-  auto section = [&](const std::string& title, auto columns) {
-    t.Blank();
-    t.Section(title);
+  // The rows of those of the figure catalogue's `columns` that have a row
+  // here, their titles after `indent`.
+  auto rows = [&](auto columns, const std::string& indent) {
     for (const auto& c : columns) {
       if (c.spread.empty()) continue;
       std::string pointer = std::string("/").append(c.path);
@@ -210,9 +195,27 @@ std::string RenderSeededTable(const SeededReports& runs) {
       if (std::none_of(strategies.begin(), strategies.end(),
                        [&](const ojson& s) { return s.contains(owner); }))
         continue;
-      row("  " + std::string(c.spread), pointer, fmt::format("{{:.{}f}}", c.whole ? 0 : c.decimals));
+      row(indent + std::string(c.spread), pointer,
+          fmt::format("{{:.{}f}}", c.whole ? 0 : c.decimals));
     }
   };
+  // A section of a part's rows.
+  auto section = [&](const std::string& title, auto columns) {
+    t.Blank();
+    t.Section(title);
+    rows(columns, "  ");
+  };
+  const std::span<const RunColumn> run = RunColumns();
+  rows(run.first(kRunColumnsBeforeReasons), "");
+  t.Blank();
+  t.Section("share of decisions that chose");
+  for (const std::string& id : first.instances)
+    row("  " + Printable(id), "/share/" + JsonPointerToken(id), "{:.4f}");
+  t.Blank();
+  rows(run.subspan(kRunColumnsBeforeReasons), "");
+  if (std::any_of(strategies.begin(), strategies.end(),
+                  [](const ojson& s) { return s.contains("proxy_choices"); }))
+    row("equal to the recorded Proxy", "/proxy_choices/share", "{:.4f}");
   if (first.simulation && first.simulation->service())
     section(fmt::format("service ({})", first.time_unit), ServiceColumns());
   if (first.simulation && first.simulation->engine_model())

@@ -31,6 +31,24 @@ bool Declares(const StrategyInfo& info, std::string_view param) {
                      [&](const ParamSpec& p) { return p.name == param; });
 }
 
+// `s` without what a sweep row does not keep: its per-Instance and
+// per-window parts and its warnings' texts (the row keeps their names).
+StrategyReport RunOfSweep(const StrategyReport& s) {
+  StrategyReport run = s;
+  run.instances.clear();
+  run.expected_share.clear();
+  run.warnings.clear();
+  if (run.what_if) {
+    WhatIfReport& w = *run.what_if;
+    w.inflight_mean.clear();
+    w.inflight_peak.clear();
+    w.instance_service.clear();
+    w.windows.clear();
+    w.instance_engine.clear();
+  }
+  return run;
+}
+
 // Replays the cells `cells` (indices into `all`), all on one trace, in one
 // pass, and fills their rows.
 void RunCellGroup(const SweepGrid& grid, const std::vector<SweepCell>& all,
@@ -57,23 +75,11 @@ void RunCellGroup(const SweepGrid& grid, const std::vector<SweepCell>& all,
     row.params = replay.requests[k].params.All();  // every value in force, defaults too
     row.events = report.events;
     row.arrivals = report.arrivals;
-    row.decisions = s.decisions;
-    row.no_instances = s.no_instances;
-    for (const auto& [word, count] : s.reasons)
-      if (word != "no_instances") row.reasons.emplace_back(word, count);
-    row.unknown_excluded = s.unknown_excluded;
-    row.fairness = s.fairness;
-    row.herded_decisions = s.herded_decisions;
-    row.alternating_decisions = s.detectors.alternation_decisions;
-    row.longest_run = s.longest_run;
-    row.prefix_cache = s.prefix_cache;
+    row.run = RunOfSweep(s);
     row.sim_values = cell.sim_values;
-    if (s.what_if && s.what_if->service) row.service = s.what_if->service;
     for (const Warning& w : s.warnings)
       if (std::find(row.warnings.begin(), row.warnings.end(), w.name) == row.warnings.end())
         row.warnings.push_back(w.name);
-    if (s.what_if) row.engine = s.what_if->engine;
-    row.proxy_queue = s.proxy_queue;
   }
 }
 
@@ -94,6 +100,18 @@ double* TimeOption(SimOptions& o, std::string_view key) {
 }
 
 }  // namespace
+
+const ServiceFigures* SweepRow::service() const {
+  return run.what_if && run.what_if->service ? &*run.what_if->service : nullptr;
+}
+
+const EngineFigures* SweepRow::engine() const {
+  return run.what_if && run.what_if->engine ? &*run.what_if->engine : nullptr;
+}
+
+const ProxyQueueFigures* SweepRow::proxy_queue() const {
+  return run.proxy_queue ? &*run.proxy_queue : nullptr;
+}
 
 SweepAxis SweepAxis::Parse(std::string_view text) {
   std::size_t eq = text.find('=');

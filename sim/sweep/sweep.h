@@ -110,23 +110,17 @@ struct SweepRow {
   std::vector<ParamValues::Value> params;  // every value in force, under that profile
   std::uint64_t events = 0;
   std::uint64_t arrivals = 0;
-  std::uint64_t decisions = 0;
-  std::uint64_t no_instances = 0;
-  std::vector<std::pair<std::string, std::uint64_t>> reasons;
-  std::uint64_t unknown_excluded = 0;
-  Fairness fairness;
-  std::uint64_t herded_decisions = 0;
-  std::uint64_t alternating_decisions = 0;
-  std::uint64_t longest_run = 0;
-  // Present when the trace's arrivals carried prefix_blocks.
-  std::optional<PrefixCacheReport> prefix_cache;
+  // The strategy run's report without its per-Instance and per-window
+  // parts (see RunOfSweep): its figures, read through the figure
+  // catalogue's columns.
+  StrategyReport run;
   std::vector<std::pair<std::string, std::string>> sim_values;  // as in SweepCell
-  std::optional<ServiceFigures> service;  // with the service model
   std::vector<std::string> warnings;      // the names of its warnings, in report order
-  // Present with the engine model.
-  std::optional<EngineFigures> engine;
-  // Present with the Proxy queue model.
-  std::optional<ProxyQueueFigures> proxy_queue;
+
+  // The run's parts, when it ran their models.
+  const ServiceFigures* service() const;
+  const EngineFigures* engine() const;
+  const ProxyQueueFigures* proxy_queue() const;
 };
 
 // What a sweep (or a slice of one) produced.

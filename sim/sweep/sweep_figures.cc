@@ -13,54 +13,35 @@
 namespace lbsim {
 namespace {
 
-std::optional<double> Count(std::uint64_t n) { return static_cast<double>(n); }
-
 using Needs = SweepFigure::Needs;
 
-// The figures, the service model's and the Proxy queue's as the figure
-// catalogue declares them.
+// Which way is better for the figure at `path`, as the figure catalogue says.
+bool LowerIsBetter(std::string_view path) { return FindFigure(path)->worse == Worse::kHigher; }
+
+// The figures: the titled columns of the figure catalogue, a run's own
+// first, then the service model's, then the Proxy queue's.
 std::vector<SweepFigure> MakeSweepFigures() {
-  std::vector<SweepFigure> figures = {
-      {"jain", "Jain's fairness index of the selections", false, Needs::kNothing, 4,
-       [](const SweepRow& r) { return r.fairness.jain; }},
-      {"jain_eligible", "Jain's index of selections per candidate decision", false, Needs::kNothing, 4,
-       [](const SweepRow& r) { return r.fairness.jain_eligible; }},
-      {"cv", "coefficient of variation of the selections", true, Needs::kNothing, 4,
-       [](const SweepRow& r) { return r.fairness.cv; }},
-      {"max_min_ratio", "most / fewest selections", true, Needs::kNothing, 4,
-       [](const SweepRow& r) { return r.fairness.max_min_ratio; }},
-      {"max_mean_ratio", "most / mean selections", true, Needs::kNothing, 4,
-       [](const SweepRow& r) { return r.fairness.max_mean_ratio; }},
-      {"gini", "Gini coefficient of the selections", true, Needs::kNothing, 4,
-       [](const SweepRow& r) { return r.fairness.gini; }},
-      {"herded_decisions", "decisions in herding runs", true, Needs::kNothing, 0,
-       [](const SweepRow& r) { return Count(r.herded_decisions); }},
-      {"longest_run", "longest run of one Instance", true, Needs::kNothing, 0,
-       [](const SweepRow& r) { return Count(r.longest_run); }},
-      {"no_instances", "arrivals that found no Instance", true, Needs::kNothing, 0,
-       [](const SweepRow& r) { return Count(r.no_instances); }},
-      {"prefix_hit_rate", "prefix cache hit rate", false, Needs::kNothing, 4,
-       [](const SweepRow& r) -> std::optional<double> {
-         if (!r.prefix_cache) return std::nullopt;
-         return r.prefix_cache->hit_rate;
-       }},
-  };
+  std::vector<SweepFigure> figures;
+  for (const RunColumn& c : RunColumns())
+    if (!c.title.empty())
+      figures.push_back(SweepFigure{c.column, c.title, LowerIsBetter(c.path), Needs::kNothing,
+                                    c.decimals, &c});
   for (const ServiceColumn& c : ServiceColumns())
     if (!c.title.empty())
-      figures.push_back(SweepFigure{c.column, c.title, FindFigure(c.path)->worse == Worse::kHigher,
-                                    Needs::kService, c.decimals, nullptr, nullptr, &c});
+      figures.push_back(SweepFigure{c.column, c.title, LowerIsBetter(c.path), Needs::kService,
+                                    c.decimals, nullptr, nullptr, &c});
   for (const QueueColumn& c : QueueColumns())
-    figures.push_back(SweepFigure{c.column, c.title, FindFigure(c.path)->worse == Worse::kHigher,
-                                  Needs::kProxyQueue, c.decimals, nullptr, &c});
+    figures.push_back(SweepFigure{c.column, c.title, LowerIsBetter(c.path), Needs::kProxyQueue,
+                                  c.decimals, nullptr, &c});
   return figures;
 }
 
 }  // namespace
 
 std::optional<double> SweepFigure::value(const SweepRow& row) const {
-  if (queue) return row.proxy_queue ? queue->value(*row.proxy_queue) : std::nullopt;
-  if (service) return row.service ? service->value(*row.service) : std::nullopt;
-  return of_row(row);
+  if (queue) return row.proxy_queue() ? queue->value(*row.proxy_queue()) : std::nullopt;
+  if (service) return row.service() ? service->value(*row.service()) : std::nullopt;
+  return run->value(row.run);
 }
 
 double HeatmapPosition(double v, double lo, double hi, bool lower_is_better) {

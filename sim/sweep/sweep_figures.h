@@ -22,9 +22,10 @@ struct SweepFigure {
   bool lower_is_better = false;
   Needs needs = Needs::kNothing;
   int decimals = 3;  // digits shown after the point
-  std::optional<double> (*of_row)(const SweepRow& row) = nullptr;
-  const QueueColumn* queue = nullptr;      // or a Proxy queue column
-  const ServiceColumn* service = nullptr;  // or a service model column
+  // The figure catalogue's column it is: one of these is set.
+  const RunColumn* run = nullptr;          // a strategy run's own figure
+  const QueueColumn* queue = nullptr;      // a Proxy queue column
+  const ServiceColumn* service = nullptr;  // a service model column
 
   // Its value in `row`; nullopt when undefined there.
   std::optional<double> value(const SweepRow& row) const;

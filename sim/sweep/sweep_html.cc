@@ -270,7 +270,7 @@ std::string ScatterSection(const SweepResult& result, const Grid& g, const Sweep
 // Whether any cell ran the service model (--slots, or a sim.slots axis).
 bool AnyService(const SweepResult& result) {
   return std::any_of(result.rows.begin(), result.rows.end(),
-                     [](const SweepRow& row) { return row.service.has_value(); });
+                     [](const SweepRow& row) { return row.service() != nullptr; });
 }
 
 // Whether the page shows figure `f`: some cell ran what it needs.
@@ -280,7 +280,7 @@ bool Shown(const SweepFigure& f, const SweepResult& result) {
     case SweepFigure::Needs::kService: return AnyService(result);
     case SweepFigure::Needs::kProxyQueue:
       return std::any_of(result.rows.begin(), result.rows.end(),
-                         [](const SweepRow& row) { return row.proxy_queue.has_value(); });
+                         [](const SweepRow& row) { return row.proxy_queue() != nullptr; });
   }
   return false;
 }

@@ -18,11 +18,10 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-std::string Number(const std::optional<double>& v) { return v ? FigureText(*v) : ""; }
-
+// The count of reason `word` in `row`'s run (no_instances has its column).
 std::uint64_t ReasonCount(const SweepRow& row, std::string_view word) {
-  for (const auto& [w, count] : row.reasons)
-    if (w == word) return count;
+  for (const auto& [w, count] : row.run.reasons)
+    if (w == word && w != "no_instances") return count;
   return 0;
 }
 
@@ -56,36 +55,38 @@ ojson RowJson(const SweepRow& row) {
   j["params"] = params;
   j["events"] = row.events;
   j["arrivals"] = row.arrivals;
-  j["decisions"] = row.decisions;
-  j["no_instances"] = row.no_instances;
+  const StrategyReport& run = row.run;
+  j["decisions"] = run.decisions;
+  j["no_instances"] = run.no_instances;
   ojson reasons = ojson::object();
-  for (const auto& [word, count] : row.reasons) reasons[word] = count;
+  for (const auto& [word, count] : run.reasons)
+    if (word != "no_instances") reasons[word] = count;
   j["reasons"] = reasons;
-  j["unknown_excluded"] = row.unknown_excluded;
-  j["fairness"] = FairnessJson(row.fairness);
+  j["unknown_excluded"] = run.unknown_excluded;
+  j["fairness"] = FairnessJson(run.fairness);
   ojson sim = ojson::object();
   for (const auto& [key, value] : row.sim_values) sim[key] = value;
   j["sim"] = sim;
-  j["herded_decisions"] = row.herded_decisions;
-  j["alternating_decisions"] = row.alternating_decisions;
-  j["longest_run"] = row.longest_run;
+  j["herded_decisions"] = run.herded_decisions;
+  j["alternating_decisions"] = run.detectors.alternation_decisions;
+  j["longest_run"] = run.longest_run;
   j["prefix_cache"] = ojson(nullptr);
-  if (row.prefix_cache)
-    j["prefix_cache"] = {{"requested_blocks", row.prefix_cache->requested_blocks},
-                         {"matched_blocks", row.prefix_cache->matched_blocks},
-                         {"hit_rate", row.prefix_cache->hit_rate}};
+  if (run.prefix_cache)
+    j["prefix_cache"] = {{"requested_blocks", run.prefix_cache->requested_blocks},
+                         {"matched_blocks", run.prefix_cache->matched_blocks},
+                         {"hit_rate", run.prefix_cache->hit_rate}};
   j["service"] = ojson(nullptr);
-  if (row.service)
-    j["service"] = {{"served", row.service->latency.served},
-                    {"latency", SummaryJson(row.service->latency)},
-                    {"wait", WaitJson(row.service->latency)},
-                    {"utilisation", row.service->utilisation ? ojson(*row.service->utilisation) : ojson(nullptr)},
-                    {"offered_utilisation", row.service->offered_utilisation
-                                                ? ojson(*row.service->offered_utilisation)
+  if (const ServiceFigures* service = row.service())
+    j["service"] = {{"served", service->latency.served},
+                    {"latency", SummaryJson(service->latency)},
+                    {"wait", WaitJson(service->latency)},
+                    {"utilisation", service->utilisation ? ojson(*service->utilisation) : ojson(nullptr)},
+                    {"offered_utilisation", service->offered_utilisation
+                                                ? ojson(*service->offered_utilisation)
                                                 : ojson(nullptr)}};
   j["warnings"] = row.warnings;
-  if (row.engine) j["engine"] = EngineFiguresJson(*row.engine);
-  if (row.proxy_queue) j["proxy_queue"] = ProxyQueueFiguresJson(*row.proxy_queue);
+  if (row.engine()) j["engine"] = EngineFiguresJson(*row.engine());
+  if (row.proxy_queue()) j["proxy_queue"] = ProxyQueueFiguresJson(*row.proxy_queue());
   return j;
 }
 
@@ -166,18 +167,18 @@ std::string RenderSweepCsv(const SweepResult& result) {
   std::string out = "cell,cells,sweep,trace,strategy,spec,seed,proxy,python";
   for (const std::string& key : sim_varied) out += fmt::format(",sim_{}", key);
   for (const std::string& key : varied) out += fmt::format(",param_{}", key);
-  out += ",events,arrivals,decisions,no_instances";
+  out += ",events,arrivals";
+  const std::span<const RunColumn> run = RunColumns();
+  AppendColumnNames(out, Csv::kSweep, run.first(kRunColumnsBeforeReasons));
   for (const std::string& word : result.reason_words) out += fmt::format(",reason_{}", word);
-  out += ",unknown_excluded,jain,jain_eligible,cv,max_min_ratio,max_mean_ratio,gini,"
-         "herded_decisions,alternating_decisions,longest_run,prefix_requested_blocks,"
-         "prefix_matched_blocks,prefix_hit_rate";
+  AppendColumnNames(out, Csv::kSweep, run.subspan(kRunColumnsBeforeReasons));
   AppendColumnNames(out, Csv::kSweep, ServiceColumns());
   out += ",warnings";
   const bool engine = result.grid.sim.engine.on();
   if (engine) AppendColumnNames(out, Csv::kSweep, EngineColumns());
   // With the Proxy queue model in some cell.
   const bool queue = std::any_of(result.rows.begin(), result.rows.end(),
-                                 [](const SweepRow& row) { return row.proxy_queue.has_value(); }) ||
+                                 [](const SweepRow& row) { return row.proxy_queue() != nullptr; }) ||
                      result.grid.sim.proxy_queue.on;
   if (queue) AppendColumnNames(out, Csv::kSweep, QueueColumns());
   out += "\n";
@@ -197,20 +198,12 @@ std::string RenderSweepCsv(const SweepResult& result) {
       out += ',';
       out += CsvField(ParamText(row, key));
     }
-    out += fmt::format(",{},{},{},{}", row.events, row.arrivals, row.decisions, row.no_instances);
+    out += fmt::format(",{},{}", row.events, row.arrivals);
+    AppendCells(out, Csv::kSweep, run.first(kRunColumnsBeforeReasons), &row.run);
     for (const std::string& word : result.reason_words)
       out += fmt::format(",{}", ReasonCount(row, word));
-    const Fairness& f = row.fairness;
-    out += fmt::format(",{},{},{},{},{},{},{},{},{},{}", row.unknown_excluded, Number(f.jain),
-                       Number(f.jain_eligible), Number(f.cv), Number(f.max_min_ratio),
-                       Number(f.max_mean_ratio), Number(f.gini), row.herded_decisions,
-                       row.alternating_decisions, row.longest_run);
-    if (row.prefix_cache)
-      out += fmt::format(",{},{},{}", row.prefix_cache->requested_blocks,
-                         row.prefix_cache->matched_blocks, Number(row.prefix_cache->hit_rate));
-    else
-      out += ",,,";
-    AppendCells(out, Csv::kSweep, ServiceColumns(), row.service ? &*row.service : nullptr);
+    AppendCells(out, Csv::kSweep, run.subspan(kRunColumnsBeforeReasons), &row.run);
+    AppendCells(out, Csv::kSweep, ServiceColumns(), row.service());
     std::string warnings;
     for (const std::string& w : row.warnings) {
       if (!warnings.empty()) warnings += ';';
@@ -218,11 +211,8 @@ std::string RenderSweepCsv(const SweepResult& result) {
     }
     out += ',';
     out += CsvField(warnings);
-    if (engine)
-      AppendCells(out, Csv::kSweep, EngineColumns(), row.engine ? &*row.engine : nullptr);
-    if (queue)
-      AppendCells(out, Csv::kSweep, QueueColumns(),
-                  row.proxy_queue ? &*row.proxy_queue : nullptr);
+    if (engine) AppendCells(out, Csv::kSweep, EngineColumns(), row.engine());
+    if (queue) AppendCells(out, Csv::kSweep, QueueColumns(), row.proxy_queue());
     out += "\n";
   }
   return out;

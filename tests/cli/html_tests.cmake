@@ -140,7 +140,7 @@ lbsim_cli_test(NAME "sweep scatter needs html"
   EXIT 2 STDERR_LINES 1 STDERR_MATCH "^lbsim: error: --scatter: only the html format draws a scatter")
 lbsim_cli_test(NAME "sweep scatter of an unknown figure"
   ARGS sweep -s rr -f html --scatter gini,fairness traces/examples/ties.json
-  EXIT 2 STDERR_LINES 1 STDERR_MATCH "^lbsim: error: --scatter gini,fairness: no figure 'fairness'; expected one of jain, jain_eligible, ")
+  EXIT 2 STDERR_LINES 1 STDERR_MATCH "^lbsim: error: --scatter gini,fairness: no figure 'fairness'; expected one of no_instances, jain, jain_eligible, ")
 lbsim_cli_test(NAME "sweep scatter of a latency without the service model"
   ARGS sweep -s rr -o ${HTML_OUT}/no_slots.html --scatter latency_p99,jain traces/examples/ties.json
   EXIT 2 STDERR_LINES 2 ABSENT ${HTML_OUT}/no_slots.html

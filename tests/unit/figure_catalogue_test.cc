@@ -14,8 +14,23 @@
 namespace lbsim {
 namespace {
 
-TEST_CASE("figure catalogue: every queue, service and engine column names a known, compared figure") {
+TEST_CASE("figure catalogue: every run, queue, service and engine column names a known, compared figure") {
   std::set<std::string> columns;
+  for (const RunColumn& c : RunColumns()) {
+    CAPTURE(c.path);
+    const std::optional<FigureKind> kind = FindFigure(c.path);
+    REQUIRE(kind.has_value());
+    CHECK(kind->family.has_value());
+    // The run's figures are the sweep's: the replay's CSV has a row per Instance.
+    CHECK(c.in_sweep);
+    CHECK_FALSE(c.in_report);
+    // A sweep figure says which way is worse.
+    if (!c.title.empty()) CHECK(kind->worse != Worse::kNeither);
+    CHECK(columns.insert(std::string(c.column)).second);
+  }
+  // The reason counts follow decisions and no_instances.
+  REQUIRE(RunColumns().size() > kRunColumnsBeforeReasons);
+  CHECK(RunColumns()[kRunColumnsBeforeReasons - 1].column == "no_instances");
   for (const QueueColumn& c : QueueColumns()) {
     CAPTURE(c.path);
     const std::optional<FigureKind> kind = FindFigure(c.path);

@@ -130,17 +130,20 @@ TEST_CASE("Each sweep row holds the figures of replaying its cell alone") {
     CHECK(row.spec == cell.spec);
     CHECK(row.strategy == s.strategy);
     CHECK(row.events == alone.events);
-    CHECK(row.decisions == s.decisions);
-    CHECK(row.no_instances == s.no_instances);
-    CHECK(row.unknown_excluded == s.unknown_excluded);
-    CHECK(row.fairness.jain == s.fairness.jain);
-    CHECK(row.fairness.gini == s.fairness.gini);
-    CHECK(row.fairness.max_min_ratio == s.fairness.max_min_ratio);
-    CHECK(row.longest_run == s.longest_run);
-    CHECK(row.herded_decisions == s.herded_decisions);
-    for (const auto& [word, count] : s.reasons)
-      if (word != "no_instances")
-        CHECK(std::count(row.reasons.begin(), row.reasons.end(), std::pair{word, count}) == 1);
+    const StrategyReport& run = row.run;
+    CHECK(run.decisions == s.decisions);
+    CHECK(run.no_instances == s.no_instances);
+    CHECK(run.unknown_excluded == s.unknown_excluded);
+    CHECK(run.fairness.jain == s.fairness.jain);
+    CHECK(run.fairness.gini == s.fairness.gini);
+    CHECK(run.fairness.max_min_ratio == s.fairness.max_min_ratio);
+    CHECK(run.longest_run == s.longest_run);
+    CHECK(run.herded_decisions == s.herded_decisions);
+    CHECK(run.detectors.alternation_decisions == s.detectors.alternation_decisions);
+    CHECK(run.reasons == s.reasons);
+    // The row keeps the run's figures, not its per-Instance parts.
+    CHECK(run.instances.empty());
+    CHECK(!s.instances.empty());
   }
 }
 
@@ -238,17 +241,19 @@ TEST_CASE("A sweep with the service model gives each row the latencies of its ce
     Report alone =
         BuildReport(Replay(grid.traces[cell.trace], grid.encoding, {cell.request}, {}, options));
     const SweepRow& row = result.rows[cell.index];
-    REQUIRE(row.service);
+    REQUIRE(row.service());
     const ServiceFigures& want = *alone.strategies[0].what_if->service;
-    CHECK(row.service->latency.served == want.latency.served);
-    CHECK(row.service->latency.p99 == want.latency.p99);
-    CHECK(row.service->latency.mean_wait == want.latency.mean_wait);
-    CHECK(row.service->utilisation == want.utilisation);
+    CHECK(row.service()->latency.served == want.latency.served);
+    CHECK(row.service()->latency.p99 == want.latency.p99);
+    CHECK(row.service()->latency.mean_wait == want.latency.mean_wait);
+    CHECK(row.service()->utilisation == want.utilisation);
+    // Its per-Instance figures are not kept.
+    CHECK(row.run.what_if->instance_service.empty());
   }
   // The hand-computed case (tests/cli/whatif_tests.cmake): p99 4, mean wait 4/6.
-  CHECK(result.rows[0].service->latency.p99 == 4.0);
-  CHECK(result.rows[0].service->latency.mean_wait == 4.0 / 6);
-  CHECK(result.rows[2].service->latency.served == 0);  // ties.json: no durations
+  CHECK(result.rows[0].service()->latency.p99 == 4.0);
+  CHECK(result.rows[0].service()->latency.mean_wait == 4.0 / 6);
+  CHECK(result.rows[2].service()->latency.served == 0);  // ties.json: no durations
   const std::string csv = RenderSweepCsv(result);
   CHECK(csv.find(",served,latency_p50,latency_p90,latency_p99,latency_max,latency_mean,wait_p50,"
                  "wait_p90,wait_p99,wait_max,mean_queue_wait,utilisation,offered_utilisation,"
@@ -262,7 +267,7 @@ TEST_CASE("A sweep with the service model gives each row the latencies of its ce
   CHECK(RenderSweepCsv(plain).find(",,,,,,,,,,,,,") != std::string::npos);
   CHECK(RenderSweepJson(plain).find("\"service\": null") != std::string::npos);
   CHECK(RenderSweepJson(plain).find("\"slots\": 0") != std::string::npos);
-  CHECK_FALSE(plain.rows[0].service);
+  CHECK_FALSE(plain.rows[0].service());
 }
 
 TEST_CASE("Slices of sweeps with other slots do not merge") {
