@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "base/number_text.h"
+#include "sim/replay/what_if_ranges.h"
 
 namespace lbsim {
 
@@ -19,8 +20,11 @@ CLI::Validator NonNegative(bool zero_ok) {
       "");
 }
 
-CLI::Validator IntegerFrom(std::uint64_t min, std::uint64_t max, std::string max_text) {
-  if (max_text.empty()) max_text = fmt::format("{}", max);
+namespace {
+
+// Accepts an integer written in decimal digits from `min` to `max`;
+// otherwise says "expected EXPECTED, got TEXT".
+CLI::Validator DecimalIn(std::uint64_t min, std::uint64_t max, std::string expected) {
   return CLI::Validator(
       [=](std::string& text) -> std::string {
         std::uint64_t x = 0;
@@ -28,9 +32,20 @@ CLI::Validator IntegerFrom(std::uint64_t min, std::uint64_t max, std::string max
         if (!text.empty() && ec == std::errc() && end == text.data() + text.size() && x >= min &&
             x <= max)
           return {};
-        return fmt::format("expected an integer from {} to {}, got {}", min, max_text, text);
+        return fmt::format("expected {}, got {}", expected, text);
       },
       "");
+}
+
+}  // namespace
+
+CLI::Validator IntegerFrom(std::uint64_t min, std::uint64_t max, std::string max_text) {
+  if (max_text.empty()) max_text = fmt::format("{}", max);
+  return DecimalIn(min, max, fmt::format("an integer from {} to {}", min, max_text));
+}
+
+CLI::Validator IntegerIn(const WhatIfRange& range) {
+  return DecimalIn(range.min, range.max, ExpectedInteger(range));
 }
 
 }  // namespace lbsim

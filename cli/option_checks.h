@@ -11,6 +11,8 @@ class Validator;
 
 namespace lbsim {
 
+struct WhatIfRange;  // sim/replay/what_if_ranges.h
+
 // Accepts a finite number > 0 (or, with `zero_ok`, >= 0); otherwise says
 // "expected a number > 0, got TEXT" (">= 0").
 CLI::Validator NonNegative(bool zero_ok);
@@ -20,5 +22,10 @@ CLI::Validator NonNegative(bool zero_ok);
 // (`max_text` empty: `max` in digits). CLI11 would take "-1" for 2^64-1,
 // and print its own bounds in full.
 CLI::Validator IntegerFrom(std::uint64_t min, std::uint64_t max, std::string max_text = "");
+
+// Accepts an integer of a what-if option's `range`; otherwise says
+// "expected " + ExpectedInteger(range) + ", got TEXT", the expectation a
+// sweep's sim.KEY and a scenario's options.KEY give too.
+CLI::Validator IntegerIn(const WhatIfRange& range);
 
 }  // namespace lbsim

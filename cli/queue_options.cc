@@ -5,6 +5,8 @@
 
 #include "base/errors.h"
 #include "base/number_text.h"
+#include "cli/option_checks.h"
+#include "sim/replay/what_if_ranges.h"
 
 namespace lbsim {
 
@@ -20,10 +22,12 @@ void QueueOptions::AddTo(CLI::App& app, const std::string& group) {
                  fmt::format("Proxy queue: READY_CONCURRENCY, ready workers per Instance, 1 to "
                              "{} (default 8)",
                              kMaxReadyConcurrency))
+      ->check(IntegerIn(kReadyConcurrencyRange))
       ->type_name("N")
       ->group(group);
   app.add_option("--prepare-concurrency", prepare_concurrency,
                  "Proxy queue: PREPARE_CONCURRENCY, prepare tasks per Instance, >= 1 (default 8)")
+      ->check(IntegerIn(kPrepareConcurrencyRange))
       ->type_name("N")
       ->group(group);
   app.add_option("--predictor-coefficients", coefficients,

@@ -10,11 +10,6 @@
 namespace lbsim {
 namespace {
 
-// Accepts an integer in `range`, as the replay's flags have always checked.
-CLI::Validator InRange(const WhatIfRange& range) {
-  return IntegerFrom(range.min, range.max, std::string(range.max_text));
-}
-
 // The replay's help text or the sweep's.
 const char* Pick(WhatIfOptions::Help help, const char* replay, const char* sweep) {
   return help == WhatIfOptions::Help::kReplay ? replay : sweep;
@@ -63,7 +58,7 @@ void WhatIfOptions::AddModelTo(CLI::App& app, const std::string& group, Help hel
                       "Service model: each Instance runs at most K requests at once, the rest "
                       "wait FIFO",
                       "Service model: K slots per Instance"))
-      ->check(InRange(kSlotsRange))
+      ->check(IntegerIn(kSlotsRange))
       ->type_name("K")
       ->group(group);
   app.add_option("--speed", speeds,
@@ -89,7 +84,7 @@ void WhatIfOptions::AddCacheBlocksTo(CLI::App& app, const std::string& group, He
                           "hit rate; also kv_aware's cache_blocks unless set per strategy "
                           "(default 4096)",
                           "KV-cache capacity of each simulated Instance in blocks (default 4096)"))
-          ->check(InRange(kCacheBlocksRange))
+          ->check(IntegerIn(kCacheBlocksRange))
           ->type_name("N");
   if (!group.empty()) option->group(group);
 }
@@ -99,14 +94,14 @@ CLI::Option* WhatIfOptions::AddSeedTo(CLI::App& app) {
       .add_option("--seed", sim.seed,
                   "Seed of the randomized strategies (random, power_of_two) unless set per "
                   "strategy, and of the stale-metrics jitter; reports echo it (default 1)")
-      ->check(InRange(kSeedRange))
+      ->check(IntegerIn(kSeedRange))
       ->type_name("N");
 }
 
 void WhatIfOptions::AddSeedsTo(CLI::App& app, Help help) {
   // Each occurrence whole (CLI11's own splitting drops empty parts), then
   // its seeds, checked one by one.
-  const CLI::Validator seed = InRange(kSeedRange);
+  const CLI::Validator seed = IntegerIn(kSeedRange);
   app.add_option("--seeds", seed_lists_,
                  fmt::format("{}; at most {} seeds",
                              Pick(help,

@@ -101,9 +101,8 @@ class ScenarioParser {
     return x;
   }
   // An integer in one of the what-if ranges (ExpectedInteger says which).
-  std::uint64_t Integer(const ojson& v, std::string_view key, const WhatIfRange& range,
-                        std::string_view what = "") const {
-    return Integer(v, key, range.min, range.max, ExpectedInteger(range, what));
+  std::uint64_t Integer(const ojson& v, std::string_view key, const WhatIfRange& range) const {
+    return Integer(v, key, range.min, range.max, ExpectedInteger(range));
   }
 
   // A finite number > 0 (or >= 0 with `zero_ok`).
@@ -222,7 +221,7 @@ class ScenarioParser {
     SimOptions& o = s.sim;
     if (const ojson* v = Member(options, "slots"))
       o.slots = static_cast<std::uint32_t>(
-          Integer(*v, "options.slots", kSlotsRange, "slots per Instance"));
+          Integer(*v, "options.slots", kSlotsRange));
     if (const ojson* v = Member(options, "speeds")) {
       if (!v->is_object() || v->empty())
         Expected("options.speeds", "an object of \"INSTANCE\": SPEED (numbers > 0)", *v);
@@ -250,8 +249,7 @@ class ScenarioParser {
     }
     if (const ojson* v = Member(options, "window")) o.window = Time(*v, "options.window", false);
     if (const ojson* v = Member(options, "cache_blocks"))
-      o.cache_blocks =
-          Integer(*v, "options.cache_blocks", kCacheBlocksRange, "KV-cache blocks per Instance");
+      o.cache_blocks = Integer(*v, "options.cache_blocks", kCacheBlocksRange);
     if (const ojson* v = Member(options, "seed")) o.seed = Integer(*v, "options.seed", kSeedRange);
     if (const ojson* v = Member(options, "seeds")) {
       if (Member(options, "seed")) Fail("options.seeds", "give either options.seed or options.seeds, not both");
@@ -299,12 +297,10 @@ class ScenarioParser {
            "\"proxy_queue\": true");
     if (const ojson* v = Member(options, "ready_concurrency"))
       q.ready_concurrency = static_cast<std::uint32_t>(
-          Integer(*v, "options.ready_concurrency", kReadyConcurrencyRange,
-                  "ready workers per Instance"));
+          Integer(*v, "options.ready_concurrency", kReadyConcurrencyRange));
     if (const ojson* v = Member(options, "prepare_concurrency"))
       q.prepare_concurrency = static_cast<std::uint32_t>(
-          Integer(*v, "options.prepare_concurrency", kPrepareConcurrencyRange,
-                  "prepare tasks per Instance"));
+          Integer(*v, "options.prepare_concurrency", kPrepareConcurrencyRange));
     if (const ojson* v = Member(options, "predictor_coefficients")) {
       if (!v->is_array() || v->size() != 4)
         Expected("options.predictor_coefficients",

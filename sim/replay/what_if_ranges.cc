@@ -4,9 +4,9 @@
 
 namespace lbsim {
 
-std::string ExpectedInteger(const WhatIfRange& range, std::string_view what) {
+std::string ExpectedInteger(const WhatIfRange& range) {
   std::string text = fmt::format("an integer from {} to {}", range.min, range.max_text);
-  if (!what.empty()) text += fmt::format(" ({})", what);
+  if (!range.what.empty()) text += fmt::format(" ({})", range.what);
   return text;
 }
 

@@ -140,34 +140,33 @@ void SetSimOption(SimOptions& o, std::string_view key, std::string_view value,
   auto bad = [&](std::string_view expected) {
     throw UsageError(fmt::format("{}: expected {}, got '{}'", where, expected, value));
   };
-  // Whether the value is an integer in `range`; if not, says so, naming
-  // `what` (when given) in parentheses.
-  auto integer = [&](const WhatIfRange& range, std::string_view what) {
+  // Whether the value is an integer in `range`; if not, says so.
+  auto integer = [&](const WhatIfRange& range) {
     if (number && x == std::floor(x) && x >= static_cast<double>(range.min) &&
         x <= static_cast<double>(range.max))
       return;
-    bad(ExpectedInteger(range, what));
+    bad(ExpectedInteger(range));
   };
   if (key == kSlotsRange.key) {
-    integer(kSlotsRange, "slots per Instance");
+    integer(kSlotsRange);
     o.slots = static_cast<std::uint32_t>(x);
   } else if (double* time = TimeOption(o, key)) {
     if (!number || x < 0.0) bad("a number >= 0 (0: off)");
     *time = x;
   } else if (key == kSeedRange.key) {
-    integer(kSeedRange, "");
+    integer(kSeedRange);
     o.seed = static_cast<std::uint64_t>(x);
   } else if (key == kCacheBlocksRange.key) {
-    integer(kCacheBlocksRange, "KV-cache blocks");
+    integer(kCacheBlocksRange);
     o.cache_blocks = static_cast<std::size_t>(x);
   } else if (key == "proxy_queue") {
     if (value != "true" && value != "false") bad("true or false (the Proxy queue model)");
     o.proxy_queue.on = value == "true";
   } else if (key == kReadyConcurrencyRange.key) {
-    integer(kReadyConcurrencyRange, "ready workers per Instance");
+    integer(kReadyConcurrencyRange);
     o.proxy_queue.ready_concurrency = static_cast<std::uint32_t>(x);
   } else if (key == kPrepareConcurrencyRange.key) {
-    integer(kPrepareConcurrencyRange, "prepare tasks per Instance");
+    integer(kPrepareConcurrencyRange);
     o.proxy_queue.prepare_concurrency = static_cast<std::uint32_t>(x);
   } else if (key.substr(0, 6) == "speed." && key.size() > 6) {
     if (!number || !(x > 0.0)) bad("a number > 0 (a service speed)");

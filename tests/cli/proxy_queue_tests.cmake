@@ -72,7 +72,8 @@ lbsim_queue_bad_input(bad_knowledge_tokens.ndjson
 foreach(case
     "spec|--proxy-queue --proxy spec|--proxy-queue: the spec profile has no Proxy queue. name a pinned Proxy version \\(--proxy cacheroute@<commit> or latest\\)"
     "settings without the model|--ready-concurrency 4|--ready-concurrency, --prepare-concurrency and --predictor-coefficients configure the Proxy queue model: add --proxy-queue"
-    "no ready workers|--proxy-queue --ready-concurrency 0|--ready-concurrency must be from 1 to 4096 and --prepare-concurrency at least 1"
+    "no ready workers|--proxy-queue --ready-concurrency 0|--ready-concurrency: expected an integer from 1 to 4096 \\(ready workers per Instance\\), got 0 \\(see lbsim --help\\)"
+    "no prepare tasks|--proxy-queue --prepare-concurrency 0|--prepare-concurrency: expected an integer from 1 to 2\\^32-1 \\(prepare tasks per Instance\\), got 0 \\(see lbsim --help\\)"
     "three coefficients|--proxy-queue --predictor-coefficients 1,2,3|--predictor-coefficients 1,2,3: expected four finite numbers A,B,C,D \\(the predictor's a, b, c, d\\)"
     "coefficient not a number|--proxy-queue --predictor-coefficients 1,2,x,4|--predictor-coefficients 1,2,x,4: expected four finite numbers A,B,C,D \\(the predictor's a, b, c, d\\)"
     "with stale metrics|--proxy-queue --stale-interval 1|--proxy-queue hands least_load the Proxy's own live snapshot at every decision. it does not combine with --stale-interval or --signal-interval \\(a Proxy fed by an exporter\\)"

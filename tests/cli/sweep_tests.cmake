@@ -70,8 +70,9 @@ lbsim_cli_test(NAME "sweep of a weight over a trace written for an L1 Proxy says
   EXIT 2
   STDERR_MATCH "^lbsim: error: traces/examples/stale_snapshot.ndjson: header: field \"proxy\": strategy least_load: unknown parameter 'qps_1m'; it takes no parameters \\(under Proxy profile cacheroute@df8382d, least_load L1\\)\n$")
 
-# The what-if integer flags are declared once: the replay and the sweep
-# refuse a value with the same words.
+# The what-if integers are declared once (sim/replay/what_if_ranges.h): the
+# replay's and the sweep's flags, the sweep's sim.KEY and a scenario's
+# options.KEY refuse a value with the same expectation, each at its place.
 foreach(command replay sweep)
   set(prefix)
   set(help "lbsim --help")
@@ -82,12 +83,20 @@ foreach(command replay sweep)
   lbsim_cli_test(NAME "${command} --slots 0: one wording"
     ARGS ${prefix} --slots 0 traces/examples/ties.json
     EXIT 2 STDERR_LINES 1
-    STDERR_MATCH "^lbsim: error: --slots: expected an integer from 1 to 2\\^30, got 0 \\(see ${help}\\)\n$")
+    STDERR_MATCH "^lbsim: error: --slots: expected an integer from 1 to 2\\^30 \\(slots per Instance\\), got 0 \\(see ${help}\\)\n$")
   lbsim_cli_test(NAME "${command} --cache-blocks 0: one wording"
     ARGS ${prefix} --cache-blocks 0 traces/examples/ties.json
     EXIT 2 STDERR_LINES 1
-    STDERR_MATCH "^lbsim: error: --cache-blocks: expected an integer from 1 to 2\\^53, got 0 \\(see ${help}\\)\n$")
+    STDERR_MATCH "^lbsim: error: --cache-blocks: expected an integer from 1 to 2\\^53 \\(KV-cache blocks per Instance\\), got 0 \\(see ${help}\\)\n$")
 endforeach()
+lbsim_cli_test(NAME "sweep sim.slots 0: one wording"
+  ARGS sweep --vary sim.slots=0,1 traces/examples/ties.json
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: --vary sim.slots: expected an integer from 1 to 2\\^30 \\(slots per Instance\\), got '0'\n$")
+lbsim_cli_test(NAME "sweep sim.cache_blocks 0: one wording"
+  ARGS sweep --set sim.cache_blocks=0 traces/examples/ties.json
+  EXIT 2 STDERR_LINES 1
+  STDERR_MATCH "^lbsim: error: --set sim.cache_blocks=0: expected an integer from 1 to 2\\^53 \\(KV-cache blocks per Instance\\), got '0'\n$")
 
 # Engine signals are what-if keys of a sweep too, with the flags' checks.
 lbsim_cli_test(NAME "sweep varies sim.signal_interval under the engine"
