@@ -9,6 +9,7 @@
 #include "sim/io/json_file.h"
 #include "sim/io/printable.h"
 #include "sim/replay/slo.h"
+#include "sim/replay/what_if_keys.h"
 
 namespace lbsim {
 
@@ -24,18 +25,18 @@ void EngineOptions::AddTo(CLI::App& app, const std::string& group) {
   app.add_option("--signal-interval", signal_interval,
                  "Engine signals: every S, each engine's queue state is published under the hint "
                  "keys least_load reads; needs --engine")
-      ->check(NonNegative(false))
+      ->check(TimeIn(*FindWhatIfKey("signal_interval")))
       ->type_name("S")
       ->group(group);
   app.add_option("--signal-delay", signal_delay,
                  "Engine signals: each snapshot becomes visible D after it is taken (default 0)")
-      ->check(NonNegative(true))
+      ->check(TimeIn(*FindWhatIfKey("signal_delay")))
       ->type_name("D")
       ->group(group);
   app.add_option("--signal-jitter", signal_jitter,
                  "Engine signals: plus a uniform delay in [0, J) per Instance and snapshot, from "
                  "--seed")
-      ->check(NonNegative(true))
+      ->check(TimeIn(*FindWhatIfKey("signal_jitter")))
       ->type_name("J")
       ->group(group);
   app.add_option("--slo", slo,

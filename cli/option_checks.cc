@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "base/number_text.h"
+#include "sim/replay/what_if_keys.h"
 #include "sim/replay/what_if_ranges.h"
 
 namespace lbsim {
@@ -46,6 +47,16 @@ CLI::Validator IntegerFrom(std::uint64_t min, std::uint64_t max, std::string max
 
 CLI::Validator IntegerIn(const WhatIfRange& range) {
   return DecimalIn(range.min, range.max, ExpectedInteger(range));
+}
+
+CLI::Validator TimeIn(const WhatIfKey& key) {
+  return CLI::Validator(
+      [&key](std::string& text) -> std::string {
+        double x = 0;
+        if (ParseFiniteNumber(text, x) && Accepts(key, x)) return {};
+        return fmt::format("expected {}, got {}", ExpectedValue(key), text);
+      },
+      "");
 }
 
 }  // namespace lbsim

@@ -12,6 +12,7 @@ class Validator;
 namespace lbsim {
 
 struct WhatIfRange;  // sim/replay/what_if_ranges.h
+struct WhatIfKey;    // sim/replay/what_if_keys.h
 
 // Accepts a finite number > 0 (or, with `zero_ok`, >= 0); otherwise says
 // "expected a number > 0, got TEXT" (">= 0").
@@ -27,5 +28,10 @@ CLI::Validator IntegerFrom(std::uint64_t min, std::uint64_t max, std::string max
 // "expected " + ExpectedInteger(range) + ", got TEXT", the expectation a
 // sweep's sim.KEY and a scenario's options.KEY give too.
 CLI::Validator IntegerIn(const WhatIfRange& range);
+
+// Accepts a value of the what-if time option `key` (its flag's: > 0, or
+// >= 0 where the key takes 0); otherwise says "expected " +
+// ExpectedValue(key) + ", got TEXT", as its sim.KEY and options.KEY do.
+CLI::Validator TimeIn(const WhatIfKey& key);
 
 }  // namespace lbsim

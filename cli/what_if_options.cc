@@ -5,6 +5,7 @@
 
 #include "base/split_text.h"
 #include "cli/option_checks.h"
+#include "sim/replay/what_if_keys.h"
 #include "sim/replay/what_if_ranges.h"
 
 namespace lbsim {
@@ -16,36 +17,37 @@ const char* Pick(WhatIfOptions::Help help, const char* replay, const char* sweep
 }
 
 // A what-if time (in the trace's unit): its flag, the SimOptions field it
-// sets, whether 0 is accepted, and its help for the replay and the sweep.
+// sets, its key (what values it takes: WhatIfKeys), and its help for the
+// replay and the sweep.
 struct TimeFlag {
   const char* name;
   double SimOptions::*field;
-  bool zero_ok;
+  std::string_view key;
   const char* type_name;
   const char* replay_help;
   const char* sweep_help;
 };
 
 constexpr TimeFlag kStaleFlags[] = {
-    {"--stale-interval", &SimOptions::stale_interval, false, "S",
+    {"--stale-interval", &SimOptions::stale_interval, "stale_interval", "S",
      "Stale metrics: strategies see a snapshot of each inflight counter taken every S",
      "Stale metrics: a snapshot of each inflight counter every S"},
-    {"--stale-delay", &SimOptions::stale_delay, true, "D",
+    {"--stale-delay", &SimOptions::stale_delay, "stale_delay", "D",
      "Stale metrics: each snapshot becomes visible D after it is taken (default 0)",
      "Stale metrics: visible D later"},
-    {"--stale-jitter", &SimOptions::stale_jitter, true, "J",
+    {"--stale-jitter", &SimOptions::stale_jitter, "stale_jitter", "J",
      "Stale metrics: plus a uniform delay in [0, J) per Instance and snapshot, from --seed",
      "Stale metrics: plus a uniform delay in [0, J)"},
 };
 constexpr TimeFlag kWindowFlag = {
-    "--window", &SimOptions::window, false, "W",
+    "--window", &SimOptions::window, "window", "W",
     "Per-window shares, mean inflight and fallback rate over windows of W",
     "Per-window figures over windows of W"};
 
 void AddTime(CLI::App& app, double& field, const TimeFlag& flag, const std::string& group,
              WhatIfOptions::Help help) {
   app.add_option(flag.name, field, Pick(help, flag.replay_help, flag.sweep_help))
-      ->check(NonNegative(flag.zero_ok))
+      ->check(TimeIn(*FindWhatIfKey(flag.key)))
       ->type_name(flag.type_name)
       ->group(group);
 }

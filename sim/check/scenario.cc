@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/errors.h"
-#include "sim/replay/what_if_ranges.h"
+#include "sim/replay/what_if_keys.h"
 #include "sim/io/json_file.h"
 #include "sim/report/warning.h"
 
@@ -105,14 +105,7 @@ class ScenarioParser {
     return Integer(v, key, range.min, range.max, ExpectedInteger(range));
   }
 
-  // A finite number > 0 (or >= 0 with `zero_ok`).
-  double Time(const ojson& v, std::string_view key, bool zero_ok) const {
-    const double x = Number(v, key).value;
-    if (!(x > 0.0 || (zero_ok && x == 0.0)))
-      Expected(key, zero_ok ? "a number >= 0 (in the trace's time unit)"
-                            : "a number > 0 (in the trace's time unit)", v);
-    return x;
-  }
+
 
   ScenarioScalar Scalar(const ojson& v, std::string_view key) const {
     ScenarioScalar s;
@@ -169,6 +162,7 @@ class ScenarioParser {
               "stale_delay", "stale_jitter", "window", "seed", "seeds", "cache_blocks", "engine",
               "signal_interval", "signal_delay", "signal_jitter", "slo", "proxy_queue",
               "ready_concurrency", "prepare_concurrency", "predictor_coefficients"});
+    ParseKeyed(options, s.sim);
     ParseWhatIf(options, s);
     ParseEngineOptions(options, s);
     // As the command line refuses --slots with --engine.
@@ -216,12 +210,35 @@ class ScenarioParser {
     }
   }
 
-  // The what-if options, the seed(s) and cache_blocks.
+  // The what-if options set by key (WhatIfKeys: slots, the stale metrics,
+  // the window, seed, cache_blocks, engine signals, the Proxy queue), as
+  // the replay's flags and a sweep's sim.KEY take them.
+  void ParseKeyed(const ojson& options, SimOptions& o) const {
+    for (const WhatIfKey& k : WhatIfKeys()) {
+      const ojson* v = Member(options, k.key);
+      if (!v) continue;
+      const std::string key = Sub("options", k.key);
+      double x = 0.0;
+      switch (k.kind) {
+        case WhatIfKey::Kind::kSwitch:
+          if (!v->is_boolean()) Expected(key, ExpectedValue(k), *v);
+          x = v->get<bool>() ? 1.0 : 0.0;
+          break;
+        case WhatIfKey::Kind::kInteger:
+          x = static_cast<double>(Integer(*v, key, *k.range));
+          break;
+        case WhatIfKey::Kind::kTime:
+          x = Number(*v, key).value;
+          if (!Accepts(k, x)) Expected(key, ExpectedValue(k), *v);
+          break;
+      }
+      k.set(o, x);
+    }
+  }
+
+  // The service speeds, the keyed options' dependencies and the seeds.
   void ParseWhatIf(const ojson& options, Scenario& s) const {
     SimOptions& o = s.sim;
-    if (const ojson* v = Member(options, "slots"))
-      o.slots = static_cast<std::uint32_t>(
-          Integer(*v, "options.slots", kSlotsRange));
     if (const ojson* v = Member(options, "speeds")) {
       if (!v->is_object() || v->empty())
         Expected("options.speeds", "an object of \"INSTANCE\": SPEED (numbers > 0)", *v);
@@ -237,20 +254,9 @@ class ScenarioParser {
         Fail("options.speeds",
              "needs options.slots or options.engine (speeds matter only to a service model)");
     }
-    if (const ojson* v = Member(options, "stale_interval"))
-      o.stale_interval = Time(*v, "options.stale_interval", false);
-    for (auto [name, field] : {std::pair{"stale_delay", &SimOptions::stale_delay},
-                               std::pair{"stale_jitter", &SimOptions::stale_jitter}}) {
-      const ojson* v = Member(options, name);
-      if (!v) continue;
-      const std::string key = Sub("options", name);
-      o.*field = Time(*v, key, true);
-      if (!o.stale()) Fail(key, "needs options.stale_interval (stale metrics)");
-    }
-    if (const ojson* v = Member(options, "window")) o.window = Time(*v, "options.window", false);
-    if (const ojson* v = Member(options, "cache_blocks"))
-      o.cache_blocks = Integer(*v, "options.cache_blocks", kCacheBlocksRange);
-    if (const ojson* v = Member(options, "seed")) o.seed = Integer(*v, "options.seed", kSeedRange);
+    for (const char* name : {"stale_delay", "stale_jitter"})
+      if (Member(options, name) && !o.stale())
+        Fail(Sub("options", name), "needs options.stale_interval (stale metrics)");
     if (const ojson* v = Member(options, "seeds")) {
       if (Member(options, "seed")) Fail("options.seeds", "give either options.seed or options.seeds, not both");
       if (!v->is_array() || v->size() < 2)
@@ -283,10 +289,6 @@ class ScenarioParser {
   // the Proxy operator's settings, as the command line's options.
   void ParseQueueOptions(const ojson& options, Scenario& s) {
     ProxyQueueOptions& q = s.sim.proxy_queue;
-    if (const ojson* v = Member(options, "proxy_queue")) {
-      if (!v->is_boolean()) Expected("options.proxy_queue", "true or false", *v);
-      q.on = v->get<bool>();
-    }
     const bool settings = Member(options, "ready_concurrency") ||
                           Member(options, "prepare_concurrency") ||
                           Member(options, "predictor_coefficients");
@@ -295,12 +297,6 @@ class ScenarioParser {
            "options.ready_concurrency, options.prepare_concurrency and "
            "options.predictor_coefficients configure the Proxy queue model: add "
            "\"proxy_queue\": true");
-    if (const ojson* v = Member(options, "ready_concurrency"))
-      q.ready_concurrency = static_cast<std::uint32_t>(
-          Integer(*v, "options.ready_concurrency", kReadyConcurrencyRange));
-    if (const ojson* v = Member(options, "prepare_concurrency"))
-      q.prepare_concurrency = static_cast<std::uint32_t>(
-          Integer(*v, "options.prepare_concurrency", kPrepareConcurrencyRange));
     if (const ojson* v = Member(options, "predictor_coefficients")) {
       if (!v->is_array() || v->size() != 4)
         Expected("options.predictor_coefficients",
@@ -331,13 +327,6 @@ class ScenarioParser {
             EngineConfigFromJson(ReadJsonFile(file, "engine configuration"), file));
         s.sim.engine.config_file = file;
       }
-    }
-    // As --signal-interval (> 0), --signal-delay and --signal-jitter (>= 0).
-    for (const auto& [key, field, zero_ok] :
-         {std::tuple{"signal_interval", &s.sim.engine.signal_interval, false},
-          std::tuple{"signal_delay", &s.sim.engine.signal_delay, true},
-          std::tuple{"signal_jitter", &s.sim.engine.signal_jitter, true}}) {
-      if (const ojson* v = Member(options, key)) *field = Time(*v, Sub("options", key), zero_ok);
     }
     if (s.sim.engine.signal_interval > 0 && !s.sim.engine.on())
       Fail("options.signal_interval", "needs options.engine (engine signals come from engines)");

@@ -15,7 +15,7 @@
 #include "base/signal_cleanup.h"
 #include "base/split_text.h"
 #include "sim/replay/replay.h"
-#include "sim/replay/what_if_ranges.h"
+#include "sim/replay/what_if_keys.h"
 #include "sim/report/report.h"
 
 namespace lbsim {
@@ -83,22 +83,6 @@ void RunCellGroup(const SweepGrid& grid, const std::vector<SweepCell>& all,
   }
 }
 
-// The what-if time `key` names (stale metrics, the window, engine signals),
-// or null.
-double* TimeOption(SimOptions& o, std::string_view key) {
-  const std::pair<std::string_view, double*> times[] = {
-      {"stale_interval", &o.stale_interval},
-      {"stale_delay", &o.stale_delay},
-      {"stale_jitter", &o.stale_jitter},
-      {"window", &o.window},
-      {"signal_interval", &o.engine.signal_interval},
-      {"signal_delay", &o.engine.signal_delay},
-      {"signal_jitter", &o.engine.signal_jitter}};
-  for (const auto& [name, field] : times)
-    if (name == key) return field;
-  return nullptr;
-}
-
 }  // namespace
 
 const ServiceFigures* SweepRow::service() const {
@@ -140,48 +124,29 @@ void SetSimOption(SimOptions& o, std::string_view key, std::string_view value,
   auto bad = [&](std::string_view expected) {
     throw UsageError(fmt::format("{}: expected {}, got '{}'", where, expected, value));
   };
-  // Whether the value is an integer in `range`; if not, says so.
-  auto integer = [&](const WhatIfRange& range) {
-    if (number && x == std::floor(x) && x >= static_cast<double>(range.min) &&
-        x <= static_cast<double>(range.max))
-      return;
-    bad(ExpectedInteger(range));
-  };
-  if (key == kSlotsRange.key) {
-    integer(kSlotsRange);
-    o.slots = static_cast<std::uint32_t>(x);
-  } else if (double* time = TimeOption(o, key)) {
-    if (!number || x < 0.0) bad("a number >= 0 (0: off)");
-    *time = x;
-  } else if (key == kSeedRange.key) {
-    integer(kSeedRange);
-    o.seed = static_cast<std::uint64_t>(x);
-  } else if (key == kCacheBlocksRange.key) {
-    integer(kCacheBlocksRange);
-    o.cache_blocks = static_cast<std::size_t>(x);
-  } else if (key == "proxy_queue") {
-    if (value != "true" && value != "false") bad("true or false (the Proxy queue model)");
-    o.proxy_queue.on = value == "true";
-  } else if (key == kReadyConcurrencyRange.key) {
-    integer(kReadyConcurrencyRange);
-    o.proxy_queue.ready_concurrency = static_cast<std::uint32_t>(x);
-  } else if (key == kPrepareConcurrencyRange.key) {
-    integer(kPrepareConcurrencyRange);
-    o.proxy_queue.prepare_concurrency = static_cast<std::uint32_t>(x);
-  } else if (key.substr(0, 6) == "speed." && key.size() > 6) {
+  if (key.substr(0, 6) == "speed." && key.size() > 6) {
     if (!number || !(x > 0.0)) bad("a number > 0 (a service speed)");
     const std::string id(key.substr(6));
     auto it = std::find_if(o.speeds.begin(), o.speeds.end(),
                            [&](const auto& s) { return s.first == id; });
     if (it != o.speeds.end()) it->second = x;
     else o.speeds.emplace_back(id, x);
-  } else {
-    throw UsageError(fmt::format(
-        "{}: unknown what-if option '{}'; expected slots, stale_interval, stale_delay, "
-        "stale_jitter, window, seed, cache_blocks, speed.ID, signal_interval, signal_delay, "
-        "signal_jitter, proxy_queue, ready_concurrency or prepare_concurrency",
-        where, key));
+    return;
   }
+  const WhatIfKey* option = FindWhatIfKey(key);
+  if (!option) {
+    std::string keys;
+    for (const WhatIfKey& k : WhatIfKeys()) keys += fmt::format("{}, ", k.key);
+    throw UsageError(fmt::format("{}: unknown what-if option '{}'; expected {}or speed.ID", where,
+                                 key, keys));
+  }
+  if (option->kind == WhatIfKey::Kind::kSwitch) {
+    if (value != "true" && value != "false") bad(ExpectedValue(*option));
+    x = value == "true" ? 1.0 : 0.0;
+  } else if (!number || !Accepts(*option, x, ZeroTime::kOff)) {
+    bad(ExpectedValue(*option, ZeroTime::kOff));
+  }
+  option->set(o, x);
 }
 
 std::vector<SweepCell> ExpandSweep(const SweepGrid& grid, const StrategyRegistry& registry) {

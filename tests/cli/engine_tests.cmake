@@ -184,7 +184,7 @@ lbsim_cli_test(NAME "engine: a coefficient past the time range is refused by nam
 # An interval of 0 would mean "no signals"; leaving the option out says that.
 lbsim_cli_test(NAME "engine: --signal-interval 0 is refused"
   ARGS --engine ${SMALL} --signal-interval 0 ${ENGINE}/three_requests.ndjson
-  EXIT 2 STDERR_LINES 1 STDERR_MATCH "^lbsim: error: --signal-interval: expected a number > 0, got 0 .see lbsim --help.\n$")
+  EXIT 2 STDERR_LINES 1 STDERR_MATCH "^lbsim: error: --signal-interval: expected a number > 0 \\(in the trace's time unit\\), got 0 .see lbsim --help.\n$")
 lbsim_cli_test(NAME "engine check scenario: signal_interval 0 is refused"
   ARGS check ${ENGINE}/signals_every_zero.scenario.json
   EXIT 2 STDERR_MATCH "^lbsim: error: tests/cli/engine/signals_every_zero.scenario.json: options.signal_interval: expected a number > 0 .in the trace's time unit., got 0\n$")

@@ -135,7 +135,7 @@ lbsim_cli_test(NAME "proxy queue: sweep html draws the queue figures"
 foreach(case
     "no ready workers|--proxy-queue --vary sim.ready_concurrency=0,8|--vary sim.ready_concurrency: expected an integer from 1 to 4096 \\(ready workers per Instance\\), got '0'"
     "settings without the model|--vary sim.ready_concurrency=2,8|--vary sim.ready_concurrency=2: --ready-concurrency, --prepare-concurrency and --predictor-coefficients configure the Proxy queue model: add --proxy-queue"
-    "not a boolean|--vary sim.proxy_queue=yes|--vary sim.proxy_queue: expected true or false \\(the Proxy queue model\\), got 'yes'"
+    "not a boolean|--vary sim.proxy_queue=yes|--vary sim.proxy_queue: expected true or false, got 'yes'"
     "scatter without the model|-f html --scatter client_ttft_p99,jain|--scatter client_ttft_p99,jain: client_ttft_p99 needs the Proxy queue model \\(--proxy-queue\\)")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 name)

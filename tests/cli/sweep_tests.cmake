@@ -112,7 +112,7 @@ lbsim_cli_test(NAME "sweep sim.signal_jitter is a number >= 0"
   ARGS sweep -s ll --engine tests/cli/engine/small_engine.json --vary sim.signal_jitter=-1
        tests/cli/engine/three_requests.ndjson
   EXIT 2 STDERR_LINES 1
-  STDERR_MATCH "^lbsim: error: --vary sim.signal_jitter: expected a number >= 0 \\(0: off\\), got '-1'\n$")
+  STDERR_MATCH "^lbsim: error: --vary sim.signal_jitter: expected a number >= 0 \\(in the trace's time unit\\), got '-1'\n$")
 
 # A varied stale_interval of 0 is live metrics: the delay set for the
 # stale cells does not apply there (two_instances_k1, one slot: ll ties

@@ -170,7 +170,7 @@ lbsim_cli_test(NAME "gen refuses to overwrite its spec"
   STDERR_LINES 2)
 lbsim_cli_test(NAME "whatif negative window"
   ARGS --window -1 tests/cli/whatif/two_instances_k1.json
-  EXIT 2 STDERR_MATCH "--window: expected a number > 0, got -1" STDERR_LINES 1)
+  EXIT 2 STDERR_MATCH "--window: expected a number > 0 \\(in the trace's time unit\\), got -1" STDERR_LINES 1)
 lbsim_cli_test(NAME "whatif bad stale delay"
   ARGS --stale-interval 1 --stale-delay abc tests/cli/whatif/two_instances_k1.json
-  EXIT 2 STDERR_MATCH "--stale-delay: expected a number >= 0, got abc" STDERR_LINES 1)
+  EXIT 2 STDERR_MATCH "--stale-delay: expected a number >= 0 \\(in the trace's time unit\\), got abc" STDERR_LINES 1)
