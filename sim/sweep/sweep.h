@@ -7,7 +7,6 @@
 #include <utility>
 #include <vector>
 
-#include "sim/report/fairness.h"
 #include "sim/report/report.h"
 #include "sim/sweep/sweep_figures.h"
 #include "strategies/registry.h"
