@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <initializer_list>
+#include <span>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -37,7 +38,7 @@ std::string Show(const ojson& v) {
   return text;
 }
 
-std::string Join(std::initializer_list<std::string_view> words) {
+std::string Join(std::span<const std::string_view> words) {
   std::string out;
   for (std::string_view w : words) out += (out.empty() ? "" : ", ") + std::string(w);
   return out;
@@ -66,6 +67,10 @@ class ScenarioParser {
   // Rejects any key of `object` not in `allowed`.
   void OnlyKeys(const ojson& object, std::string_view where,
                 std::initializer_list<std::string_view> allowed) const {
+    OnlyKeys(object, where, std::span<const std::string_view>(allowed.begin(), allowed.size()));
+  }
+  void OnlyKeys(const ojson& object, std::string_view where,
+                std::span<const std::string_view> allowed) const {
     for (auto it = object.begin(); it != object.end(); ++it) {
       bool known = false;
       for (std::string_view a : allowed) known = known || it.key() == a;
@@ -157,11 +162,11 @@ class ScenarioParser {
  private:
   void ParseOptions(const ojson& options, Scenario& s, std::vector<std::string>& settings) {
     if (!options.is_object()) Expected("options", "an object", options);
-    OnlyKeys(options, "options",
-             {"trace_format", "set", "proxy", "python", "slots", "speeds", "stale_interval",
-              "stale_delay", "stale_jitter", "window", "seed", "seeds", "cache_blocks", "engine",
-              "signal_interval", "signal_delay", "signal_jitter", "slo", "proxy_queue",
-              "ready_concurrency", "prepare_concurrency", "predictor_coefficients"});
+    // The keyed what-if options (WhatIfKeys) among the rest.
+    std::vector<std::string_view> keys = {"trace_format", "set", "proxy", "python"};
+    for (const WhatIfKey& k : WhatIfKeys()) keys.push_back(k.key);
+    keys.insert(keys.end(), {"speeds", "seeds", "engine", "slo", "predictor_coefficients"});
+    OnlyKeys(options, "options", keys);
     ParseKeyed(options, s.sim);
     ParseWhatIf(options, s);
     ParseEngineOptions(options, s);

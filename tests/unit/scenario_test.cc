@@ -7,6 +7,8 @@
 
 #include "base/errors.h"
 #include "sim/check/scenario.h"
+#include "sim/replay/what_if_keys.h"
+#include "what_if_fields.h"
 
 namespace lbsim {
 namespace {
@@ -146,6 +148,37 @@ TEST_CASE("properties") {
   CHECK_FALSE(s.expectations[3].choices[1].has_value());
 }
 
+TEST_CASE("every keyed what-if option is a scenario's options key, set as a sweep sets it") {
+  for (const WhatIfKey& k : WhatIfKeys()) {
+    CAPTURE(k.key);
+    ojson value;
+    switch (k.kind) {
+      case WhatIfKey::Kind::kInteger: value = k.range->max; break;
+      case WhatIfKey::Kind::kTime: value = 2.5; break;
+      case WhatIfKey::Kind::kSwitch: value = true; break;
+    }
+    // The options an option needs beside it, so that it alone decides.
+    ojson options = {{std::string(k.key), value}};
+    if (k.key.starts_with("stale_")) options["stale_interval"] = 1;
+    if (k.key.starts_with("signal_")) {
+      options["engine"] = "llama-3.1-8b-h100";
+      options["signal_interval"] = 1;
+    }
+    if (k.key.ends_with("_concurrency")) options["proxy_queue"] = true;
+    options[std::string(k.key)] = value;
+    const double number = k.kind == WhatIfKey::Kind::kSwitch ? 1.0 : value.get<double>();
+    CHECK(Error(Doc(ojson{{"options", options}})).empty());
+    const Scenario with = ParseScenario(Doc(ojson{{"options", options}}), "s.json");
+    // The same options without the key, then the key set as the table
+    // sets it: the scenario set that field and no other.
+    options.erase(std::string(k.key));
+    SimOptions expected = ParseScenario(Doc(ojson{{"options", options}}), "s.json").sim;
+    k.set(expected, number);
+    CHECK(testing::WhatIfFields(with.sim) == testing::WhatIfFields(expected));
+    CHECK(testing::WhatIfFields(with.sim) != testing::WhatIfFields(SimOptions{}));
+  }
+}
+
 TEST_CASE("malformed scenarios name the file and the offending key") {
   struct Case {
     ojson patch;
@@ -162,7 +195,7 @@ TEST_CASE("malformed scenarios name the file and the offending key") {
       {ojson{{"trace", "CMakeLists.txt"}}, "s.json: trace: cannot tell the encoding of \"CMakeLists.txt\" from its name (expected .json, .ndjson or .jsonl); set options.trace_format to \"document\" or \"lines\""},
       {ojson{{"options", {{"trace_format", "lines"}}}}, "s.json: options.trace_format: applies only to a trace file, not to an inline trace"},
       {ojson{{"options", {{"trace_format", "xml"}}}}, "s.json: options.trace_format: expected \"auto\", \"document\" or \"lines\", got \"xml\""},
-      {ojson{{"options", {{"sede", 1}}}}, "s.json: options.sede: unknown key; expected one of: trace_format, set, proxy, python, slots, speeds, stale_interval, stale_delay, stale_jitter, window, seed, seeds, cache_blocks"},
+      {ojson{{"options", {{"sede", 1}}}}, "s.json: options.sede: unknown key; expected one of: trace_format, set, proxy, python, slots, stale_interval, stale_delay, stale_jitter, window, seed, cache_blocks, signal_interval, signal_delay, signal_jitter, proxy_queue, ready_concurrency, prepare_concurrency, speeds, seeds, engine, slo, predictor_coefficients"},
       {ojson{{"options", {{"seed", 1.5}}}}, "s.json: options.seed: expected an integer from 0 to 2^53, got 1.5"},
       {ojson{{"options", {{"seed", -1}}}}, "s.json: options.seed: expected an integer from 0 to 2^53, got -1"},
       {ojson{{"options", {{"slots", 0}}}}, "s.json: options.slots: expected an integer from 1 to 2^30 (slots per Instance), got 0"},

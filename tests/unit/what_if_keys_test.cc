@@ -8,26 +8,10 @@
 #include <vector>
 
 #include "sim/replay/what_if_keys.h"
+#include "what_if_fields.h"
 
 namespace lbsim {
 namespace {
-
-// The options' fields the keys may set, as numbers.
-std::vector<double> Fields(const SimOptions& o) {
-  return {static_cast<double>(o.slots),
-          o.stale_interval,
-          o.stale_delay,
-          o.stale_jitter,
-          o.window,
-          static_cast<double>(o.seed),
-          static_cast<double>(o.cache_blocks),
-          o.engine.signal_interval,
-          o.engine.signal_delay,
-          o.engine.signal_jitter,
-          o.proxy_queue.on ? 1.0 : 0.0,
-          static_cast<double>(o.proxy_queue.ready_concurrency),
-          static_cast<double>(o.proxy_queue.prepare_concurrency)};
-}
 
 // A value `key` takes that is not its SimOptions default.
 double SomeValue(const WhatIfKey& key) {
@@ -56,14 +40,14 @@ TEST_CASE("what-if keys: each is found by its name and sets a field no other key
     // gives options that differ from setting only the others.
     SimOptions alone, others, all;
     key.set(alone, SomeValue(key));
-    CHECK(Fields(alone) != Fields(SimOptions{}));
+    CHECK(testing::WhatIfFields(alone) != testing::WhatIfFields(SimOptions{}));
     for (const WhatIfKey& other : WhatIfKeys()) {
       if (&other == &key) continue;
       other.set(others, SomeValue(other));
       other.set(all, SomeValue(other));
     }
     key.set(all, SomeValue(key));
-    CHECK(Fields(all) != Fields(others));
+    CHECK(testing::WhatIfFields(all) != testing::WhatIfFields(others));
   }
   CHECK(FindWhatIfKey("speed") == nullptr);
 }
