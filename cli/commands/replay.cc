@@ -357,30 +357,16 @@ int RunReplay(const ReplayCommand& command) {
       throw UsageError(named + ": only one of them can go to standard output");
     }
   }
-  if (!command.decisions.empty() && !command.output.empty() &&
-      (command.decisions == command.output || SameFile(command.decisions, command.output)))
-    throw UsageError("--decisions and --output name the same file");
-  for (const std::string* other : {&command.output, &command.decisions})
-    if (!command.window_csv.empty() && !other->empty() &&
-        (command.window_csv == *other || SameFile(command.window_csv, *other)))
-      throw UsageError("--window-csv names the same file as --output or --decisions");
-  for (const std::string* other : {&command.output, &command.decisions, &command.window_csv})
-    if (!command.engine_log.empty() && !other->empty() &&
-        (command.engine_log == *other || SameFile(command.engine_log, *other)))
-      throw UsageError("--engine-log names the same file as --output, --decisions or --window-csv");
-  for (const std::string* other :
-       {&command.output, &command.decisions, &command.window_csv, &command.engine_log})
-    if (!command.request_log.empty() && !other->empty() &&
-        (command.request_log == *other || SameFile(command.request_log, *other)))
-      throw UsageError(
-          "--request-log names the same file as --output, --decisions, --window-csv or "
-          "--engine-log");
-
-  for (const std::string* other : {&command.output, &command.decisions, &command.window_csv,
-                                   &command.engine_log, &command.request_log})
-    if (!command.junit.empty() && !other->empty() &&
-        (command.junit == *other || SameFile(command.junit, *other)))
-      throw UsageError("--junit names the same file as another output");
+  // No two outputs name one file ("-" is standard output, checked above).
+  for (std::size_t b = 1; b < std::size(outputs); ++b)
+    for (std::size_t a = 0; a < b; ++a) {
+      const std::string& first = *outputs[a].second;
+      const std::string& second = *outputs[b].second;
+      if (first.empty() || second.empty() || first == "-" || second == "-") continue;
+      if (first == second || SameFile(first, second))
+        throw UsageError(fmt::format("{} and {} name the same file", outputs[b].first,
+                                     outputs[a].first));
+    }
 
   // What goes to standard output must not go into a file an output replaces.
   if (IsStandardOutputPath(command.output) || command.decisions == "-" ||

@@ -293,3 +293,23 @@ lbsim_cli_test(NAME "output format: -f wins over the extension"
 lbsim_cli_test(NAME "sweep output format from the extension"
   ARGS sweep -s ll -o ${OUT}/sweep_by_extension.json ${steady}
   EXIT 0 STDOUT_MATCH "^$")
+
+# Any two outputs naming one file are refused, by their flags, before
+# anything is written (one pairwise check over every output).
+set(queue_trace traces/examples/proxy_queue.ndjson)
+foreach(case
+    "--window-csv and --decisions|--window 1 --window-csv ${OUT}/pair-w.csv --decisions ${OUT}/./pair-w.csv ${queue_trace}|pair-w.csv"
+    "--engine-log and --output|--engine llama-3.1-8b-h100 --engine-log ${OUT}/pair-e.txt --output ${OUT}/pair-e.txt tests/cli/engine/three_requests.ndjson|pair-e.txt"
+    "--request-log and --window-csv|--proxy-queue --window 1 --request-log ${OUT}/pair-r.txt --window-csv ${OUT}/pair-r.txt ${queue_trace}|pair-r.txt"
+    "--junit and --request-log|--proxy-queue --request-log ${OUT}/pair-j.xml --expect least_load.decisions>0 --junit ${OUT}/pair-j.xml ${queue_trace}|pair-j.xml")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 pair)
+  list(GET parts 1 flags)
+  list(GET parts 2 file)
+  separate_arguments(flags UNIX_COMMAND "${flags}")
+  lbsim_cli_test(NAME "refuse one file for ${pair}"
+    ARGS -s ll ${flags}
+    EXIT 2 STDERR_LINES 2
+    STDERR_MATCH "^lbsim: error: ${pair} name the same file\nlbsim: no output written "
+    ABSENT ${OUT}/${file})
+endforeach()
