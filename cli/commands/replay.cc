@@ -109,6 +109,13 @@ int FailOn(const SeededReports& runs, const std::vector<std::string>& names) {
   return found.empty() ? 0 : 1;
 }
 
+// Writes `text`, the whole of `file`, and finishes it (see OutputFile): a
+// write error names the file's path.
+void WriteWhole(OutputFile& file, const std::string& text) {
+  WriteText(text, file.stream(), file.path() + ": cannot write output");
+  file.Finish();
+}
+
 // The --expect results on the reports of one run per seed (UsageError for
 // a path they do not have), as a check result named by the trace.
 ScenarioResult CheckExpectations(const ReplayCommand& command,
@@ -415,22 +422,13 @@ int RunReplay(const ReplayCommand& command) {
     std::deque<OutputFile> extra_files;  // not movable: a deque keeps them in place
     for (std::size_t k = 0; k < command.extra_outputs.size(); ++k) {
       extra_files.emplace_back(command.extra_outputs[k]);
-      WriteText(render_seeded(extra_formats[k]), extra_files.back().stream(),
-                command.extra_outputs[k] + ": cannot write output");
-      extra_files.back().Finish();
+      WriteWhole(extra_files.back(), render_seeded(extra_formats[k]));
     }
     const ScenarioResult checked = CheckExpectations(command, expects, runs.reports, runs.seeds);
     std::optional<OutputFile> junit_file;
     if (!command.junit.empty() && command.junit != "-") junit_file.emplace(command.junit);
-    if (junit_file) {
-      WriteText(RenderCheckJUnit({checked}), junit_file->stream(),
-                command.junit + ": cannot write output");
-      junit_file->Finish();
-    }
-    if (report_file) {
-      WriteText(text, report_file->stream(), command.output + ": cannot write output");
-      report_file->Finish();
-    }
+    if (junit_file) WriteWhole(*junit_file, RenderCheckJUnit({checked}));
+    if (report_file) WriteWhole(*report_file, text);
     for (OutputFile& f : extra_files) f.Commit();
     if (report_file) {
       report_file->Commit();
@@ -498,27 +496,13 @@ int RunReplay(const ReplayCommand& command) {
   for (const std::string& path : command.extra_outputs) extra_files.emplace_back(path);
   // Every output is complete on disk before any is put in place.
   if (decision_logs) decision_logs->Finish();
-  if (window_file) {
-    WriteText(RenderWindowCsv(report), window_file->stream(),
-                command.window_csv + ": cannot write output");
-    window_file->Finish();
-  }
+  if (window_file) WriteWhole(*window_file, RenderWindowCsv(report));
   if (engine_log_files) engine_log_files->Finish();
   if (request_log_files) request_log_files->Finish();
-  if (report_file) {
-    WriteText(text, report_file->stream(), command.output + ": cannot write output");
-    report_file->Finish();
-  }
-  for (std::size_t k = 0; k < extra_files.size(); ++k) {
-    WriteText(render(extra_formats[k]), extra_files[k].stream(),
-              command.extra_outputs[k] + ": cannot write output");
-    extra_files[k].Finish();
-  }
-  if (junit_file) {
-    WriteText(RenderCheckJUnit({checked}), junit_file->stream(),
-              command.junit + ": cannot write output");
-    junit_file->Finish();
-  }
+  if (report_file) WriteWhole(*report_file, text);
+  for (std::size_t k = 0; k < extra_files.size(); ++k)
+    WriteWhole(extra_files[k], render(extra_formats[k]));
+  if (junit_file) WriteWhole(*junit_file, RenderCheckJUnit({checked}));
   if (decision_logs) decision_logs->Commit();
   if (window_file) window_file->Commit();
   if (engine_log_files) engine_log_files->Commit();
