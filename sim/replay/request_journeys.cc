@@ -53,7 +53,7 @@ void RequestJourneys::Ended(std::uint64_t record, double t, double clock,
   Journey& j = At(record);
   j.end = t;
   j.settled = true;
-  j.outcome = "done";
+  j.outcome = j.rejected ? "rejected" : "done";
   ++stats_.done;
   stats_.end_to_ends.push_back((clock - j.arrival_clock) * clock_unit_);
   Drain(table);

@@ -53,6 +53,9 @@ class RequestJourneys {
   void Forwarded(std::uint64_t record, double t, double clock);
   void FirstToken(std::uint64_t record, double t, double clock);
   void Ended(std::uint64_t record, double t, double clock, const InstanceTable& table);
+  // The Instance's engine refused the forwarded request (too long for its
+  // KV cache): it ends at once with an empty response, outcome "rejected".
+  void Rejected(std::uint64_t record) { At(record).rejected = true; }
   // The run is over: what is left is stuck.
   void Finish(const InstanceTable& table, bool stalled_behind_completions);
 
@@ -67,6 +70,7 @@ class RequestJourneys {
     InstanceIndex instance = 0;
     bool routed = false;
     bool settled = false;
+    bool rejected = false;
     double forwarded = NAN;
     double first_token = NAN;
     double end = NAN;

@@ -293,8 +293,10 @@ void World::ServeForwarded(const ProxyQueue::Progress& p, double t, const Pool& 
   const EngineArrival arrival{held.seq,          std::max(t, engine_time_), held.arrival,
                               held.input_tokens, held.output_tokens,     held.prefix_blocks,
                               p.task};
-  if (!engine_->Admit(arrival, p.instance, p.registration, speed, *table_))
+  if (!engine_->Admit(arrival, p.instance, p.registration, speed, *table_)) {
+    journeys_->Rejected(p.record);
     queue_->Ended(p.task, arrival.t);  // rejected at once: an empty response
+  }
 }
 
 void World::RunDueEventsBefore(const EventKey& key, const Pool& pool) {

@@ -158,3 +158,11 @@ lbsim_cli_test(NAME "proxy queue: refused: an exec strategy"
 lbsim_cli_test(NAME "proxy queue: --seeds table shows the queue's figures"
   ARGS -s ll,p2c --proxy-queue --seeds 1,2,3 ${QUEUE_TRACE}
   EXIT 0 STDOUT_GOLDEN ${GOLDEN}/proxy_queue.seeds.table.txt)
+
+# A request the engine refuses (too long for an Instance's whole KV cache)
+# ends at once with an empty response; the request log says "rejected".
+lbsim_cli_test(NAME "proxy queue: an engine-rejected request's outcome is rejected"
+  ARGS -s ll --proxy-queue --engine tests/cli/engine/small_engine.json --request-log -
+       --output ${OUT}/queue-rejected-report.txt tests/cli/engine/too_large.ndjson
+  EXIT 0 STDERR_LINES 0
+  STDOUT_MATCH "^[{]\"request\":\"r1\",[^\n]*\"outcome\":\"done\"[}]\n[{]\"request\":\"r2\",[^\n]*\"outcome\":\"rejected\"[}]\n$")

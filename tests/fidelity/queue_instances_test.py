@@ -163,11 +163,14 @@ def check_engine(lbsim, rng, tmp, case):
     check_pipeline(requests, routes, case)
     ids = [a["request"] for a in lines[1:]]
     by_seq = {(e["strategy"], ids[e["request"] - 1]): e for e in served}
-    done = [r for r in requests if r["outcome"] == "done"]
-    assert len(by_seq) == len(served) == len(done), (case, "engine log vs request log")
-    for r in done:
+    # Every request the engines got ended, served or rejected (too long for
+    # the KV cache), and the request log says which.
+    ended = [r for r in requests if r["outcome"] in ("done", "rejected")]
+    assert len(by_seq) == len(served) == len(ended), (case, "engine log vs request log")
+    for r in ended:
         e = by_seq[(r["strategy"], r["request"])]
         assert e["instance"] == r["instance"], (case, r, e)
+        assert e["rejected"] == (r["outcome"] == "rejected"), (case, "rejected", r, e)
         assert close(e["arrival"], r["forwarded"]), (case, "engine got it when forwarded", r, e)
         if e["rejected"]:
             assert close(r["end"], r["forwarded"]) and close(r["first_token"], r["end"]), (case, r, e)
