@@ -116,20 +116,19 @@ void WriteWhole(OutputFile& file, const std::string& text) {
   file.Finish();
 }
 
-// The --expect results on the reports of one run per seed (UsageError for
-// a path they do not have), as a check result named by the trace.
+// The --expect results on the JSON reports of one run per seed, `texts`
+// (UsageError for a path they do not have), run under `proxy`, as a check
+// result named by the trace.
 ScenarioResult CheckExpectations(const ReplayCommand& command,
                                  const std::vector<Expectation>& expects,
-                                 std::span<const Report> reports,
+                                 const std::vector<std::string>& texts, const ProxyReport& proxy,
                                  const std::vector<std::uint64_t>& seeds) {
   ScenarioResult result;
   result.path = command.trace;
   result.name = "lbsim --expect";
   if (expects.empty()) return result;
-  std::vector<std::string> texts;
-  for (const Report& r : reports) texts.push_back(RenderJson(r));
-  result.proxy = reports.front().proxy.profile;
-  result.python = reports.front().proxy.python;
+  result.proxy = proxy.profile;
+  result.python = proxy.python;
   result.expectations = CheckReportValues(expects, texts, seeds);
   return result;
 }
@@ -424,7 +423,11 @@ int RunReplay(const ReplayCommand& command) {
       extra_files.emplace_back(command.extra_outputs[k]);
       WriteWhole(extra_files.back(), render_seeded(extra_formats[k]));
     }
-    const ScenarioResult checked = CheckExpectations(command, expects, runs.reports, runs.seeds);
+    std::vector<std::string> texts;
+    if (!expects.empty())
+      for (const Report& r : runs.reports) texts.push_back(RenderJson(r));
+    const ScenarioResult checked =
+        CheckExpectations(command, expects, texts, runs.reports.front().proxy, runs.seeds);
     std::optional<OutputFile> junit_file;
     if (!command.junit.empty() && command.junit != "-") junit_file.emplace(command.junit);
     if (junit_file) WriteWhole(*junit_file, RenderCheckJUnit({checked}));
@@ -480,12 +483,20 @@ int RunReplay(const ReplayCommand& command) {
 
   Report report = BuildReport(result);
   runs.seeds.push_back(sim.seed);
+  // The report as JSON, rendered once for --expect and the JSON outputs.
+  std::string json;
+  auto report_json = [&]() -> const std::string& {
+    if (json.empty()) json = RenderJson(report);
+    return json;
+  };
+  std::vector<std::string> texts;
+  if (!expects.empty()) texts.push_back(report_json());
   const ScenarioResult checked =
-      CheckExpectations(command, expects, std::span<const Report>(&report, 1), runs.seeds);
+      CheckExpectations(command, expects, texts, report.proxy, runs.seeds);
   std::optional<OutputFile> junit_file;
   if (!command.junit.empty() && command.junit != "-") junit_file.emplace(command.junit);
-  auto render = [&report](const std::string& f) {
-    return f == "json"   ? RenderJson(report)
+  auto render = [&](const std::string& f) {
+    return f == "json"   ? report_json()
            : f == "csv"  ? RenderCsv(report)
            : f == "html" ? RenderHtml(report)
            : f == "md"   ? RenderMarkdown(report)
