@@ -49,6 +49,12 @@ CLI::Validator IntegerIn(const WhatIfRange& range) {
   return DecimalIn(range.min, range.max, ExpectedInteger(range));
 }
 
+CLI::Validator Offers(const std::vector<std::string>& values) {
+  std::string set;
+  for (const std::string& v : values) set += (set.empty() ? "" : ",") + v;
+  return CLI::Validator([](std::string&) { return std::string(); }, "{" + set + "}");
+}
+
 CLI::Validator TimeIn(const WhatIfKey& key) {
   return CLI::Validator(
       [&key](std::string& text) -> std::string {

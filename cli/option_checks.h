@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace CLI {
 class Validator;
@@ -28,6 +29,11 @@ CLI::Validator IntegerFrom(std::uint64_t min, std::uint64_t max, std::string max
 // "expected " + ExpectedInteger(range) + ", got TEXT", the expectation a
 // sweep's sim.KEY and a scenario's options.KEY give too.
 CLI::Validator IntegerIn(const WhatIfRange& range);
+
+// Accepts any value, which the command checks and words its own error for,
+// and describes the values it takes as CLI::IsMember does ("{a,b,c}"), so
+// that --help lists them and `lbsim completions` offers them.
+CLI::Validator Offers(const std::vector<std::string>& values);
 
 // Accepts a value of the what-if time option `key` (its flag's: > 0, or
 // >= 0 where the key takes 0); otherwise says "expected " +

@@ -109,9 +109,13 @@ class EnginesFitCli final : public Subcommand {
     cmd_->add_option("-o,--output", fit_.output,
                      "Write the configuration to CONFIG (atomically) instead of standard output")
         ->type_name("CONFIG");
-    cmd_->add_option("--from", fit_.from,
-                     "The files' format, when not told from their content: warmup-log, "
-                     "ttft-table, tpot-table or csv")
+    // MeasurementFormatNames() is "warmup-log, ttft-table, ...".
+    std::vector<std::string> formats;
+    const std::string names = MeasurementFormatNames();
+    for (std::string_view name : SplitAt(names, ','))
+      formats.emplace_back(name.substr(name.find_first_not_of(' ')));
+    cmd_->add_option("--from", fit_.from, "The files' format, when not told from their content")
+        ->check(Offers(formats))
         ->type_name("FORMAT");
     cmd_->add_option("--base", fit_.base,
                      "The KV cache and scheduler limits, and what the measurements do not "

@@ -26,6 +26,7 @@
 #include "sim/io/write_stream.h"
 #include "traces/gen/trace_line_writer.h"
 #include "traces/importers/field_text.h"
+#include "traces/importers/import_format.h"
 #include "traces/importers/cacheroute_record.h"
 #include "traces/importers/trace_import.h"
 #include "traces/trace_stream.h"
@@ -240,9 +241,11 @@ class ImportCli final : public Subcommand {
                               "Convert a public LLM serving trace, or a recording of the Proxy, "
                               "into a v1 JSON Lines trace");
     cmd_->footer(kFooter);
-    cmd_->add_option("--from", import_.format,
-                     "Input format: mooncake, azure, burstgpt or cacheroute-record")
+    std::vector<std::string> formats;
+    for (const ImportFormat& f : ImportFormats()) formats.emplace_back(f.name);
+    cmd_->add_option("--from", import_.format, "Input format")
         ->required()
+        ->check(Offers(formats))
         ->type_name("FORMAT");
     cmd_->add_option("input", import_.input, "The public trace file, or - for standard input")
         ->required()

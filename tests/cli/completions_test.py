@@ -100,6 +100,10 @@ with tempfile.TemporaryDirectory() as scratch:
     check("bash: the shell names", bash_complete("completions", ""), ["bash", "fish", "zsh"])
     check("bash: a built-in engine's name", bash_complete("engines", "llama-3-"),
           ["llama-3-70b-rtx5090x8"])
+    check("bash: an import format", bash_complete("import", "--from", "cacheroute-"),
+          ["cacheroute-record"])
+    check("bash: a measurement format", bash_complete("engines", "fit", "--from", "t"),
+          ["tpot-table", "ttft-table"])
 
     if shutil.which("fish"):
         def fish_complete(line):
@@ -117,6 +121,7 @@ with tempfile.TemporaryDirectory() as scratch:
               ["trace.ndjson", "traces/"])
         check("fish: the shell names", fish_complete("lbsim completions "),
               ["bash", "fish", "zsh"])
+        check("fish: an import format", fish_complete("lbsim import --from m"), ["mooncake"])
         check("fish: a command with no arguments offers no file",
               fish_complete("lbsim proxies tr"), [])
         for path in paths:
