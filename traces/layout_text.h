@@ -118,6 +118,18 @@ inline unsigned DigitRun(std::uint64_t v) {
   return not_digit == 0 ? 8 : static_cast<unsigned>(std::countr_zero(not_digit)) / 8;
 }
 
+// Past the run of digits at `p`, in a text that ends at `end`: eight bytes
+// at a time (DigitRun) while eight remain.
+inline const char* SkipDigits(const char* p, const char* end) {
+  while (end - p >= 8) {
+    const unsigned n = DigitRun(LoadWord(p));
+    p += n;
+    if (n < 8) return p;
+  }
+  while (p != end && IsDigit(*p)) ++p;
+  return p;
+}
+
 // The value of the first `n` (1 to 8) bytes of `v`, all digits, the first
 // the most significant: three multiply-adds instead of a loop whose exit
 // the branch predictor cannot know.
@@ -259,12 +271,12 @@ inline const char* ReadDecimal(const char* p, const char* begin, const char* end
 inline const char* SkipPassedNumber(const char* p, const char* end) {
   if (p != end && *p == '-') ++p;
   const char* const digits = p;
-  while (p != end && IsDigit(*p)) ++p;
+  p = SkipDigits(p, end);
   const auto whole = static_cast<std::size_t>(p - digits);
   if (whole == 0 || (*digits == '0' && whole > 1)) return nullptr;
   if (p != end && *p == '.') {
     const char* const fraction = ++p;
-    while (p != end && IsDigit(*p)) ++p;
+    p = SkipDigits(p, end);
     if (p == fraction) return nullptr;
   }
   long exponent = 0;
