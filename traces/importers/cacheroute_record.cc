@@ -419,8 +419,13 @@ FirstPass ReadEnds(RecordLines& lines) {
 struct ModelInstance {
   bool registered = false;
   bool alive = false;
+  // What the trace holds: the replay's pool.
   std::optional<double> qps_1m;
   std::optional<std::int64_t> inflight;  // as heartbeats set it (cacheroute@df8382d)
+  // What the recording said last, which a trace may not hold (a negative
+  // qps_1m): a decision that repeats it is explained, not a new gap.
+  std::optional<double> recorded_qps_1m;
+  std::optional<std::int64_t> recorded_inflight;
 };
 
 class TraceWriterPass {
@@ -432,8 +437,8 @@ class TraceWriterPass {
     for (const SeenInstance& s : first.header_instances) {
       ModelInstance& m = pool_[s.id];
       m.registered = m.alive = true;
-      m.qps_1m = s.qps_1m;
-      m.inflight = s.inflight;
+      m.qps_1m = m.recorded_qps_1m = s.qps_1m;
+      m.inflight = m.recorded_inflight = s.inflight;
       order_.push_back(s.id);
     }
   }
@@ -533,16 +538,16 @@ class TraceWriterPass {
       if (!m.alive)
         first_.Gap(lines_, fmt::format("{} was offered again with no heartbeat since it expired",
                                        c.id));
-      if (c.qps_1m != m.qps_1m) {
+      if (c.qps_1m != m.recorded_qps_1m) {
         first_.Gap(lines_, fmt::format("the qps_1m of {} was {} at the decision; the recorded "
                                        "heartbeats say {}",
-                                       c.id, Shown(c.qps_1m), Shown(m.qps_1m)));
+                                       c.id, Shown(c.qps_1m), Shown(m.recorded_qps_1m)));
       }
       std::optional<std::int64_t> inflight;
-      if (heartbeats_set_inflight_ && c.inflight != m.inflight) {
+      if (heartbeats_set_inflight_ && c.inflight != m.recorded_inflight) {
         first_.Gap(lines_, fmt::format("the inflight of {} was {} at the decision; the recorded "
                                        "heartbeats say {}",
-                                       c.id, Shown(c.inflight), Shown(m.inflight)));
+                                       c.id, Shown(c.inflight), Shown(m.recorded_inflight)));
         inflight = c.inflight;
       }
       Refresh(t, c.id, m, c.qps_1m, inflight);
@@ -557,13 +562,18 @@ class TraceWriterPass {
   // changes what the replay's pool holds, or brings the Instance back.
   void Refresh(double t, const std::string& id, ModelInstance& m, std::optional<double> qps,
                std::optional<std::int64_t> inflight) {
-    if (!Replayable(qps) || !Replayable(inflight)) {
+    // A value the trace cannot hold is a gap once, where the recording
+    // first says it; the same value again (a decision's candidate) is not.
+    const bool new_qps = qps && qps != m.recorded_qps_1m;
+    const bool new_inflight = inflight && inflight != m.recorded_inflight;
+    if ((new_qps && !Replayable(qps)) || (new_inflight && !Replayable(inflight)))
       first_.Gap(lines_, fmt::format("{} reports qps_1m {} and inflight {}, which a trace cannot "
                                      "hold: left out",
                                      id, Shown(qps), Shown(inflight)));
-      if (!Replayable(qps)) qps.reset();
-      if (!Replayable(inflight)) inflight.reset();
-    }
+    if (qps) m.recorded_qps_1m = qps;
+    if (inflight) m.recorded_inflight = inflight;
+    if (!Replayable(qps)) qps.reset();
+    if (!Replayable(inflight)) inflight.reset();
     std::optional<double> set_qps;
     if (qps && qps != m.qps_1m) set_qps = qps;
     std::optional<std::int64_t> set_inflight;
