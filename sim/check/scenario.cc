@@ -110,8 +110,6 @@ class ScenarioParser {
     return Integer(v, key, range.min, range.max, ExpectedInteger(range));
   }
 
-
-
   ScenarioScalar Scalar(const ojson& v, std::string_view key) const {
     ScenarioScalar s;
     s.text = v.dump();
