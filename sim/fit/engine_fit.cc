@@ -161,13 +161,12 @@ ScheduleRow MeasurementRow(const EngineConfig& config, const Measurement& m) {
     row.prefill += static_cast<double>(engine.step().prefill_tokens);
     row.decode += static_cast<double>(engine.step().decode_tokens);
     engine.Finish(requests, now);
-    for (std::uint32_t id : engine.outcome().tokens) {
-      const EngineRequest& r = requests[id];
-      if (r.generated == 1) {
-        first[id] = row;
-        if (++firsts == m.batch) all_first = row;
-      }
-      if (r.generated == r.output && r.output >= 2) {
+    for (std::uint32_t id : engine.outcome().first_tokens) {
+      first[id] = row;
+      if (++firsts == m.batch) all_first = row;
+    }
+    for (std::uint32_t id : engine.outcome().finished) {
+      if (requests[id].output >= 2) {
         decode_sum.steps += row.steps - first[id].steps;
         decode_sum.prefill += row.prefill - first[id].prefill;
         decode_sum.decode += row.decode - first[id].decode;

@@ -199,7 +199,7 @@ void EngineFleet::StartStep(InstanceIndex i, double time, double speed) {
   s.step_start = time;
   s.step_speed = speed;
   ++s.steps;
-  stats_->SetBatch(i, time, static_cast<std::int64_t>(step.batch.size()));
+  stats_->SetBatch(i, time, static_cast<std::int64_t>(step.batch_size));
   stats_->SetKv(i, time, static_cast<std::int64_t>(engine.cache().held()));
   events_.Push(time + dt, EventClass::kCompletion, InternalEvent{InternalEvent::Kind::kStepEnd, i, 0});
 }
@@ -214,39 +214,24 @@ void EngineFleet::EndStep(InstanceIndex i, double time) {
   c.prefill_tokens += step.prefill_tokens;
   c.decode_tokens += step.decode_tokens;
   if (log_) LogStep(i, time);
-  engine.Finish(requests_, time);
-  const InstanceEngine::Outcome& outcome = engine.outcome();
   // BLIS's rule: the k-th token reaches the client k x alpha[2] after the
   // end of the step that made it (each gap between tokens carries one).
   const double post = config_->alpha_us[2] / s.step_speed * us_;
+  engine.Finish(requests_, time, post);
+  const InstanceEngine::Outcome& outcome = engine.outcome();
   EngineLatencies& latencies = stats_->latencies(i);
-  c.output_tokens += outcome.tokens.size();
-  stats_->OutputTokens(i, time, outcome.tokens.size());
-  // Inter-token gaps in batch order; runs of equal gaps (the decodes that
-  // followed this Instance's previous step) go in at once.
-  double gap = 0.0;
-  std::uint64_t gaps = 0;
-  for (std::uint32_t id : outcome.tokens) {
+  c.output_tokens += outcome.tokens;
+  stats_->OutputTokens(i, time, outcome.tokens);
+  for (std::uint32_t id : outcome.first_tokens) {
     EngineRequest& r = requests_[id];
-    if (r.generated == 1) {
-      --s.pending_prefill;
-      ++s.decoding;
-      r.first_out = time + post;
-      latencies.ttft.Add(r.first_out - r.arrival);
-      stats_->FirstToken(i, r.first_out, r.first_out - r.arrival);
-      if (listener_) listener_->FirstToken(r.tag, r.first_out);
-    } else {
-      const double g = time - r.last_token + post;
-      if (gaps > 0 && g != gap) {
-        latencies.itl.Add(gap, gaps);
-        gaps = 0;
-      }
-      gap = g;
-      ++gaps;
-    }
-    r.last_token = time;
+    --s.pending_prefill;
+    ++s.decoding;
+    r.first_out = time + post;
+    latencies.ttft.Add(r.first_out - r.arrival);
+    stats_->FirstToken(i, r.first_out, r.first_out - r.arrival);
+    if (listener_) listener_->FirstToken(r.tag, r.first_out);
   }
-  if (gaps > 0) latencies.itl.Add(gap, gaps);
+  for (const auto& [gap, n] : outcome.gaps) latencies.itl.Add(gap, n);
   for (std::uint32_t id : outcome.finished)
     Served(i, id, time + static_cast<double>(std::max<std::uint64_t>(requests_[id].output, 1)) * post,
            post);
@@ -338,10 +323,9 @@ void EngineFleet::LogStep(InstanceIndex i, double end) {
   AppendNumber(line_, end);
   line_ += fmt::format(",\"prefill_tokens\":{},\"decode_tokens\":{},\"batch\":[", step.prefill_tokens,
                        step.decode_tokens);
-  for (std::size_t k = 0; k < step.batch.size(); ++k) {
-    const EngineRequest& r = requests_[step.batch[k]];
-    line_ += fmt::format("{}[{},{}]", k ? "," : "", r.seq, r.step_tokens);
-  }
+  for (std::size_t k = 0; k < step.batch_size; ++k)
+    line_ += fmt::format("{}[{},{}]", k ? "," : "", requests_[s.engine->BatchRequest(k)].seq,
+                         s.engine->BatchTokens(k, requests_));
   line_ += "],\"preempted\":[";
   for (std::size_t k = 0; k < step.preempted.size(); ++k)
     line_ += fmt::format("{}{}", k ? "," : "", requests_[step.preempted[k]].seq);

@@ -29,10 +29,19 @@ void InstanceEngine::Release(EngineRequest& r) {
   r.held = 0;
 }
 
+void InstanceEngine::Settle(EngineRequest& r, const Lane& lane) {
+  r.generated = r.output - lane.left;
+  r.known = r.input + r.generated;
+  r.computed = r.known - 1;
+  r.last_token = lane.last;
+}
+
 std::uint32_t InstanceEngine::PreemptLast(std::vector<EngineRequest>& requests) {
   const std::uint32_t victim = running_.back();
-  running_.pop_back();
   EngineRequest& v = requests[victim];
+  if (lanes_.back().left > 0) Settle(v, lanes_.back());
+  running_.pop_back();
+  lanes_.pop_back();
   Release(v);
   v.computed = 0;
   v.next_unit = 0;
@@ -44,46 +53,57 @@ std::uint32_t InstanceEngine::PreemptLast(std::vector<EngineRequest>& requests) 
 }
 
 bool InstanceEngine::Form(std::vector<EngineRequest>& requests, double now) {
-  step_.batch.clear();
   step_.preempted.clear();
-  step_.prefill_tokens = step_.decode_tokens = 0;
   std::uint64_t budget = max_batched_tokens_;
+  std::uint64_t prefill = 0, decode = 0;
   // Running requests first, in order, each as many tokens as it has left
   // and the budget allows; a request short of blocks preempts the last
   // running one, itself included (then the running pass stops).
-  for (std::size_t i = 0; i < running_.size() && budget > 0; ++i) {
+  std::size_t i = 0;
+  for (; i < running_.size() && budget > 0; ++i) {
     const std::uint32_t id = running_[i];
-    EngineRequest& r = requests[id];
-    const std::uint64_t n = std::min(r.known - r.computed, budget);
+    Lane& lane = lanes_[i];
+    EngineRequest* r = nullptr;  // a decoding request's record is read only for a block
+    std::uint64_t n = 1;
+    std::uint64_t need = 0;
+    if (lane.left > 0) {
+      need = lane.room == 0 ? 1 : 0;
+    } else {
+      r = &requests[id];
+      n = std::min(r->known - r->computed, budget);
+      need = BlocksFor(*r, r->computed + n) - r->private_blocks;
+    }
     bool preempted_itself = false;
-    for (;;) {
-      const std::uint64_t need = BlocksFor(r, r.computed + n) - r.private_blocks;
-      if (cache_.Allocate(need)) {
-        r.private_blocks += need;
-        break;
-      }
+    while (need > 0 && !cache_.Allocate(need)) {
       if (PreemptLast(requests) == id) {
         preempted_itself = true;
         break;
       }
     }
     if (preempted_itself) break;
-    r.step_tokens = n;
     budget -= n;
-    step_.batch.push_back(id);
-  }
-  if (step_.preempted.empty()) Admit(requests, budget, now);
-  for (std::uint32_t id : step_.batch) {
-    const EngineRequest& r = requests[id];
+    if (!r) {
+      if (need > 0) {
+        ++requests[id].private_blocks;
+        lane.room += block_tokens_;
+      }
+      ++decode;
+      continue;
+    }
+    r->private_blocks += need;
+    r->step_tokens = n;
     // A decode token: one token left to compute after the first was made.
-    if (r.generated > 0 && r.known - r.computed == 1) step_.decode_tokens += r.step_tokens;
-    else step_.prefill_tokens += r.step_tokens;
+    if (r->generated > 0 && r->known - r->computed == 1) decode += n;
+    else prefill += n;
   }
-  if (step_.batch.empty() && has_work())
+  step_.batch_size = i;
+  step_.prefill_tokens = prefill;
+  step_.decode_tokens = decode;
+  if (step_.preempted.empty()) Admit(requests, budget, now);
+  if (step_.batch_size == 0 && has_work())
     throw std::logic_error("engine: a step with work waiting scheduled nothing");
-  return !step_.batch.empty();
+  return step_.batch_size > 0;
 }
-
 void InstanceEngine::Admit(std::vector<EngineRequest>& requests, std::uint64_t& budget,
                            double now) {
   while (!waiting_.empty() && running_.size() < max_running_ && budget > 0) {
@@ -122,15 +142,53 @@ void InstanceEngine::Admit(std::vector<EngineRequest>& requests, std::uint64_t& 
     }
     waiting_.pop_front();
     running_.push_back(id);
+    lanes_.push_back(Lane{});
     budget -= n;
-    step_.batch.push_back(id);
+    ++step_.batch_size;
+    if (r.generated > 0 && r.known - r.computed == 1) step_.decode_tokens += n;
+    else step_.prefill_tokens += n;
   }
 }
 
-void InstanceEngine::Finish(std::vector<EngineRequest>& requests, double now) {
-  outcome_.tokens.clear();
+void InstanceEngine::Finish(std::vector<EngineRequest>& requests, double now, double post) {
+  outcome_.tokens = 0;
+  outcome_.first_tokens.clear();
+  outcome_.gaps.clear();
   outcome_.finished.clear();
-  for (std::uint32_t id : step_.batch) {
+  double gap = 0.0;
+  std::uint64_t equal = 0;  // requests in the current run of equal gaps
+  auto add_gap = [&](double g) {
+    if (equal > 0 && g != gap) {
+      outcome_.gaps.emplace_back(gap, equal);
+      equal = 0;
+    }
+    gap = g;
+    ++equal;
+  };
+  // The batch is running_'s first batch_size requests, so the finished
+  // leave running_ in this same pass, the others keeping their order.
+  const std::size_t size = step_.batch_size;
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < size; ++k) {
+    const std::uint32_t id = running_[k];
+    Lane lane = lanes_[k];
+    if (lane.left > 0) {
+      --lane.room;
+      --lane.left;
+      ++outcome_.tokens;
+      add_gap(now - lane.last + post);
+      lane.last = now;
+      if (lane.left == 0) {
+        EngineRequest& r = requests[id];
+        Settle(r, lane);
+        r.done = true;
+        outcome_.finished.push_back(id);
+        continue;
+      }
+      running_[kept] = id;
+      lanes_[kept++] = lane;
+      continue;
+    }
     EngineRequest& r = requests[id];
     if (r.generated == 0 || r.known - r.computed != 1) r.prefill_tokens += r.step_tokens;
     r.computed += r.step_tokens;
@@ -144,24 +202,37 @@ void InstanceEngine::Finish(std::vector<EngineRequest>& requests, double now) {
       r.holds[j] = 1;
       ++r.held;
     }
-    if (r.computed != r.known) continue;
-    if (r.generated < r.output) {
-      ++r.generated;
-      ++r.known;
-      if (r.generated == 1) r.first_token = now;
-      outcome_.tokens.push_back(id);
+    if (r.computed == r.known) {
+      if (r.generated < r.output) {
+        ++r.generated;
+        ++r.known;
+        ++outcome_.tokens;
+        if (r.generated == 1) {
+          r.first_token = now;
+          outcome_.first_tokens.push_back(id);
+        } else {
+          add_gap(now - r.last_token + post);
+        }
+        r.last_token = now;
+      }
+      if (r.generated == r.output) {
+        r.done = true;
+        outcome_.finished.push_back(id);
+        continue;
+      }
+      // Decoding from now on: one token a step, in its lane.
+      lane = Lane{r.output - r.generated,
+                  r.private_blocks * block_tokens_ - (r.computed - r.held * unit_tokens_), now};
     }
-    if (r.generated == r.output) {
-      r.done = true;
-      outcome_.finished.push_back(id);
-    }
+    running_[kept] = id;
+    lanes_[kept++] = lane;
   }
+  if (equal > 0) outcome_.gaps.emplace_back(gap, equal);
   if (outcome_.finished.empty()) return;
-  // Remove the finished, keeping the others' order, and release them.
-  std::size_t k = 0;
-  for (std::uint32_t id : running_)
-    if (!requests[id].done) running_[k++] = id;
-  running_.resize(k);
+  running_.erase(running_.begin() + static_cast<std::ptrdiff_t>(kept),
+                 running_.begin() + static_cast<std::ptrdiff_t>(size));
+  lanes_.erase(lanes_.begin() + static_cast<std::ptrdiff_t>(kept),
+               lanes_.begin() + static_cast<std::ptrdiff_t>(size));
   for (std::uint32_t id : outcome_.finished) Release(requests[id]);
 }
 

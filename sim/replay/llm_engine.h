@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <utility>
 #include <vector>
 
 #include "sim/replay/engine_config.h"
@@ -21,29 +22,35 @@ class InstanceEngine {
   // configuration's block_tokens.
   InstanceEngine(const EngineConfig& config, std::uint64_t unit_tokens);
 
-  // What a step formed: the batch in order (each request's step_tokens
-  // set), the requests it preempted, and its token counts.
+  // What a step formed: its batch, running()'s first `batch_size`
+  // requests (running ones in order, then those admitted), the requests it
+  // preempted, and its token counts. Valid until Finish.
   struct Step {
-    std::vector<std::uint32_t> batch;
+    std::size_t batch_size = 0;
     std::vector<std::uint32_t> preempted;
     std::uint64_t prefill_tokens = 0;
     std::uint64_t decode_tokens = 0;
   };
-  // What a step's end did: the requests that made a token (in batch
-  // order) and those that finished (removed and released, in batch order).
+  // What a step's end did: how many requests made a token, those that made
+  // their first (in batch order), the inter-token gaps of the others as
+  // runs of equal values (in batch order: a gap is the time since the
+  // request's previous token plus the step's `post`), and the requests that
+  // finished (removed and released, in batch order).
   struct Outcome {
-    std::vector<std::uint32_t> tokens;
+    std::uint64_t tokens = 0;
+    std::vector<std::uint32_t> first_tokens;
+    std::vector<std::pair<double, std::uint64_t>> gaps;
     std::vector<std::uint32_t> finished;
   };
-
   // Request `r` joins the back of the waiting queue.
   void Enqueue(std::uint32_t r) { waiting_.push_back(r); }
   // Forms the step that starts at `now` into step(); false when there is
   // nothing to run. Requests admitted for the first time get `now` as
   // their `scheduled` time.
   bool Form(std::vector<EngineRequest>& requests, double now);
-  // Applies the end, at `now`, of the step Form made; fills outcome().
-  void Finish(std::vector<EngineRequest>& requests, double now);
+  // Applies the end, at `now`, of the step Form made; fills outcome(), each
+  // gap with `post` added.
+  void Finish(std::vector<EngineRequest>& requests, double now, double post = 0.0);
 
   bool has_work() const { return !waiting_.empty() || !running_.empty(); }
   // Whether a step is under way or due to start.
@@ -52,6 +59,11 @@ class InstanceEngine {
   const Outcome& outcome() const { return outcome_; }
   const std::deque<std::uint32_t>& waiting() const { return waiting_; }
   const std::vector<std::uint32_t>& running() const { return running_; }
+  // The batch's k-th request (k < step().batch_size) and its tokens this step.
+  std::uint32_t BatchRequest(std::size_t k) const { return running_[k]; }
+  std::uint64_t BatchTokens(std::size_t k, const std::vector<EngineRequest>& requests) const {
+    return lanes_[k].left > 0 ? 1 : requests[running_[k]].step_tokens;
+  }
   const KvCache& cache() const { return cache_; }
 
  private:
@@ -67,8 +79,22 @@ class InstanceEngine {
   std::uint64_t block_tokens_, unit_tokens_, unit_blocks_;
   std::uint64_t max_running_, max_batched_tokens_;
   KvCache cache_;
+  // A running request's decode lane. A request decoding (a token made, one
+  // left to compute, more to make) makes one token a step, so its progress
+  // lives here, beside the others', instead of in its record: its record's
+  // known, computed, generated, step_tokens and last_token are brought up
+  // to date only when it leaves the lane (it finishes or is preempted).
+  struct Lane {
+    std::uint64_t left = 0;  // tokens still to make; 0: not decoding (the record is current)
+    std::uint64_t room = 0;  // token slots free in its private blocks
+    double last = 0.0;       // end of the step that made its latest token
+  };
+  // Writes a decoding request's progress back into its record.
+  static void Settle(EngineRequest& r, const Lane& lane);
+
   std::deque<std::uint32_t> waiting_;
   std::vector<std::uint32_t> running_;  // in admission order
+  std::vector<Lane> lanes_;             // running_'s, index for index
   Step step_;
   Outcome outcome_;
   std::vector<std::uint64_t> revived_;  // Admit's scratch
