@@ -110,7 +110,7 @@ bool EngineFleet::Admit(const EngineArrival& arrival, InstanceIndex i,
   EngineRequest& r = requests_[id];
   // A fresh request in a reused slot, keeping its vectors' memory.
   std::vector<std::uint64_t> units = std::move(r.units);
-  std::vector<std::uint8_t> holds = std::move(r.holds);
+  std::vector<std::uint32_t> holds = std::move(r.holds);
   r = EngineRequest{};
   r.units = std::move(units);
   r.holds = std::move(holds);
@@ -132,7 +132,7 @@ bool EngineFleet::Admit(const EngineArrival& arrival, InstanceIndex i,
   const std::size_t m = std::min<std::size_t>(arrival.prefix_blocks.size(), input / unit_tokens_);
   r.units.assign(arrival.prefix_blocks.begin(), arrival.prefix_blocks.begin() + m);
   r.units_size = static_cast<std::uint32_t>(m);
-  r.holds.assign(m, 0);
+  r.holds.assign(m, KvCache::kNone);
   Slot& s = slots_[i];
   ++s.pending_prefill;
   const double pre = (config_->alpha_us[0] + config_->alpha_us[1] * static_cast<double>(input)) /

@@ -27,9 +27,10 @@ struct alignas(64) EngineRequest {
   bool done = false;  // made its last token (or, with none to make, its prompt)
 
   // Its prefix units: the ids of the prefix blocks that lie wholly inside
-  // the prompt, in order, and which of them it references.
+  // the prompt, in order, and for each the cache slot of the unit it
+  // references (KvCache::kNone: none).
   std::vector<std::uint64_t> units;
-  std::vector<std::uint8_t> holds;
+  std::vector<std::uint32_t> holds;
 
   std::uint64_t prefill_tokens = 0;  // prefill tokens computed, recomputation included
   double first_token = -1.0;       // end of the step that made token 1

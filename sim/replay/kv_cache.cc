@@ -25,13 +25,11 @@ void KvCache::Unlink(std::uint32_t slot) {
   --evictable_;
 }
 
-void KvCache::Ref(std::uint64_t unit) {
-  const std::uint32_t slot = index_.Find(unit);
+void KvCache::Ref(std::uint32_t slot) {
   if (units_[slot].refs++ == 0) Unlink(slot);
 }
 
-void KvCache::Unref(std::uint64_t unit) {
-  const std::uint32_t slot = index_.Find(unit);
+void KvCache::Unref(std::uint32_t slot) {
   if (--units_[slot].refs == 0) Link(slot);
 }
 
@@ -52,7 +50,7 @@ bool KvCache::Allocate(std::uint64_t n) {
   return true;
 }
 
-void KvCache::Publish(std::uint64_t unit) {
+std::uint32_t KvCache::Publish(std::uint64_t unit) {
   std::uint32_t slot;
   if (!free_slots_.empty()) {
     slot = free_slots_.back();
@@ -65,6 +63,7 @@ void KvCache::Publish(std::uint64_t unit) {
   index_.Insert(unit, slot);
   private_ -= unit_blocks_;
   ++resident_;
+  return slot;
 }
 
 }  // namespace lbsim

@@ -28,14 +28,18 @@ class KvCache {
   // Blocks an allocation can get: free ones and those of evictable units.
   std::uint64_t Available() const { return blocks_ - held(); }
 
-  bool Resident(std::uint64_t unit) const { return index_.Find(unit) != UnitIndex::kNone; }
-  // References on a resident unit.
-  std::uint32_t Refs(std::uint64_t unit) const { return units_[index_.Find(unit)].refs; }
-  // Takes a reference on a resident unit (an evictable one stops being so).
-  void Ref(std::uint64_t unit);
+  // A resident unit is known by its slot, stable while it is resident.
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  // The slot of `unit`, or kNone when it is not resident.
+  std::uint32_t Find(std::uint64_t unit) const { return index_.Find(unit); }
+  // References on the resident unit in `slot`.
+  std::uint32_t Refs(std::uint32_t slot) const { return units_[slot].refs; }
+  // Takes a reference on the resident unit in `slot` (an evictable one
+  // stops being so).
+  void Ref(std::uint32_t slot);
   // Drops a reference; at none left the unit becomes the most recently
   // released evictable unit.
-  void Unref(std::uint64_t unit);
+  void Unref(std::uint32_t slot);
 
   // Allocates `n` private blocks, evicting the least recently released
   // units while free blocks are short; false, with nothing changed, when
@@ -44,11 +48,10 @@ class KvCache {
   // Frees `n` private blocks.
   void Free(std::uint64_t n) { private_ -= n; }
   // Makes `unit` (not resident) resident with one reference, out of
-  // unit_blocks private blocks its computing request already holds.
-  void Publish(std::uint64_t unit);
+  // unit_blocks private blocks its computing request already holds; its slot.
+  std::uint32_t Publish(std::uint64_t unit);
 
  private:
-  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
   struct Unit {
     std::uint64_t id = 0;
     std::uint32_t refs = 0;

@@ -20,9 +20,9 @@ std::uint64_t InstanceEngine::BlocksFor(const EngineRequest& r, std::uint64_t to
 
 void InstanceEngine::Release(EngineRequest& r) {
   for (std::size_t j = r.holds.size(); j-- > 0;) {
-    if (!r.holds[j]) continue;
-    r.holds[j] = 0;
-    cache_.Unref(r.units[j]);
+    if (r.holds[j] == KvCache::kNone) continue;
+    cache_.Unref(r.holds[j]);
+    r.holds[j] = KvCache::kNone;
   }
   cache_.Free(r.private_blocks);
   r.private_blocks = 0;
@@ -115,9 +115,11 @@ void InstanceEngine::Admit(std::vector<EngineRequest>& requests, std::uint64_t& 
         std::min<std::uint64_t>(r.units_size, (r.known - 1) / unit_tokens_);
     std::size_t hits = 0;
     revived_.clear();  // hit units that are evictable now: referencing them keeps them
-    while (hits < usable && cache_.Resident(r.units[hits])) {
-      if (cache_.Refs(r.units[hits]) == 0) revived_.push_back(r.units[hits]);
-      ++hits;
+    for (; hits < usable; ++hits) {
+      const std::uint32_t slot = cache_.Find(r.units[hits]);
+      if (slot == KvCache::kNone) break;
+      if (cache_.Refs(slot) == 0) revived_.push_back(slot);
+      r.holds[hits] = slot;  // referenced below, unless the request must wait
     }
     std::sort(revived_.begin(), revived_.end());  // a prompt may repeat a unit
     const auto distinct = static_cast<std::uint64_t>(
@@ -125,11 +127,11 @@ void InstanceEngine::Admit(std::vector<EngineRequest>& requests, std::uint64_t& 
     const std::uint64_t start = hits * unit_tokens_;
     const std::uint64_t n = std::min(r.known - start, budget);
     const std::uint64_t need = (n + block_tokens_ - 1) / block_tokens_;
-    if (need > cache_.Available() - distinct * unit_blocks_) break;
-    for (std::size_t j = 0; j < hits; ++j) {
-      cache_.Ref(r.units[j]);
-      r.holds[j] = 1;
+    if (need > cache_.Available() - distinct * unit_blocks_) {
+      std::fill_n(r.holds.begin(), hits, KvCache::kNone);
+      break;
     }
+    for (std::size_t j = 0; j < hits; ++j) cache_.Ref(r.holds[j]);
     r.held = static_cast<std::uint32_t>(hits);
     if (!cache_.Allocate(need)) throw std::logic_error("engine: admission lost its blocks");
     r.private_blocks = need;
@@ -196,10 +198,9 @@ void InstanceEngine::Finish(std::vector<EngineRequest>& requests, double now, do
     // Units this step completed become cached, unless a copy already is.
     while (r.next_unit < r.units_size && (r.next_unit + 1) * unit_tokens_ <= r.computed) {
       const std::uint32_t j = r.next_unit++;
-      if (cache_.Resident(r.units[j])) continue;
-      cache_.Publish(r.units[j]);
+      if (cache_.Find(r.units[j]) != KvCache::kNone) continue;
+      r.holds[j] = cache_.Publish(r.units[j]);
       r.private_blocks -= unit_blocks_;
-      r.holds[j] = 1;
       ++r.held;
     }
     if (r.computed == r.known) {

@@ -97,7 +97,7 @@ class InstanceEngine {
   std::vector<Lane> lanes_;             // running_'s, index for index
   Step step_;
   Outcome outcome_;
-  std::vector<std::uint64_t> revived_;  // Admit's scratch
+  std::vector<std::uint32_t> revived_;  // Admit's scratch: slots
 };
 
 }  // namespace lbsim

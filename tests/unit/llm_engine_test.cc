@@ -163,22 +163,28 @@ TEST_CASE("LogHistogram: a run of n equal values counts as n Adds of it") {
 TEST_CASE("KvCache: free blocks first, then the least recently released units") {
   KvCache cache(10, 2);  // units of 2 blocks
   REQUIRE(cache.Allocate(6));
-  cache.Publish(1);  // 2 of the 6 blocks become unit 1, referenced once
-  cache.Publish(2);
+  const std::uint32_t one = cache.Publish(1);  // 2 of the 6 blocks become unit 1, referenced once
+  const std::uint32_t two = cache.Publish(2);
+  CHECK(one != two);
+  CHECK(cache.Find(1) == one);
+  CHECK(cache.Find(2) == two);
+  CHECK(cache.Find(3) == KvCache::kNone);
+  CHECK(cache.Refs(one) == 1);
   CHECK(cache.used() == 6);
   CHECK(cache.held() == 6);
-  cache.Unref(2);  // released first: evicted first
-  cache.Unref(1);
+  cache.Unref(two);  // released first: evicted first
+  cache.Unref(one);
+  CHECK(cache.Refs(one) == 0);
   CHECK(cache.held() == 2);
   CHECK(cache.Available() == 8);
   CHECK_FALSE(cache.Allocate(9));  // more than free + evictable: nothing changes
-  CHECK(cache.Resident(1));
-  CHECK(cache.Resident(2));
+  CHECK(cache.Find(1) == one);
+  CHECK(cache.Find(2) == two);
   REQUIRE(cache.Allocate(5));  // 4 free, then unit 2 goes
-  CHECK(cache.Resident(1));
-  CHECK_FALSE(cache.Resident(2));
+  CHECK(cache.Find(1) == one);  // a resident unit keeps its slot
+  CHECK(cache.Find(2) == KvCache::kNone);
   CHECK(cache.evictions() == 1);
-  cache.Ref(1);  // referenced again: not evictable
+  cache.Ref(one);  // referenced again: not evictable
   CHECK(cache.Available() == 1);
   CHECK_FALSE(cache.Allocate(2));
 }
