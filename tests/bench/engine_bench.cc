@@ -1,11 +1,16 @@
-// The LLM engine model's speed (issue 20): engine steps and requests per
-// second of `lbsim --engine` on a Mooncake-shaped trace (prompts of about
-// 7.6k tokens with 512-token prefix blocks, Zipf-shared prefixes, answers of
-// about 180 tokens) through 16 Instances of the default engine, and its peak
-// memory on a trace ten times longer (it must stay flat).
+// The LLM engine model's speed (issues 20 and 56): engine steps and
+// request-steps per second of `lbsim --engine` through 16 Instances of the
+// default engine, side by side on three shapes:
+//   - Mooncake-shaped (prompts of about 7.6k tokens with 512-token prefix
+//     blocks, Zipf-shared prefixes, answers of about 180 tokens) at --rate;
+//   - the same trace without its prefix blocks (what the ids cost: reading
+//     them and the cache's units);
+//   - chatbot-shaped (`lbsim gen --tokens chatbot`) at --chat-rate;
+// and the first shape's peak memory on a trace ten times longer (it must
+// stay flat).
 //
-// Usage: engine_bench LBSIM [--requests 100000] [--rate 55] [--runs 3]
-//                           [--strategies rr] [--dir /tmp] [--long 1]
+// Usage: engine_bench LBSIM [--requests 100000] [--rate 55] [--chat-rate 400]
+//                           [--runs 3] [--strategies rr] [--dir /tmp] [--long 1]
 //
 // Steps are the engines' (the report's what_if.engine.steps, summed over
 // the strategy runs); the time is the whole process's (reading, deciding,
@@ -31,9 +36,9 @@ namespace {
 // A Mooncake-shaped workload: the published trace's means (input 7590,
 // output 182 tokens), hash blocks of 512 tokens, a fifth of the prompts
 // without a shared prefix.
-lbsim::GenSpec MooncakeShaped(std::uint64_t requests, double rate) {
+lbsim::GenSpec MooncakeShaped(std::uint64_t requests, double rate, bool prefixes) {
   lbsim::GenSpec spec;
-  spec.name = "mooncake-shaped";
+  spec.name = prefixes ? "mooncake-shaped" : "mooncake-shaped-no-prefix";
   spec.instances = 16;
   spec.arrivals = requests;
   spec.rate = rate;
@@ -41,12 +46,26 @@ lbsim::GenSpec MooncakeShaped(std::uint64_t requests, double rate) {
   spec.tokens = lbsim::TokenSpec{
       {{lbsim::DurationKind::kLognormal, 7590, 0.9}, 16, 32768},
       {{lbsim::DurationKind::kLognormal, 182, 0.7}, 1, 2048}};
-  spec.prefixes = {.groups = 400, .blocks = 8, .block_tokens = 512, .share = 0.8, .zipf = 1.0};
+  if (prefixes)
+    spec.prefixes = {.groups = 400, .blocks = 8, .block_tokens = 512, .share = 0.8, .zipf = 1.0};
+  return spec;
+}
+
+// A chatbot-shaped workload: `lbsim gen --tokens chatbot`'s token counts.
+lbsim::GenSpec ChatbotShaped(std::uint64_t requests, double rate) {
+  lbsim::GenSpec spec;
+  spec.name = "chatbot-shaped";
+  spec.instances = 16;
+  spec.arrivals = requests;
+  spec.rate = rate;
+  spec.seed = 20;
+  spec.tokens = *lbsim::FindTokenPreset("chatbot");
   return spec;
 }
 
 std::string Write(const std::string& dir, const lbsim::GenSpec& spec) {
-  const std::string path = fmt::format("{}/lbsim-engine-bench-{}.ndjson", dir, spec.arrivals);
+  const std::string path =
+      fmt::format("{}/lbsim-engine-bench-{}-{}.ndjson", dir, spec.name, spec.arrivals);
   std::FILE* out = std::fopen(path.c_str(), "w");
   if (!out) {
     fmt::print(stderr, "cannot write {}\n", path);
@@ -94,12 +113,13 @@ Figures Read(const std::string& report) {
 
 int main(int argc, char** argv) {
   BenchArgs args(argc, argv,
-                 {{"requests", "100000"}, {"rate", "55"}, {"runs", "3"}, {"strategies", "rr"},
-                  {"dir", "/tmp"}, {"long", "1"}},
-                 "engine_bench LBSIM [--requests N] [--rate R] [--runs R] [--strategies S] "
-                 "[--dir DIR] [--long 0|1]");
+                 {{"requests", "100000"}, {"rate", "55"}, {"chat-rate", "400"}, {"runs", "3"},
+                  {"strategies", "rr"}, {"dir", "/tmp"}, {"long", "1"}},
+                 "engine_bench LBSIM [--requests N] [--rate R] [--chat-rate R] [--runs R] "
+                 "[--strategies S] [--dir DIR] [--long 0|1]");
   const std::uint64_t requests = args.Number("requests");
   const double rate = std::stod(args.Text("rate"));
+  const double chat_rate = std::stod(args.Text("chat-rate"));
   const int runs = static_cast<int>(args.Number("runs"));
   const std::string report = args.Text("dir") + "/lbsim-engine-bench-report.json";
 
@@ -107,8 +127,9 @@ int main(int argc, char** argv) {
   // reading a trace of long prefix_blocks arrays takes memory that grows
   // towards a bound of its own (the read-ahead ring's events keep their
   // arrays' capacity), so compare long runs (1M against 10M requests).
-  auto measure = [&](std::uint64_t n) {
-    const std::string trace = Write(args.Text("dir"), MooncakeShaped(n, rate));
+  auto measure = [&](const lbsim::GenSpec& spec) {
+    const std::uint64_t n = spec.arrivals;
+    const std::string trace = Write(args.Text("dir"), spec);
     const Sample cost = Median({args.lbsim(), "-q", "-s", args.Text("strategies"), "--engine",
                                 "llama-3.1-8b-h100", "--format", "json", "-o", report, trace},
                                runs);
@@ -124,23 +145,26 @@ int main(int argc, char** argv) {
                                 runs);
     std::remove(trace.c_str());
     std::remove(report.c_str());
-    fmt::print("{:>9} requests {:>10} wall {:>10} cpu {:>10.0f} steps {:>5.2f} M steps/s "
+    fmt::print("{:<26} {:>9} requests {:>10} wall {:>10} cpu {:>10.0f} steps {:>5.2f} M steps/s "
                "({:.2f} M per cpu s), {:>5.1f} M request-steps/s ({:.1f} ns each) {:>7.0f} "
                "requests/s; peak RSS {:.1f} MiB (without the engine {:.1f} MiB); ttft p50 "
                "{:.3f} s, mean batch {:.1f} ({:.1f} requests a step)\n",
-               n, Seconds(cost.seconds), Seconds(cost.cpu_seconds), f.steps,
+               spec.name, n, Seconds(cost.seconds), Seconds(cost.cpu_seconds), f.steps,
                f.steps / cost.seconds / 1e6, f.steps / cost.cpu_seconds / 1e6,
                request_steps / cost.seconds / 1e6, cost.seconds / request_steps * 1e9,
                f.served / cost.seconds, cost.max_rss_kib / 1024.0, plain.max_rss_kib / 1024.0,
                f.ttft_p50, f.batch_mean, request_steps / f.steps);
     return cost.max_rss_kib / 1024.0;
   };
-  fmt::print("lbsim -s {} --engine llama-3.1-8b-h100, Mooncake-shaped trace at {}/s through 16 "
-             "Instances; median of {} runs\n\n",
-             args.Text("strategies"), rate, runs);
-  const double base = measure(requests);
+  fmt::print("lbsim -s {} --engine llama-3.1-8b-h100 through 16 Instances: Mooncake-shaped at "
+             "{}/s, with and without its prefix blocks, and chatbot-shaped at {}/s; median of {} "
+             "runs\n\n",
+             args.Text("strategies"), rate, chat_rate, runs);
+  const double base = measure(MooncakeShaped(requests, rate, true));
+  measure(MooncakeShaped(requests, rate, false));
+  measure(ChatbotShaped(requests, chat_rate));
   if (args.Number("long")) {
-    const double longer = measure(requests * 10);
+    const double longer = measure(MooncakeShaped(requests * 10, rate, true));
     fmt::print("\npeak RSS at {} requests / at {} requests = {:.1f} / {:.1f} MiB = {:.3f}x\n",
                requests * 10, requests, longer, base, longer / base);
   }
