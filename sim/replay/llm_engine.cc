@@ -60,7 +60,15 @@ bool InstanceEngine::Form(std::vector<EngineRequest>& requests, double now) {
   // and the budget allows; a request short of blocks preempts the last
   // running one, itself included (then the running pass stops).
   std::size_t i = 0;
-  for (; i < running_.size() && budget > 0; ++i) {
+  for (;; ++i) {
+    // Most of a batch: decoding requests with room left in their blocks,
+    // a token each and nothing else to do.
+    const std::size_t end = running_.size() - i < budget ? running_.size() : i + budget;
+    const std::size_t from = i;
+    while (i < end && lanes_[i].left > 0 && lanes_[i].room > 0) ++i;
+    decode += i - from;
+    budget -= i - from;
+    if (i == running_.size() || budget == 0) break;
     const std::uint32_t id = running_[i];
     Lane& lane = lanes_[i];
     EngineRequest* r = nullptr;  // a decoding request's record is read only for a block
@@ -172,6 +180,21 @@ void InstanceEngine::Finish(std::vector<EngineRequest>& requests, double now, do
   const std::size_t size = step_.batch_size;
   std::size_t kept = 0;
   for (std::size_t k = 0; k < size; ++k) {
+    if (kept == k) {
+      // Most of a batch: decoding requests that do not finish, updated in
+      // place while none before them left.
+      const std::size_t from = k;
+      for (; k < size && lanes_[k].left > 1; ++k) {
+        Lane& lane = lanes_[k];
+        --lane.room;
+        --lane.left;
+        add_gap(now - lane.last + post);
+        lane.last = now;
+      }
+      outcome_.tokens += k - from;
+      kept = k;
+      if (k == size) break;
+    }
     const std::uint32_t id = running_[k];
     Lane lane = lanes_[k];
     if (lane.left > 0) {
