@@ -9,12 +9,15 @@ namespace lbsim {
 // its progress and the KV blocks it holds. Token counts: `known` (K) is the
 // prompt plus the tokens generated so far, `computed` (c) how many of them
 // have their KV computed; a step that brings c to K samples the next token.
+// While it decodes in its engine's lane (InstanceEngine::Lane), known,
+// computed, generated, step_tokens and last_token are the lane's to keep
+// and are brought up to date when it leaves it.
 //
-// Laid out for the steps: every step of a batch reads and writes the first
-// fields of each of its requests, scattered over the slab, so those share
-// the request's first cache line (the struct starts on one).
+// Laid out for the steps: a step reads and writes the first fields of each
+// request it prefills, scattered over the slab, so those share the
+// request's first cache line (the struct starts on one).
 struct alignas(64) EngineRequest {
-  // What forming and ending a step touch.
+  // What forming and ending a prefill step touch.
   std::uint64_t known = 0;        // K = I + generated
   std::uint64_t computed = 0;     // c
   std::uint64_t generated = 0;    // g
