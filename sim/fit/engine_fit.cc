@@ -149,7 +149,7 @@ ScheduleRow MeasurementRow(const EngineConfig& config, const Measurement& m) {
     r.input = m.input_tokens;
     r.output = m.output_tokens;
     r.known = m.input_tokens;
-    engine.Enqueue(i);
+    engine.Enqueue(requests, i);
   }
   ScheduleRow row, all_first;
   ScheduleRow decode_sum;  // sum over requests of (last - first) rows

@@ -151,7 +151,7 @@ bool EngineFleet::Admit(const EngineArrival& arrival, InstanceIndex i,
 
 void EngineFleet::Enqueue(InstanceIndex i, std::uint32_t r, double time) {
   InstanceEngine& engine = *slots_[i].engine;
-  engine.Enqueue(r);
+  engine.Enqueue(requests_, r);
   if (engine.busy) return;
   engine.busy = true;
   events_.Push(time, EventClass::kEngineStep, InternalEvent{InternalEvent::Kind::kStepStart, i, 0});
@@ -291,11 +291,7 @@ void EngineFleet::Signals(std::vector<EngineSignals>& out, const Pool& pool) con
     const InstanceEngine& engine = *s.engine;
     // Prefill work owed: requests without a token yet, each its step
     // overhead and its prompt tokens not yet computed.
-    std::uint64_t owed = s.preparing_tokens;
-    for (std::uint32_t id : engine.waiting())
-      if (requests_[id].generated == 0) owed += requests_[id].known - requests_[id].computed;
-    for (std::uint32_t id : engine.running())
-      if (requests_[id].generated == 0) owed += requests_[id].known - requests_[id].computed;
+    const std::uint64_t owed = s.preparing_tokens + engine.owed_prefill();
     const double speed = pool.at(i).speed;
     std::array<double, 7>& v = out[i].value;
     v[0] = static_cast<double>(s.preparing);            // active_prepare

@@ -43,6 +43,7 @@ std::uint32_t InstanceEngine::PreemptLast(std::vector<EngineRequest>& requests) 
   running_.pop_back();
   lanes_.pop_back();
   Release(v);
+  if (v.generated == 0) owed_prefill_ += v.computed;
   v.computed = 0;
   v.next_unit = 0;
   v.step_tokens = 0;
@@ -143,6 +144,7 @@ void InstanceEngine::Admit(std::vector<EngineRequest>& requests, std::uint64_t& 
     r.held = static_cast<std::uint32_t>(hits);
     if (!cache_.Allocate(need)) throw std::logic_error("engine: admission lost its blocks");
     r.private_blocks = need;
+    if (r.generated == 0) owed_prefill_ -= start - r.computed;
     r.computed = start;
     r.next_unit = static_cast<std::uint32_t>(hits);
     r.step_tokens = n;
@@ -216,6 +218,7 @@ void InstanceEngine::Finish(std::vector<EngineRequest>& requests, double now, do
     }
     EngineRequest& r = requests[id];
     if (r.generated == 0 || r.known - r.computed != 1) r.prefill_tokens += r.step_tokens;
+    if (r.generated == 0) owed_prefill_ -= r.step_tokens;
     r.computed += r.step_tokens;
     r.step_tokens = 0;
     // Units this step completed become cached, unless a copy already is.

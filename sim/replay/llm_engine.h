@@ -43,7 +43,11 @@ class InstanceEngine {
     std::vector<std::uint32_t> finished;
   };
   // Request `r` joins the back of the waiting queue.
-  void Enqueue(std::uint32_t r) { waiting_.push_back(r); }
+  void Enqueue(const std::vector<EngineRequest>& requests, std::uint32_t r) {
+    const EngineRequest& request = requests[r];
+    if (request.generated == 0) owed_prefill_ += request.known - request.computed;
+    waiting_.push_back(r);
+  }
   // Forms the step that starts at `now` into step(); false when there is
   // nothing to run. Requests admitted for the first time get `now` as
   // their `scheduled` time.
@@ -65,6 +69,9 @@ class InstanceEngine {
     return lanes_[k].left > 0 ? 1 : requests[running_[k]].step_tokens;
   }
   const KvCache& cache() const { return cache_; }
+  // Prompt tokens still to compute of the requests without a token yet,
+  // waiting or running (the backlog the Proxy's signal predicts).
+  std::uint64_t owed_prefill() const { return owed_prefill_; }
 
  private:
   // Private blocks `r` needs to hold `tokens` computed tokens.
@@ -95,6 +102,7 @@ class InstanceEngine {
   std::deque<std::uint32_t> waiting_;
   std::vector<std::uint32_t> running_;  // in admission order
   std::vector<Lane> lanes_;             // running_'s, index for index
+  std::uint64_t owed_prefill_ = 0;
   Step step_;
   Outcome outcome_;
   std::vector<std::uint32_t> revived_;  // Admit's scratch: slots

@@ -17,6 +17,7 @@
 #include "replay_fixture.h"
 #include "sim/replay/engine_config.h"
 #include "sim/replay/kv_cache.h"
+#include "sim/replay/llm_engine.h"
 #include "sim/replay/log_histogram.h"
 #include "sim/replay/unit_index.h"
 #include "sim/report/report.h"
@@ -187,6 +188,61 @@ TEST_CASE("KvCache: free blocks first, then the least recently released units") 
   cache.Ref(one);  // referenced again: not evictable
   CHECK(cache.Available() == 1);
   CHECK_FALSE(cache.Allocate(2));
+}
+
+TEST_CASE("InstanceEngine: the owed prefill and each finished request's tokens, recounted") {
+  // A cache small enough that requests are preempted while prefilling and
+  // while decoding, and a budget that cuts decoders off: after every step,
+  // the owed prefill must be the recount over the queues (requests without
+  // a token yet), and every finished request must have made its tokens.
+  const EngineConfig config = Small(/*blocks=*/16, /*block_tokens=*/4, /*running=*/6,
+                                    /*budget=*/5);
+  InstanceEngine engine(config, 4);
+  std::vector<EngineRequest> requests(40);
+  std::mt19937_64 rng(7);
+  for (std::uint32_t i = 0; i < requests.size(); ++i) {
+    EngineRequest& r = requests[i];
+    r.input = 1 + rng() % 20;  // at most 60 tokens in all: each fits the 64 alone
+    r.output = rng() % 41;
+    r.known = r.input;
+    // Most share a prompt prefix of two 4-token units, so admissions find it cached.
+    if (r.input > 8 && i % 4 != 0) {
+      r.units = {101, 102};
+      r.units_size = 2;
+      r.holds.assign(2, KvCache::kNone);
+    }
+  }
+  auto recount = [&] {
+    std::uint64_t owed = 0;
+    for (std::uint32_t id : engine.waiting())
+      if (requests[id].generated == 0) owed += requests[id].known - requests[id].computed;
+    for (std::uint32_t id : engine.running())
+      if (requests[id].generated == 0) owed += requests[id].known - requests[id].computed;
+    return owed;
+  };
+  std::uint32_t next = 0, finished = 0, preempted = 0, hits = 0;
+  double now = 0.0;
+  while (finished < requests.size()) {
+    for (int k = 0; k < 2 && next < requests.size(); ++k) engine.Enqueue(requests, next++);
+    REQUIRE(engine.owed_prefill() == recount());
+    if (!engine.Form(requests, now)) continue;
+    preempted += static_cast<std::uint32_t>(engine.step().preempted.size());
+    REQUIRE(engine.owed_prefill() == recount());
+    now += 1.0;
+    engine.Finish(requests, now);
+    REQUIRE(engine.owed_prefill() == recount());
+    for (std::uint32_t id : engine.outcome().finished) {
+      const EngineRequest& r = requests[id];
+      CHECK(r.generated == r.output);
+      CHECK(r.known == r.input + r.output);
+      if (r.output > 0) CHECK(r.last_token == now);
+      hits += r.hit_tokens > 0;
+      ++finished;
+    }
+  }
+  CHECK(preempted > 0);
+  CHECK(hits > 0);
+  CHECK(engine.cache().held() == 0);
 }
 
 TEST_CASE("EngineConfig: the built-in default is BLIS's llama-3.1-8b set, and files are checked") {
