@@ -113,6 +113,7 @@ bool InstanceEngine::Form(std::vector<EngineRequest>& requests, double now) {
     throw std::logic_error("engine: a step with work waiting scheduled nothing");
   return step_.batch_size > 0;
 }
+
 void InstanceEngine::Admit(std::vector<EngineRequest>& requests, std::uint64_t& budget,
                            double now) {
   while (!waiting_.empty() && running_.size() < max_running_ && budget > 0) {

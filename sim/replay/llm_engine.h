@@ -42,6 +42,7 @@ class InstanceEngine {
     std::vector<std::pair<double, std::uint64_t>> gaps;
     std::vector<std::uint32_t> finished;
   };
+
   // Request `r` joins the back of the waiting queue.
   void Enqueue(const std::vector<EngineRequest>& requests, std::uint32_t r) {
     const EngineRequest& request = requests[r];
