@@ -5,7 +5,9 @@
 //     blocks, Zipf-shared prefixes, answers of about 180 tokens) at --rate;
 //   - the same trace without its prefix blocks (what the ids cost: reading
 //     them and the cache's units);
-//   - chatbot-shaped (`lbsim gen --tokens chatbot`) at --chat-rate;
+//   - chatbot-shaped (`lbsim gen --tokens chatbot`) at --chat-rate, without
+//     and with `lbsim gen --prefixes 50:8:0.8`'s prefix ids (16-token
+//     blocks, the generator's default: one-block units);
 // and the first shape's peak memory on a trace ten times longer (it must
 // stay flat).
 //
@@ -51,15 +53,18 @@ lbsim::GenSpec MooncakeShaped(std::uint64_t requests, double rate, bool prefixes
   return spec;
 }
 
-// A chatbot-shaped workload: `lbsim gen --tokens chatbot`'s token counts.
-lbsim::GenSpec ChatbotShaped(std::uint64_t requests, double rate) {
+// A chatbot-shaped workload: `lbsim gen --tokens chatbot`'s token counts,
+// with `--prefixes 50:8:0.8` when `prefixes`.
+lbsim::GenSpec ChatbotShaped(std::uint64_t requests, double rate, bool prefixes) {
   lbsim::GenSpec spec;
-  spec.name = "chatbot-shaped";
+  spec.name = prefixes ? "chatbot-shaped-16-token-ids" : "chatbot-shaped";
   spec.instances = 16;
   spec.arrivals = requests;
   spec.rate = rate;
   spec.seed = 20;
   spec.tokens = *lbsim::FindTokenPreset("chatbot");
+  if (prefixes)
+    spec.prefixes = {.groups = 50, .blocks = 8, .block_tokens = 16, .share = 0.8, .zipf = 1.0};
   return spec;
 }
 
@@ -145,7 +150,7 @@ int main(int argc, char** argv) {
                                 runs);
     std::remove(trace.c_str());
     std::remove(report.c_str());
-    fmt::print("{:<26} {:>9} requests {:>10} wall {:>10} cpu {:>10.0f} steps {:>5.2f} M steps/s "
+    fmt::print("{:<27} {:>9} requests {:>10} wall {:>10} cpu {:>10.0f} steps {:>5.2f} M steps/s "
                "({:.2f} M per cpu s), {:>5.1f} M request-steps/s ({:.1f} ns each) {:>7.0f} "
                "requests/s; peak RSS {:.1f} MiB (without the engine {:.1f} MiB); ttft p50 "
                "{:.3f} s, mean batch {:.1f} ({:.1f} requests a step)\n",
@@ -157,12 +162,13 @@ int main(int argc, char** argv) {
     return cost.max_rss_kib / 1024.0;
   };
   fmt::print("lbsim -s {} --engine llama-3.1-8b-h100 through 16 Instances: Mooncake-shaped at "
-             "{}/s, with and without its prefix blocks, and chatbot-shaped at {}/s; median of {} "
+             "{}/s and chatbot-shaped at {}/s, each with and without prefix blocks; median of {} "
              "runs\n\n",
              args.Text("strategies"), rate, chat_rate, runs);
   const double base = measure(MooncakeShaped(requests, rate, true));
   measure(MooncakeShaped(requests, rate, false));
-  measure(ChatbotShaped(requests, chat_rate));
+  measure(ChatbotShaped(requests, chat_rate, false));
+  measure(ChatbotShaped(requests, chat_rate, true));
   if (args.Number("long")) {
     const double longer = measure(MooncakeShaped(requests * 10, rate, true));
     fmt::print("\npeak RSS at {} requests / at {} requests = {:.1f} / {:.1f} MiB = {:.3f}x\n",
