@@ -35,16 +35,23 @@ using namespace lbsim::bench;
 
 namespace {
 
-// A Mooncake-shaped workload: the published trace's means (input 7590,
-// output 182 tokens), hash blocks of 512 tokens, a fifth of the prompts
-// without a shared prefix.
-lbsim::GenSpec MooncakeShaped(std::uint64_t requests, double rate, bool prefixes) {
+// What every shape shares: 16 Instances, Poisson arrivals, one seed.
+lbsim::GenSpec Workload(const char* name, std::uint64_t requests, double rate) {
   lbsim::GenSpec spec;
-  spec.name = prefixes ? "mooncake-shaped" : "mooncake-shaped-no-prefix";
+  spec.name = name;
   spec.instances = 16;
   spec.arrivals = requests;
   spec.rate = rate;
   spec.seed = 20;
+  return spec;
+}
+
+// A Mooncake-shaped workload: the published trace's means (input 7590,
+// output 182 tokens), hash blocks of 512 tokens, a fifth of the prompts
+// without a shared prefix.
+lbsim::GenSpec MooncakeShaped(std::uint64_t requests, double rate, bool prefixes) {
+  lbsim::GenSpec spec =
+      Workload(prefixes ? "mooncake-shaped" : "mooncake-shaped-no-prefix", requests, rate);
   spec.tokens = lbsim::TokenSpec{
       {{lbsim::DurationKind::kLognormal, 7590, 0.9}, 16, 32768},
       {{lbsim::DurationKind::kLognormal, 182, 0.7}, 1, 2048}};
@@ -56,12 +63,8 @@ lbsim::GenSpec MooncakeShaped(std::uint64_t requests, double rate, bool prefixes
 // A chatbot-shaped workload: `lbsim gen --tokens chatbot`'s token counts,
 // with `--prefixes 50:8:0.8` when `prefixes`.
 lbsim::GenSpec ChatbotShaped(std::uint64_t requests, double rate, bool prefixes) {
-  lbsim::GenSpec spec;
-  spec.name = prefixes ? "chatbot-shaped-16-token-ids" : "chatbot-shaped";
-  spec.instances = 16;
-  spec.arrivals = requests;
-  spec.rate = rate;
-  spec.seed = 20;
+  lbsim::GenSpec spec =
+      Workload(prefixes ? "chatbot-shaped-16-token-ids" : "chatbot-shaped", requests, rate);
   spec.tokens = *lbsim::FindTokenPreset("chatbot");
   if (prefixes)
     spec.prefixes = {.groups = 50, .blocks = 8, .block_tokens = 16, .share = 0.8, .zipf = 1.0};
