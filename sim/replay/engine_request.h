@@ -27,7 +27,6 @@ struct alignas(64) EngineRequest {
   std::uint32_t held = 0;            // prefix units referenced
   std::uint32_t next_unit = 0;       // the next unit a step may complete
   std::uint32_t units_size = 0;      // units.size(), beside the fields it is compared with
-  bool done = false;  // made its last token (or, with none to make, its prompt)
 
   // Its prefix units: the ids of the prefix blocks that lie wholly inside
   // the prompt, in order, and for each the cache slot of the unit it

@@ -207,9 +207,7 @@ void InstanceEngine::Finish(std::vector<EngineRequest>& requests, double now, do
       add_gap(now - lane.last + post);
       lane.last = now;
       if (lane.left == 0) {
-        EngineRequest& r = requests[id];
-        Settle(r, lane);
-        r.done = true;
+        Settle(requests[id], lane);
         outcome_.finished.push_back(id);
         continue;
       }
@@ -244,7 +242,6 @@ void InstanceEngine::Finish(std::vector<EngineRequest>& requests, double now, do
         r.last_token = now;
       }
       if (r.generated == r.output) {
-        r.done = true;
         outcome_.finished.push_back(id);
         continue;
       }
