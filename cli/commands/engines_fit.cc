@@ -109,13 +109,8 @@ class EnginesFitCli final : public Subcommand {
     cmd_->add_option("-o,--output", fit_.output,
                      "Write the configuration to CONFIG (atomically) instead of standard output")
         ->type_name("CONFIG");
-    // MeasurementFormatNames() is "warmup-log, ttft-table, ...".
-    std::vector<std::string> formats;
-    const std::string names = MeasurementFormatNames();
-    for (std::string_view name : SplitAt(names, ','))
-      formats.emplace_back(name.substr(name.find_first_not_of(' ')));
     cmd_->add_option("--from", fit_.from, "The files' format, when not told from their content")
-        ->check(Offers(formats))
+        ->check(Offers(MeasurementFormatNameList()))
         ->type_name("FORMAT");
     cmd_->add_option("--base", fit_.base,
                      "The KV cache and scheduler limits, and what the measurements do not "

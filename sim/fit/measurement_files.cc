@@ -69,6 +69,12 @@ std::optional<MeasurementFormat> MeasurementFormatNamed(std::string_view name) {
   return std::nullopt;
 }
 
+std::vector<std::string> MeasurementFormatNameList() {
+  std::vector<std::string> out;
+  for (const auto& [f, name] : kNames) out.emplace_back(name);
+  return out;
+}
+
 std::string MeasurementFormatNames() {
   std::string out;
   for (const auto& [f, name] : kNames) {

@@ -24,6 +24,8 @@ enum class MeasurementFormat {
 std::string_view MeasurementFormatName(MeasurementFormat format);
 // The format `name` names, or nullopt.
 std::optional<MeasurementFormat> MeasurementFormatNamed(std::string_view name);
+// Every format's name, in that order: what --from takes.
+std::vector<std::string> MeasurementFormatNameList();
 // "warmup-log, ttft-table, tpot-table, csv" for messages.
 std::string MeasurementFormatNames();
 
