@@ -28,8 +28,9 @@ class KvCache {
   // Blocks an allocation can get: free ones and those of evictable units.
   std::uint64_t Available() const { return blocks_ - held(); }
 
-  // A resident unit is known by its slot, stable while it is resident.
-  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  // A resident unit is known by its slot, stable while it is resident;
+  // kNone is no slot (Find's answer for a unit not resident).
+  static constexpr std::uint32_t kNone = UnitIndex::kNone;
   // The slot of `unit`, or kNone when it is not resident.
   std::uint32_t Find(std::uint64_t unit) const { return index_.Find(unit); }
   // References on the resident unit in `slot`.
