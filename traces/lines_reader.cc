@@ -61,22 +61,14 @@ void ReadLinesTrace(InputFile& input, TraceStream& stream) {
           stream.path(), lines.number()));
     JsonView value;
     const JsonScanner::Status status = scanner.ScanText(line, value);
-    switch (status) {
-      case JsonScanner::Status::kOk: break;
-      case JsonScanner::Status::kTooDeep:
-      case JsonScanner::Status::kTooMany:
-        throw InputError(fmt::format("{}:{}: {}", stream.path(), lines.number(),
-                                     LimitMessage(status)));
-      case JsonScanner::Status::kDuplicateKey:
-        throw InputError(fmt::format("{}:{}: {}", stream.path(), lines.number(),
-                                     DuplicateKeyMessage(scanner.duplicate_key())));
-      default:
-        if (lines.number() == 1) {
-          const std::string wide = WideTextMessage(line);
-          if (!wide.empty()) throw InputError(fmt::format("{}: {}", stream.path(), wide));
-        }
-        throw InputError(
-            fmt::format("{}:{}: {}", stream.path(), lines.number(), DescribeLineSyntaxError(line)));
+    if (status != JsonScanner::Status::kOk) {
+      if (lines.number() == 1 && status != JsonScanner::Status::kTooDeep &&
+          status != JsonScanner::Status::kTooMany &&
+          status != JsonScanner::Status::kDuplicateKey) {
+        const std::string wide = WideTextMessage(line);
+        if (!wide.empty()) throw InputError(fmt::format("{}: {}", stream.path(), wide));
+      }
+      FailToScanLine(stream.path(), lines.number(), line, status, scanner);
     }
     if (header) {
       stream.Header(value, lines.number());

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "base/errors.h"
+#include "base/json/json_syntax_error.h"
 
 namespace lbsim {
 
@@ -26,6 +27,20 @@ void FailAtEvent(const std::string& path, bool document, std::uint64_t position,
                  const std::string& what) {
   if (document) throw InputError(fmt::format("{}: events[{}]: {}", path, position, what));
   throw InputError(fmt::format("{}:{}: {}", path, position, what));
+}
+
+void FailToScanLine(const std::string& path, std::uint64_t number, std::string_view line,
+                    JsonScanner::Status status, const JsonScanner& scanner) {
+  switch (status) {
+    case JsonScanner::Status::kTooDeep:
+    case JsonScanner::Status::kTooMany:
+      throw InputError(fmt::format("{}:{}: {}", path, number, LimitMessage(status)));
+    case JsonScanner::Status::kDuplicateKey:
+      throw InputError(
+          fmt::format("{}:{}: {}", path, number, DuplicateKeyMessage(scanner.duplicate_key())));
+    default:
+      throw InputError(fmt::format("{}:{}: {}", path, number, DescribeLineSyntaxError(line)));
+  }
 }
 
 void TraceStream::Header(const JsonView& header, std::uint64_t position) {

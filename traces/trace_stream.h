@@ -10,6 +10,7 @@
 
 #include "traces/event_decoder.h"
 #include "base/input/input_file.h"
+#include "base/json/json_scanner.h"
 #include "base/json/json_view.h"
 #include "traces/line_layouts.h"
 #include "traces/trace_reader.h"
@@ -27,6 +28,13 @@ void HandOnHeader(const std::string& path, const TraceHeader& header, InstanceTa
 // events[INDEX]: what" for documents.
 [[noreturn]] void FailAtEvent(const std::string& path, bool document, std::uint64_t position,
                               const std::string& what);
+
+// Throws the InputError for the JSON Lines line `line`, number `number` of
+// the trace `path`, that JsonScanner `scanner` refused with `status` (not
+// kOk): "file:LINE: " and why.
+[[noreturn]] void FailToScanLine(const std::string& path, std::uint64_t number,
+                                 std::string_view line, JsonScanner::Status status,
+                                 const JsonScanner& scanner);
 
 class TraceStream {
  public:
