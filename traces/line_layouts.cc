@@ -148,7 +148,7 @@ const LineLayouts::KeySlot* LineLayouts::SlotOf(std::string_view key) {
 }
 
 const char* LineLayouts::Fits(const Layout& layout, std::string_view text, bool lines,
-                              Values& values, HintText& hint) {
+                              bool defer, Values& values, HintText& hint) {
   // No byte a line's layout takes is a '\n' (literals come from a line,
   // and slots refuse control characters), so the line ends where the last
   // literal does, if a '\n' follows it.
@@ -162,9 +162,24 @@ const char* LineLayouts::Fits(const Layout& layout, std::string_view text, bool 
     p += n;
     from = layout.literal_end[i];
     if (i == layout.slots) return !lines || (p != end && *p == '\n') ? p : nullptr;
-    p = layout.slot[i] == Slot::kHint
-            ? (values.has_hint = true, layout.hint.Fits(p, text.data(), end, hint))
-            : ReadSlot(layout.slot[i], p, text.data(), end, values);
+    if (layout.slot[i] == Slot::kHint) {
+      values.has_hint = true;
+      if (defer && lines && i + 1 == layout.slots) {
+        // The line's last value: the hint is what lies between here and
+        // the last literal, which ends the line.
+        const std::size_t tail = layout.literal_end[i + 1] - from;
+        const auto* nl = static_cast<const char*>(std::memchr(p, '\n', end - p));
+        if (nl && static_cast<std::size_t>(nl - p) > tail &&
+            std::memcmp(nl - tail, literals + from, tail) == 0) {
+          values.deferred_hint = p;
+          values.deferred_hint_end = nl - tail;
+          return nl;
+        }
+      }
+      p = layout.hint.Fits(p, text.data(), end, hint);
+    } else {
+      p = ReadSlot(layout.slot[i], p, text.data(), end, values);
+    }
     if (!p) return nullptr;
   }
 }
@@ -172,7 +187,8 @@ const char* LineLayouts::Fits(const Layout& layout, std::string_view text, bool 
 const char* LineLayouts::FitsOthers(std::string_view text, Values& v) {
   const char* line_end;
   for (std::size_t i = 0; i < count_; ++i) {
-    if (i == last_fit_ || !(line_end = Fits(layouts_[i], text, lines_, (v = Values{}), hint_text_)))
+    if (i == last_fit_ ||
+        !(line_end = Fits(layouts_[i], text, lines_, defer_now_, (v = Values{}), hint_text_)))
       continue;
     last_fit_ = i;
     return line_end;
@@ -181,7 +197,7 @@ const char* LineLayouts::FitsOthers(std::string_view text, Values& v) {
 }
 
 const char* LineLayouts::Fit(std::string_view text, Values& v, Fitted& fitted) {
-  if (const char* line_end = Fits(layouts_[last_fit_], text, lines_, v, hint_text_)) {
+  if (const char* line_end = Fits(layouts_[last_fit_], text, lines_, defer_now_, v, hint_text_)) {
     fitted = {layouts_[last_fit_].type, last_fit_, false};
     return line_end;
   }
@@ -381,6 +397,7 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
   if (count_ == 0) return false;
   Values v;
   Fitted fitted;
+  defer_now_ = defer_share_ && (hinted_read_ & 7u) < *defer_share_;
   const char* const line_end = Fit(text, v, fitted);
   if (!line_end) return false;
   // The general path reports a line out of time order, or too long, or of
@@ -388,7 +405,9 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
   const auto line_size = static_cast<std::size_t>(line_end - text.data());
   if (line_size > kMaxBytes || !(v.t >= not_before)) return false;
   // A hint naming an Instance twice is the general path's to report.
-  if (v.has_hint && !layouts_[fitted.hint_owner].hint.Resolve(hint_text_, table)) return false;
+  if (v.has_hint && !v.deferred_hint &&
+      !layouts_[fitted.hint_owner].hint.Resolve(hint_text_, table))
+    return false;
   size = line_size;
   const EventType type = fitted.type;
   event.t = TraceTime{v.t, v.t_integral, v.t_integer};
@@ -415,7 +434,16 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
     event.route.reset();
     event.knowledge_tokens.reset();
     event.proxy_choice = {};
-    if (v.has_hint) {
+    event.deferred_line = {};
+    if (v.has_hint) ++hinted_read_;
+    if (v.deferred_hint) {
+      event.hint.queues.clear();
+      event.hint.any_overflow = false;
+      event.deferred_line = text.substr(0, line_size);
+      event.deferred_hint_begin = static_cast<std::uint32_t>(v.deferred_hint - text.data());
+      event.deferred_hint_end = static_cast<std::uint32_t>(v.deferred_hint_end - text.data());
+      layouts_[fitted.hint_owner].used = true;
+    } else if (v.has_hint) {
       Layout& layout = layouts_[fitted.hint_owner];
       layout.hint.Fill(hint_text_, event.hint);
       layout.used = true;

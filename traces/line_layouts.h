@@ -92,6 +92,11 @@ class LineLayouts {
   // Where the keys a line read by its punctuation passes over are noted
   // (may be null: nowhere).
   void set_near_misses(KeyNearMisses* near_misses) { near_misses_ = near_misses; }
+  // The share of hinted lines, in eighths (null: none), whose hint Read
+  // may leave unread (TraceEvent's deferred_line) when it is the line's
+  // last value: of each eight hinted lines read, the first that many. The
+  // share is read again at every line.
+  void set_deferred_hint_share(const std::uint8_t* eighths) { defer_share_ = eighths; }
 
   // Reads the line at the start of `text`, which ends at the first '\n':
   // when that '\n' is in `text`, the line (at most kMaxBytes) fits a
@@ -182,6 +187,10 @@ class LineLayouts {
     bool has_prefix_blocks = false;
     bool request_escaped = false;  // the request holds escapes to decode
     bool has_hint = false;  // what it holds went to the hint's text
+    // The hint's text, left unread (see set_deferred_hint_share); null
+    // when read.
+    const char* deferred_hint = nullptr;
+    const char* deferred_hint_end = nullptr;
   };
 
   // A key whose value a slot reads (t, duration, ...), and the bit that
@@ -201,7 +210,7 @@ class LineLayouts {
   // Where the line at the start of `text` ends (at its '\n'; with `lines`
   // false, where the layout's last literal does) when it fits `layout`,
   // setting `values` and what its hint holds in `hint`; otherwise nullptr.
-  static const char* Fits(const Layout& layout, std::string_view text, bool lines,
+  static const char* Fits(const Layout& layout, std::string_view text, bool lines, bool defer,
                           Values& values, HintText& hint);
   // Fits with each layout but the one that fitted last; sets last_fit_ to
   // the one that fits.
@@ -274,6 +283,9 @@ class LineLayouts {
 
   bool learn_hints_;
   bool lines_;
+  const std::uint8_t* defer_share_ = nullptr;
+  bool defer_now_ = false;        // the line being read may leave its hint unread
+  std::uint8_t hinted_read_ = 0;  // hinted lines Read read, modulo 256
   KeyNearMisses* near_misses_ = nullptr;
   std::array<Layout, kMaxLayouts + kMaxHintLayouts> layouts_;
   std::uint64_t learned_ = 0;

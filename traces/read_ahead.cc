@@ -22,6 +22,7 @@
 #include "base/signal_cleanup.h"
 #include "base/usable_cpus.h"
 #include "base/input/input_file.h"
+#include "traces/deferred_hints.h"
 #include "traces/trace_stream.h"
 
 namespace lbsim {
@@ -67,7 +68,7 @@ class alignas(128) EventBatch {
       if (hint.raw_json.capacity() > kKeptBytes) std::string().swap(hint.raw_json);
     }
     full_count_ = 0;
-    if (text_.capacity() > kReadAheadBatchBytes) std::string().swap(text_);
+    if (text_.capacity() > 2 * kReadAheadBatchBytes) std::string().swap(text_);
     text_.clear();
     bytes_ = 0;
   }
@@ -95,6 +96,7 @@ class alignas(128) EventBatch {
       if (e.request) f.request = Keep(*e.request);
       if (e.proxy_choice.state == FieldUpdate<std::string_view>::State::kValue)
         f.proxy_choice = Keep(e.proxy_choice.value);
+      if (!e.deferred_line.empty()) f.line = Keep(e.deferred_line);
       p.full = static_cast<std::uint32_t>(full_count_++);
     } else if (e.type == EventType::kArrival) {
       if (e.request) {
@@ -144,6 +146,7 @@ class alignas(128) EventBatch {
       if (f.event.request) f.event.request = View(f.request);
       if (f.event.proxy_choice.state == FieldUpdate<std::string_view>::State::kValue)
         f.event.proxy_choice.value = View(f.proxy_choice);
+      if (!f.event.deferred_line.empty()) f.event.deferred_line = View(f.line);
     }
   }
 
@@ -220,6 +223,7 @@ class alignas(128) EventBatch {
     IdSpan instance;
     IdSpan request;
     IdSpan proxy_choice;
+    IdSpan line;  // a deferred hint's
   };
 
   static_assert(sizeof(TraceEvent) == kTraceEventSize,
@@ -229,7 +233,8 @@ class alignas(128) EventBatch {
   // are unset, and those an event of its type never sets are empty.
   static bool Packs(const TraceEvent& e) {
     if (e.weight || e.speed || e.ttft || e.route || e.knowledge_tokens || e.proxy_choice.present() ||
-        !e.hint.queues.empty() || !e.hint.prefix_blocks.empty() || !e.hint.raw_json.empty())
+        !e.deferred_line.empty() || !e.hint.queues.empty() || !e.hint.prefix_blocks.empty() ||
+        !e.hint.raw_json.empty())
       return false;
     if (e.type == EventType::kArrival)
       return e.instance.empty() && !e.index && !e.inflight.present() && e.inflight.value == 0 &&
@@ -328,9 +333,12 @@ class BatchRing {
   // leaving the CPU to the visitors and to whatever else the run does (a
   // log's writing thread). Half a ring is milliseconds of the visitor's
   // work, more than a blocked thread takes to get a CPU back.
-  EventBatch& Fill() {
+  // `pending` is set to the batches published and not yet released by
+  // every consumer, as the reader found them.
+  EventBatch& Fill(std::uint64_t& pending) {
     std::unique_lock lock(mutex_);
-    if (published_ - Released() >= kReadAheadBatches) {
+    pending = published_ - Released();
+    if (pending >= kReadAheadBatches) {
       reader_blocked_ = true;
       changed_.wait(lock, [&] { return cancelled_ || published_ - Released() <= kResumeAt; });
       reader_blocked_ = false;
@@ -459,6 +467,8 @@ class BatchingVisitor final : public TraceVisitor, public TraceProgress {
 
   bool WantsRawHint() const override { return wants_raw_hint_; }
   ProxyChoice Proxy() const override { return proxy_; }
+  // Each visiting thread reads them (Visit); see Current for the share.
+  const std::uint8_t* DeferredHintShare() const override { return &deferred_share_; }
 
   void OnHeader(const TraceHeader& header, const InstanceTable&) override {
     Current().header = header;
@@ -485,8 +495,18 @@ class BatchingVisitor final : public TraceVisitor, public TraceProgress {
   }
 
  private:
+  // The batch being filled. Starting one, the share of hints left to the
+  // visitors follows how far behind the slowest of them is: more while they
+  // keep up, fewer once they fall behind, so that both sides stay busy
+  // whatever the strategies cost. Which side reads a hint changes nothing
+  // in the events.
   EventBatch& Current() {
-    if (!batch_) batch_ = &ring_.Fill();
+    if (!batch_) {
+      std::uint64_t pending = 0;
+      batch_ = &ring_.Fill(pending);
+      if (pending <= 1 && deferred_share_ < 8) ++deferred_share_;
+      else if (pending >= kReadAheadBatches / 2 && deferred_share_ > 0) --deferred_share_;
+    }
     return *batch_;
   }
 
@@ -495,6 +515,7 @@ class BatchingVisitor final : public TraceVisitor, public TraceProgress {
   ProxyChoice proxy_;
   EventBatch* batch_ = nullptr;
   std::uint64_t done_ = 0, total_ = 0;  // the reader's progress so far
+  std::uint8_t deferred_share_ = 4;      // in eighths (see Current)
 };
 
 // Whether `path` names a regular file, or is "-" for a standard input
@@ -536,9 +557,11 @@ void InternAsReaderDid(InstanceTable& table, const TraceEvent& event) {
 // file, interpolated within each batch. Stops at a batch after the event
 // another consumer failed at. Never throws.
 VisitOutcome Visit(BatchRing& ring, std::size_t k, const std::string& path, bool document,
-                   InstanceTable& table, TraceVisitor& visitor, TraceProgress* progress) {
+                   ProxyChoice proxy, InstanceTable& table, TraceVisitor& visitor,
+                   TraceProgress* progress) {
   constexpr std::size_t kProgressEvents = 256;  // events between two reports
   EventBatch::Scratch scratch;
+  DeferredHints deferred(path);
   std::uint64_t visited = 0, done_before = 0;
   VisitOutcome outcome;
   std::uint64_t order = 0;
@@ -553,15 +576,20 @@ VisitOutcome Visit(BatchRing& ring, std::size_t k, const std::string& path, bool
         break;
       }
       order = 0;
-      if (batch->header) HandOnHeader(path, *batch->header, table, visitor);
+      if (batch->header) {
+        HandOnHeader(path, *batch->header, table, visitor);
+        deferred.OnHeader(*batch->header, proxy);
+      }
       const std::uint64_t done_after = std::max(done_before, batch->progress_done);
       for (std::size_t i = 0; i < batch->size(); ++i) {
         if (progress && i % kProgressEvents == 0)
           progress->Update(done_before + (done_after - done_before) * i / batch->size(),
                            batch->progress_total, visited);
         ++visited;
-        const TraceEvent& event = batch->Get(i, scratch);
-        order = event.position + 1;
+        const TraceEvent* read = &batch->Get(i, scratch);
+        order = read->position + 1;
+        if (!read->deferred_line.empty()) read = &deferred.Read(*read, table);
+        const TraceEvent& event = *read;
         InternAsReaderDid(table, event);
         try {
           visitor.OnEvent(event);
@@ -577,6 +605,7 @@ VisitOutcome Visit(BatchRing& ring, std::size_t k, const std::string& path, bool
     if (!stopped) {
       order = ~std::uint64_t{0};
       outcome.counts = ring.Result();
+      AddNearMisses(outcome.counts.near_misses, deferred.near_misses());
     }
   } catch (...) {
     outcome.error = std::current_exception();
@@ -698,8 +727,8 @@ TraceCounts ReadTraceAhead(const std::string& path, TraceEncoding encoding,
     // wait for a batch, and can be sent away unharmed.
     for (std::size_t k = 1; k < consumers.size(); ++k)
       helpers.emplace_back([&, k] {
-        outcomes[k] = Visit(ring, k, path, document, *consumers[k].table, *consumers[k].visitor,
-                            nullptr);
+        outcomes[k] = Visit(ring, k, path, document, proxy, *consumers[k].table,
+                            *consumers[k].visitor, nullptr);
       });
     reader = std::thread([&ring, &path, encoding, progress, wants_raw_hint, proxy] {
       TraceCounts counts;
@@ -726,8 +755,8 @@ TraceCounts ReadTraceAhead(const std::string& path, TraceEncoding encoding,
     helpers.clear();
     return ReadFannedOut(path, encoding, consumers, progress);
   }
-  outcomes[0] = Visit(ring, 0, path, document, *consumers[0].table, *consumers[0].visitor,
-                      progress);
+  outcomes[0] = Visit(ring, 0, path, document, proxy, *consumers[0].table,
+                      *consumers[0].visitor, progress);
   for (std::thread& h : helpers) h.join();
   helpers.clear();
   const VisitOutcome* first = nullptr;

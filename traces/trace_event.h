@@ -122,6 +122,13 @@ struct TraceEvent {
   // or nothing alive), absent when not recorded.
   FieldUpdate<std::string_view> proxy_choice;
   Hint hint;
+  // An arrival whose hint the reader left to the visiting thread (see
+  // DeferredHints): its line, and where in it the hint's text begins and
+  // ends; `hint.queues` is then empty until that thread reads it. Empty
+  // otherwise.
+  std::string_view deferred_line;
+  std::uint32_t deferred_hint_begin = 0;
+  std::uint32_t deferred_hint_end = 0;
 
   // Unsets every field but type, t and position.
   void ClearFields() {
@@ -140,11 +147,12 @@ struct TraceEvent {
     knowledge_tokens.reset();
     proxy_choice = {};
     hint.Clear();
+    deferred_line = {};
   }
 };
 
 // The size of TraceEvent that EventDecoder, LineLayouts and ReadAhead were
 // last checked against (x86-64); line_layouts.cc and read_ahead.cc assert it.
-inline constexpr std::size_t kTraceEventSize = 352;
+inline constexpr std::size_t kTraceEventSize = 376;
 
 }  // namespace lbsim

@@ -63,6 +63,13 @@ class TraceVisitor {
   // header's "proxy" it decides how hint values are read (ProxyRun's
   // hint_reading). Asked once, before the header.
   virtual ProxyChoice Proxy() const { return {}; }
+  // Whether arrivals may come with their hint unread (TraceEvent's
+  // deferred_line), for the visitor to read (see DeferredHints): null for
+  // none, else the share of the lines a learned layout reads whose hint
+  // may be left so, in eighths, which the visitor may change between two
+  // events. Asked once, before the header; only the read-ahead's own
+  // visitor takes any.
+  virtual const std::uint8_t* DeferredHintShare() const { return nullptr; }
   // After OnHeader or OnEvent threw: how far into handling the event it
   // got, so that of several visitors fed the same event the failure met
   // first by feeding them in turn can be told (see ReadTraceAhead with
@@ -88,6 +95,7 @@ struct KeyNearMiss {
   std::string key;    // as written (unescaped)
   std::string known;  // the key it resembles
   std::string where;  // its first event: "line 12" or "events[3]"
+  std::uint64_t position = 0;  // that event's (see TraceEvent::position)
 };
 
 // Distinct near-miss keys a trace reports at most (the first ones found).

@@ -61,7 +61,8 @@ void TraceStream::CountNearMisses(std::uint64_t position) {
   for (std::size_t k = counts_.near_misses.size(); k < found.size(); ++k)
     counts_.near_misses.push_back(KeyNearMiss{
         found[k].first, found[k].second,
-        document_ ? fmt::format("events[{}]", position) : fmt::format("line {}", position)});
+        document_ ? fmt::format("events[{}]", position) : fmt::format("line {}", position),
+        position});
 }
 
 void TraceStream::HandOn(std::uint64_t position) {

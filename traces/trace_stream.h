@@ -49,6 +49,7 @@ class TraceStream {
         layouts_(!raw_hint_, !document) {
     decoder_.set_near_misses(&near_misses_);
     layouts_.set_near_misses(&near_misses_);
+    layouts_.set_deferred_hint_share(visitor.DeferredHintShare());
   }
 
   // Validates the header object found at `position` and hands it on.

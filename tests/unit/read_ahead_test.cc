@@ -245,6 +245,145 @@ TEST_CASE("read-ahead: a visitor error before a reader error wins, as in file or
   CHECK(r.error.find(":102: ") != std::string::npos);
 }
 
+// Proxy hints on every arrival, as select_instance builds them, the hint
+// the line's last value: the lines a reader may leave their hint unread
+// for the visiting side. Each of `Instances` gets an entry; `variant`
+// picks the line's other shapes (see ProxyLine).
+constexpr const char* kProxyHeader =
+    R"({"lbsim_trace": 1, "instances": [{"id": "a"}, {"id": "b"}, {"id": "c"}, {"id": "d"}]})"
+    "\n";
+
+// One entry as select_instance writes it, its numbers from `k`.
+std::string ProxyEntry(const std::string& id, std::size_t k) {
+  return fmt::format(
+      R"("{}": {{"prepare_queue_depth": {}, "ready_queue_depth": {}, "active_prepare": {}, )"
+      R"("active_ready": 0, "pending_prefill_count": 1, "active_decode_count": {}, )"
+      R"("next_slot_ready_in_ms": {}.25, "prefill_free_in_ms": 0.0, )"
+      R"("predicted_total_backlog_ms": {}}})",
+      id, k % 7, k % 3, k % 2, 10 + k % 30, k * 3, k % 5 == 0 ? "null" : std::to_string(k) + ".5");
+}
+
+// An arrival at `k` ms whose hint has an entry for each of `ids`, and
+// `after` between the hint and the line's closing brace.
+std::string ProxyLine(std::size_t k, const std::vector<std::string>& ids,
+                      const std::string& after = "") {
+  std::string entries;
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    entries += (i ? ", " : "") + ProxyEntry(ids[i], k + i);
+  return fmt::format(
+      R"({{"t": {}.{:03}, "type": "arrival", "request": "r{}", "duration": 0.5, "hint": )"
+      R"({{"queue_depths": {{"prepare_queue_depth": {}, "ready_queue_depth": 1, )"
+      R"("per_instance": {{{}}}}}}}{}}})"
+      "\n",
+      k / 1000, k % 1000, k, k % 9, entries, after);
+}
+
+// Reads `text`, JSON Lines, with ReadTrace as it is, with ReadTrace
+// through a visitor that takes `share` eighths of the hints unread and
+// reads them itself as the read-ahead's visiting side does, and with
+// ReadTraceAhead; checks the three agree and returns the second.
+TraceReading CheckDeferred(const std::string& text, std::uint8_t share = 8) {
+  TempFile file(text, "trace.ndjson");
+  const TraceReading direct =
+      RecordReading(&ReadTrace, file.path(), TraceEncoding::kAuto, TraceRecorder());
+  TraceRecorder deferring;
+  deferring.deferred_share = share;
+  TraceReading deferred = RecordReading(&ReadTrace, file.path(), TraceEncoding::kAuto, deferring);
+  CHECK(deferred.error == direct.error);
+  CHECK(deferred.NearMisses() == direct.NearMisses());
+  CHECK(deferred == direct);
+  const TraceReading ahead =
+      RecordReading(&ReadTraceAhead, file.path(), TraceEncoding::kAuto, TraceRecorder());
+  CHECK(ahead.error == direct.error);
+  CHECK(ahead == direct);
+  return deferred;
+}
+
+TEST_CASE("read-ahead: hints left to the visiting side decode as the reader decodes them") {
+  const std::vector<std::string> all = {"a", "b", "c", "d"};
+  std::string text = kProxyHeader;
+  std::size_t k = 0;
+  // Learned, then read by the layout on either side.
+  for (int i = 0; i < 40; ++i) text += ProxyLine(k++, all);
+  // Entries of another layout, an Instance more or less, in another order.
+  for (int i = 0; i < 10; ++i) text += ProxyLine(k++, {"d", "b", "a"});
+  text += ProxyLine(k++, {"a", "b", "c", "d", "ghost"});  // never registered
+  for (int i = 0; i < 10; ++i) {
+    // Keys left out and in a hash map's order (read by the punctuation).
+    text += fmt::format(
+        R"({{"t": {}, "type": "arrival", "request": "x{}", "duration": 0.5, "hint": )"
+        R"({{"queue_depths": {{"prepare_queue_depth": 1, "ready_queue_depth": 1, "per_instance": )"
+        R"({{"c": {{"active_decode_count": {}, "queue_depth": 2}}, "a": {{"ready_queue_depth": 1}}}}}}}}}})"
+        "\n",
+        k++ / 1000.0, i, i);
+  }
+  // What a layout never reads: an exponent, a float() string, a number past
+  // the double range, an empty and a null hint, a hint of another shape.
+  const std::string base = ProxyLine(k++, {"a"});
+  std::string odd = base;
+  odd.replace(odd.find("\"active_ready\": 0"), 17, "\"active_ready\": 1e2");
+  text += odd;
+  odd = base;
+  odd.replace(odd.find("\"active_ready\": 0"), 17, "\"active_ready\": \"3\"");
+  text += odd;
+  odd = base;
+  odd.replace(odd.find("\"active_ready\": 0"), 17, "\"active_ready\": 1" + std::string(400, '0'));
+  text += odd;
+  text += fmt::format(R"({{"t": {}, "type": "arrival", "request": "e", "duration": 0.5, "hint": {{}}}})" "\n", k++ / 1000.0);
+  text += fmt::format(R"({{"t": {}, "type": "arrival", "request": "n", "duration": 0.5, "hint": null}})" "\n", k++ / 1000.0);
+  text += fmt::format(R"({{"t": {}, "type": "arrival", "request": "s", "duration": 0.5, "hint": [1, {{"a": 2}}]}})" "\n", k++ / 1000.0);
+  // Another member after the hint: its key a near miss the first time.
+  text += ProxyLine(k++, all, R"(, "duraton": {"x": 1})");
+  text += ProxyLine(k++, all, R"(, "extra": 2)");
+  for (int i = 0; i < 20; ++i) text += ProxyLine(k++, all);
+
+  const TraceReading deferred = CheckDeferred(text);
+  CHECK(deferred.error.empty());
+  CHECK(deferred.seen.size() == 1 + 40 + 10 + 1 + 10 + 3 + 3 + 2 + 20);
+  CHECK(deferred.deferred_read > 60);  // every line a layout read
+  REQUIRE(deferred.NearMisses().size() == 1);
+  CHECK(deferred.NearMisses()[0].find("duraton ~ duration at line") == 0);
+  for (std::uint8_t share : {0, 1, 4, 7}) {
+    CAPTURE(static_cast<int>(share));
+    CheckDeferred(text, share);
+  }
+  // Read by a pinned Proxy: float() reads the string, the large integer overflows.
+  std::string pinned = text;
+  pinned.replace(pinned.find("\"instances\""), 0, R"("proxy": "cacheroute@df8382d", )");
+  CHECK(CheckDeferred(pinned).error.empty());
+}
+
+TEST_CASE("read-ahead: a hint left to the visiting side fails as the reader fails on it") {
+  const std::vector<std::string> all = {"a", "b", "c", "d"};
+  std::string good = kProxyHeader;
+  for (std::size_t k = 0; k < 30; ++k) good += ProxyLine(k, all);
+  const std::string line = ProxyLine(30, all);
+  auto broken = [&](const std::string& from, const std::string& to) {
+    std::string bad = line;
+    bad.replace(bad.find(from), from.size(), to);
+    return good + bad + ProxyLine(31, all);
+  };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"\"active_ready\": 0", "\"active_ready\": "},          // no value
+      {"\"active_ready\": 0", "\"active_ready\": 0,"},        // a trailing comma
+      {"\"b\": {", "\"a\": {"},                               // an Instance named twice
+      {"\"active_ready\": 0", "\"active_ready\": 0, \"active_ready\": 1"},  // a key twice
+      {"\"ready_queue_depth\": 1, ",  // nested past the scanner's depth
+       "\"ready_queue_depth\": " + std::string(600, '[') + std::string(600, ']') + ", "},
+  };
+  for (const auto& [from, to] : cases) {
+    CAPTURE(to);
+    const TraceReading r = CheckDeferred(broken(from, to));
+    CHECK(r.error.find(":32: ") != std::string::npos);
+    CHECK(r.deferred_read > 20);
+  }
+  // A second `t` after the hint: the decoder's to refuse.
+  const TraceReading twice = CheckDeferred(good + ProxyLine(30, all, R"(, "t": 9)"));
+  CHECK(twice.error.find(":32: ") != std::string::npos);
+  // A hint that is not JSON at all, and a line that is not one value.
+  CHECK(CheckDeferred(good + ProxyLine(30, all, "}{")).error.find(":32: ") != std::string::npos);
+}
+
 TEST_CASE("read-ahead: errors before any event (no file, bad header) are ReadTrace's") {
   CheckSame("{\"lbsim_trace\": 2}\n", "ndjson");
   CheckSame("", "ndjson");
