@@ -1,6 +1,7 @@
 #include "traces/read_ahead.h"
 
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -496,18 +497,39 @@ class BatchingVisitor final : public TraceVisitor, public TraceProgress {
 
  private:
   // The batch being filled. Starting one, the share of hints left to the
-  // visitors follows how far behind the slowest of them is: more while they
-  // keep up, fewer once they fall behind, so that both sides stay busy
-  // whatever the strategies cost. Which side reads a hint changes nothing
-  // in the events.
+  // visitors follows how far behind the slowest of them is, and whether
+  // this thread had a CPU to itself while it filled the last batch: more
+  // while they keep up and it did, fewer once they fall behind or the
+  // CPUs are all taken (by a log's writing thread, or another process),
+  // since leaving a hint costs a copy of its line and only pays on an idle
+  // CPU. Which side reads a hint changes nothing in the events.
   EventBatch& Current() {
     if (!batch_) {
+      const std::uint64_t cpu = ThreadCpuNanoseconds();
+      const std::uint64_t wall = WallNanoseconds();
+      // Whether this thread ran at least 7/8 of the time since the last
+      // batch was started (its own waits on a full ring excluded).
+      const bool had_cpu = 8 * (cpu - last_cpu_) >= 7 * (wall - last_wall_);
       std::uint64_t pending = 0;
       batch_ = &ring_.Fill(pending);
-      if (pending <= 1 && deferred_share_ < 8) ++deferred_share_;
-      else if (pending >= kReadAheadBatches / 2 && deferred_share_ > 0) --deferred_share_;
+      if (pending <= 1 && had_cpu && deferred_share_ < 8) ++deferred_share_;
+      else if ((pending >= kReadAheadBatches / 2 || !had_cpu) && deferred_share_ > 0)
+        --deferred_share_;
+      last_cpu_ = ThreadCpuNanoseconds();
+      last_wall_ = WallNanoseconds();
     }
     return *batch_;
+  }
+
+  static std::uint64_t ThreadCpuNanoseconds() {
+    timespec ts{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000u +
+           static_cast<std::uint64_t>(ts.tv_nsec);
+  }
+  static std::uint64_t WallNanoseconds() {
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::steady_clock::now().time_since_epoch()).count());
   }
 
   BatchRing& ring_;
@@ -516,6 +538,7 @@ class BatchingVisitor final : public TraceVisitor, public TraceProgress {
   EventBatch* batch_ = nullptr;
   std::uint64_t done_ = 0, total_ = 0;  // the reader's progress so far
   std::uint8_t deferred_share_ = 4;      // in eighths (see Current)
+  std::uint64_t last_cpu_ = 0, last_wall_ = 0;  // when the last batch was started
 };
 
 // Whether `path` names a regular file, or is "-" for a standard input
