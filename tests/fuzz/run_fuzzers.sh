@@ -58,7 +58,7 @@ for target in "${targets[@]}"; do
       seeds=("$lines_seeds" "$root/traces/examples" "$root/tests/corpus")
       opts=(-dict="$here/trace.dict" -max_len=8192) ;;
     fuzz_read_ahead)
-      seeds=("$lines_seeds" "$root/traces/examples" "$root/tests/corpus")
+      seeds=("$here/seeds/read_ahead" "$lines_seeds" "$root/traces/examples" "$root/tests/corpus")
       opts=(-dict="$here/trace.dict" -max_len=8192) ;;
     fuzz_flat_object)
       seeds=("$here/seeds/flat_object")
