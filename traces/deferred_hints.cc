@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
-
 #include "base/errors.h"
 #include "traces/trace_stream.h"
 
@@ -47,9 +45,7 @@ void DeferredHints::ReadWhole(InstanceTable& table) {
     FailAtEvent(path_, false, position, e.what());
   }
   event_.position = position;
-  for (std::size_t k = found_.size(); k < near_misses_.found().size(); ++k)
-    found_.push_back(KeyNearMiss{near_misses_.found()[k].first, near_misses_.found()[k].second,
-                                 fmt::format("line {}", position), position});
+  CountNearMisses(near_misses_, false, position, found_);
   for (const JsonMember& m : scanner_.members())
     if (!m.key.escaped && m.key.text == "\"hint\"") Learn(m.value);
 }

@@ -16,7 +16,7 @@
 namespace lbsim {
 
 // Reads, on a visiting thread, the hints a JSON Lines reader left unread
-// (TraceEvent::deferred_line; see LineLayouts::set_defer_hints), so that
+// (TraceEvent::deferred_line; see LineLayouts::set_deferred_hint_share), so that
 // the reading of a Proxy's hints is shared between the two threads of a
 // read-ahead. The event comes out as the reader would have made it: a hint
 // laid out as one this has learned is read by that layout (which decodes

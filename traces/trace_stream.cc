@@ -56,17 +56,19 @@ void TraceStream::Header(const JsonView& header, std::uint64_t position) {
   HandOnHeader(path_, h, table_, visitor_);
 }
 
-void TraceStream::CountNearMisses(std::uint64_t position) {
-  const auto& found = near_misses_.found();
-  for (std::size_t k = counts_.near_misses.size(); k < found.size(); ++k)
-    counts_.near_misses.push_back(KeyNearMiss{
+void CountNearMisses(const KeyNearMisses& near_misses, bool document, std::uint64_t position,
+                     std::vector<KeyNearMiss>& counted) {
+  const auto& found = near_misses.found();
+  for (std::size_t k = counted.size(); k < found.size(); ++k)
+    counted.push_back(KeyNearMiss{
         found[k].first, found[k].second,
-        document_ ? fmt::format("events[{}]", position) : fmt::format("line {}", position),
+        document ? fmt::format("events[{}]", position) : fmt::format("line {}", position),
         position});
 }
 
 void TraceStream::HandOn(std::uint64_t position) {
-  if (counts_.near_misses.size() != near_misses_.found().size()) CountNearMisses(position);
+  if (counts_.near_misses.size() != near_misses_.found().size())
+    CountNearMisses(near_misses_, document_, position, counts_.near_misses);
   last_t_ = event_.t.value;
   event_.position = position;
   ++counts_.events;

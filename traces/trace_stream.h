@@ -36,6 +36,12 @@ void HandOnHeader(const std::string& path, const TraceHeader& header, InstanceTa
                                  std::string_view line, JsonScanner::Status status,
                                  const JsonScanner& scanner);
 
+// Appends to `counted` (KeyNearMiss for each of the first keys
+// `near_misses` found) the keys it found since, as first found at the
+// event at `position`.
+void CountNearMisses(const KeyNearMisses& near_misses, bool document, std::uint64_t position,
+                     std::vector<KeyNearMiss>& counted);
+
 class TraceStream {
  public:
   // `progress` (may be nullptr) hears Progress() calls against
@@ -87,9 +93,6 @@ class TraceStream {
   // Counts event_, found at `position`, and hands it to the visitor, whose
   // errors about it become InputErrors at `position`.
   void HandOn(std::uint64_t position);
-  // Counts the near-miss keys found since the last event as first at
-  // `position`.
-  void CountNearMisses(std::uint64_t position);
 
   std::string path_;
   bool document_;

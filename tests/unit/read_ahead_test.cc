@@ -247,8 +247,7 @@ TEST_CASE("read-ahead: a visitor error before a reader error wins, as in file or
 
 // Proxy hints on every arrival, as select_instance builds them, the hint
 // the line's last value: the lines a reader may leave their hint unread
-// for the visiting side. Each of `Instances` gets an entry; `variant`
-// picks the line's other shapes (see ProxyLine).
+// for the visiting side (see ProxyLine), over these Instances.
 constexpr const char* kProxyHeader =
     R"({"lbsim_trace": 1, "instances": [{"id": "a"}, {"id": "b"}, {"id": "c"}, {"id": "d"}]})"
     "\n";
