@@ -7,7 +7,6 @@
 // like a JSON Lines line.
 
 #include <cstdio>
-#include <cstring>
 #include <optional>
 #include <span>
 #include <string>
@@ -17,7 +16,6 @@
 
 #include "base/errors.h"
 #include "base/input/file_window.h"
-#include "base/json/flat_object_scanner.h"
 #include "base/json/json_scanner.h"
 #include "base/json/json_line_parser.h"
 #include "base/json/json_syntax_error.h"
@@ -72,7 +70,6 @@ class DocumentCursor {
   // members() stay valid until the cursor moves again. A value may take
   // kMaxValueBytes, so the window never holds more than that.
   ValueStatus Value(JsonScanner& scanner, JsonView& value) {
-    if (TakeFlatObject(value)) return ValueStatus::kOk;
     for (;;) {
       const char* p = window_.data() + pos_;
       switch (scanner.ScanValue(p, window_.data() + window_.size(), window_.at_eof(), value)) {
@@ -141,33 +138,10 @@ class DocumentCursor {
     return more;
   }
 
-  // Value()'s fast path: an object at the cursor, wholly in the window,
-  // that ScanFlatObject takes up to its first '}' (in a flat object, that
-  // is its end; if the '}' is inside a string, the scan declines).
-  bool TakeFlatObject(JsonView& value) {
-    const char* p = window_.data() + pos_;
-    if (*p != '{') return false;
-    const std::size_t available = window_.size() - pos_;
-    const void* close = std::memchr(p, '}', available < kFlatSpan ? available : kFlatSpan);
-    if (!close) return false;
-    // The window keeps a NUL after its bytes, so the byte after the span
-    // is readable.
-    const std::size_t size = static_cast<const char*>(close) - p + 1;
-    if (!ScanFlatObject(std::string_view(p, size), flat_)) return false;
-    value = flat_.value;
-    members_ = flat_.Members();
-    pos_ += size;
-    return true;
-  }
-
-  // Longer objects than ScanFlatObject takes need not be looked at.
-  static constexpr std::size_t kFlatSpan = 128;
-
   FileWindow window_;
   TraceStream& stream_;
   std::uint64_t pass_start_;  // reading work done before this pass
   std::size_t pos_ = 0;
-  FlatObject flat_;
   std::span<const JsonMember> members_;
 };
 

@@ -123,7 +123,7 @@ class LineLayouts {
   void Forget() { left_arrival_ = false; }
 
   // Remembers the layout of `line`, an event line whose members (as
-  // JsonScanner or ScanFlatObject shows them) EventDecoder accepted (for
+  // JsonScanner shows them) EventDecoder accepted (for
   // Validate alone: that JsonScanner accepted), when it is one of those
   // above and new; the oldest of its kind gives way.
   void Learn(std::string_view line, std::span<const JsonMember> members);

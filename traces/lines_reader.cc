@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include "base/errors.h"
-#include "base/json/flat_object_scanner.h"
 #include "base/json/json_scanner.h"
 #include "base/json/json_syntax_error.h"
 #include "traces/line_source.h"
@@ -26,7 +25,6 @@ void ReadLinesTrace(InputFile& input, TraceStream& stream) {
   constexpr std::uint64_t kProgressBytes = std::uint64_t{1} << 20;
   LineSource lines(input.get(), stream.path(), &input);
   JsonScanner scanner;
-  FlatObject flat;
   std::string_view line;
   std::uint64_t next_progress = kProgressBytes;
   bool header = true;
@@ -45,11 +43,6 @@ void ReadLinesTrace(InputFile& input, TraceStream& stream) {
     if (!lines.Next(line)) break;
     if (IsBlank(line)) {
       lines.SkipEmptyLines();  // the run it starts, at memory speed
-      continue;
-    }
-    if (!header && ScanFlatObject(line, flat)) {
-      stream.Event(flat.value, flat.Members(), lines.number());
-      stream.LearnLayout(line, flat.Members());
       continue;
     }
     // The scanner takes a byte order mark at the start of its text, which

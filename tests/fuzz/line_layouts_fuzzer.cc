@@ -28,7 +28,6 @@
 #include <string>
 
 #include "event_line_decoding.h"
-#include "base/json/flat_object_scanner.h"
 #include "base/json/json_scanner.h"
 #include "traces/line_layouts.h"
 
@@ -56,13 +55,8 @@ struct Fixture {
              R"({"t": 20, "type": "load", "instance": "inst-00001", "inflight": 8, "qps_1m": 221})",
              R"({"t":1,"type":"arrival","input_tokens":3,"output_tokens":4})",
              R"({"type":"load","instance":"b","qps_1m":0.5,"t":2})",
-         }) {
-      FlatObject flat;
-      TraceEvent event;
-      if (!ScanFlatObject(line, flat) || !DecodeEventLine(line, table, 0.0, event)) std::abort();
-      layouts.Learn(line, flat.Members());
-      element_layouts.Learn(line, flat.Members());
-    }
+         })
+      LearnScanned(line, {&layouts, &element_layouts});
     for (const std::string line : {
              R"({"t": 0, "type": "arrival", "model": "m-1", "request": "r", "duration": 4, "score": 0.5})",
              R"({"t":1,"type":"load","instance":"b","inflight":2,"source":"hb"})",

@@ -25,7 +25,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] ||
-  targets=(fuzz_trace_lines fuzz_trace_document fuzz_read_ahead fuzz_flat_object fuzz_line_layouts
+  targets=(fuzz_trace_lines fuzz_trace_document fuzz_read_ahead fuzz_line_layouts
            fuzz_strategy_params fuzz_scenario fuzz_engine_config fuzz_proxy_record)
 
 work=$build/fuzz-work
@@ -60,9 +60,6 @@ for target in "${targets[@]}"; do
     fuzz_read_ahead)
       seeds=("$here/seeds/read_ahead" "$lines_seeds" "$root/traces/examples" "$root/tests/corpus")
       opts=(-dict="$here/trace.dict" -max_len=8192) ;;
-    fuzz_flat_object)
-      seeds=("$here/seeds/flat_object")
-      opts=(-dict="$here/trace.dict" -max_len=256) ;;
     fuzz_line_layouts)
       seeds=("$here/seeds/line_layouts")
       opts=(-dict="$here/trace.dict" -max_len=256) ;;

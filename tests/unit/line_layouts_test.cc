@@ -16,7 +16,6 @@
 
 #include "event_line_decoding.h"
 #include "traces/event_decoder.h"
-#include "base/json/flat_object_scanner.h"
 #include "base/json/json_scanner.h"
 #include "traces/layout_text.h"
 #include "traces/line_layouts.h"
@@ -34,19 +33,15 @@ bool DecodeGenerally(const std::string& text, InstanceTable& table, double not_b
 }
 
 
-// Learns the layout of `text`, a valid event line. Lines ScanFlatObject
-// declines (escapes) are shown as JsonScanner shows them.
+// Learns the layout of `text`, a valid event line, as JsonScanner shows it.
 void LearnFrom(LineLayouts& layouts, const std::string& text, InstanceTable& table) {
   const std::string_view line(text.c_str(), text.size());
   TraceEvent event;
   REQUIRE(DecodeGenerally(text, table, 0.0, event));
-  FlatObject flat;
-  if (!ScanFlatObject(line, flat)) {
-    JsonScanner scanner;
-    REQUIRE(scanner.ScanText(line, flat.value) == JsonScanner::Status::kOk);
-    for (const JsonMember& m : scanner.members()) flat.members[flat.count++] = m;
-  }
-  layouts.Learn(line, flat.Members());
+  JsonScanner scanner;
+  JsonView value;
+  REQUIRE(scanner.ScanText(line, value) == JsonScanner::Status::kOk);
+  layouts.Learn(line, scanner.members());
 }
 
 // Learns the two usual layouts: a spaced arrival with a duration and a
