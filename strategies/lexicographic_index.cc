@@ -1,56 +1,86 @@
 #include "strategies/lexicographic_index.h"
 
-#include <limits>
+#include <bit>
+#include <utility>
 
 namespace lbsim {
 
-LexicographicIndex::Key LexicographicIndex::KeyOf(const Candidate& c, std::size_t slot) {
-  return Key{!c.inflight, c.inflight.value_or(0), !c.qps_1m, c.qps_1m.value_or(0.0), slot};
+LexicographicIndex::GroupKey LexicographicIndex::KeyOf(const Candidate& c) {
+  constexpr std::uint64_t kSign = std::uint64_t{1} << 63;
+  GroupKey key{kUnknown, kUnknown};
+  if (c.inflight) key.tier = static_cast<std::uint64_t>(*c.inflight) ^ kSign;
+  if (c.qps_1m) {
+    // A double's bits in its order: negatives (never a qps_1m the trace
+    // takes) reversed below the rest; + 0.0 makes -0.0 0.0.
+    const auto bits = std::bit_cast<std::uint64_t>(*c.qps_1m + 0.0);
+    key.qps = bits & kSign ? ~bits : bits | kSign;
+  }
+  return key;
 }
 
 void LexicographicIndex::Reset(std::span<const Candidate> candidates) {
-  tree_.clear();
+  groups_.clear();
+  tiers_.clear();
   keys_.clear();
+  group_of_.clear();
   inflight_unknown_ = 0;
   for (std::size_t slot = 0; slot < candidates.size(); ++slot) {
-    keys_.push_back(KeyOf(candidates[slot], slot));
-    tree_.insert(keys_.back());
-    inflight_unknown_ += keys_.back().inflight_unknown;
+    keys_.push_back(KeyOf(candidates[slot]));
+    group_of_.emplace_back();
+    Add(static_cast<std::uint32_t>(slot), keys_.back());
   }
 }
 
 void LexicographicIndex::Update(std::span<const Candidate> candidates, std::size_t slot) {
-  Key& key = keys_[slot];
-  tree_.erase(key);
-  inflight_unknown_ -= key.inflight_unknown;
-  key = KeyOf(candidates[slot], slot);
-  tree_.insert(key);
-  inflight_unknown_ += key.inflight_unknown;
+  const GroupKey key = KeyOf(candidates[slot]);
+  if (key == keys_[slot]) return;
+  Remove(static_cast<std::uint32_t>(slot));
+  keys_[slot] = key;
+  Add(static_cast<std::uint32_t>(slot), key);
+}
+
+void LexicographicIndex::Add(std::uint32_t slot, const GroupKey& key) {
+  Groups::iterator group = groups_.lower_bound(key);
+  if (group == groups_.end() || key < group->first) {
+    if (spare_.empty()) {
+      group = groups_.emplace_hint(group, key, SlotSet());
+    } else {
+      spare_.key() = key;
+      group = groups_.insert(group, std::move(spare_));
+    }
+  }
+  group->second.Insert(slot);
+  group_of_[slot] = group;
+  TierCounts& tier = tiers_[key.tier];
+  ++tier.size;
+  tier.qps_unknown += key.qps == kUnknown;
+  inflight_unknown_ += key.tier == kUnknown;
+}
+
+void LexicographicIndex::Remove(std::uint32_t slot) {
+  const GroupKey& key = keys_[slot];
+  const Groups::iterator group = group_of_[slot];
+  group->second.Erase(slot);
+  if (group->second.empty()) spare_ = groups_.extract(group);
+  const auto tier = tiers_.find(key.tier);
+  tier->second.qps_unknown -= key.qps == kUnknown;
+  if (--tier->second.size == 0) tiers_.erase(tier);
+  inflight_unknown_ -= key.tier == kUnknown;
 }
 
 LexicographicIndex::Front LexicographicIndex::Read() const {
-  constexpr std::size_t kLastSlot = std::numeric_limits<std::size_t>::max();
-  const Key& first = *tree_.begin();
+  // The first group is the first tier's: its members have the tier's
+  // lowest qps_1m, or all of them have an unknown one.
+  const auto& [first, picks] = *groups_.begin();
+  const TierCounts& tier = tiers_.begin()->second;
   Front front;
-  front.any_inflight = !first.inflight_unknown;
+  front.any_inflight = first.tier != kUnknown;
   front.inflight_unknown = inflight_unknown_ > 0;
-  // The tier: every candidate at the first's inflight (known), or every
-  // candidate (none known: all of them share the unknown group).
-  front.tier = tree_.order_of_key(Key{first.inflight_unknown, first.inflight, true,
-                                      std::numeric_limits<double>::infinity(), kLastSlot});
-  front.any_qps = !first.qps_unknown;
-  if (!front.any_qps) {
-    front.ties = front.tier;
-    return front;
-  }
-  const std::size_t known_qps =
-      tree_.order_of_key(Key{first.inflight_unknown, first.inflight, true, 0.0, 0});
-  front.qps_unknown = known_qps < front.tier;
-  front.ties =
-      tree_.order_of_key(Key{first.inflight_unknown, first.inflight, false, first.qps, kLastSlot});
+  front.tier = tier.size;
+  front.any_qps = first.qps != kUnknown;
+  front.qps_unknown = front.any_qps && tier.qps_unknown > 0;
+  front.ties = front.any_qps ? picks.size() : tier.size;
   return front;
 }
-
-std::size_t LexicographicIndex::Pick(std::size_t k) const { return tree_.find_by_order(k)->slot; }
 
 }  // namespace lbsim

@@ -2,22 +2,23 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <span>
 #include <vector>
 
-#include <ext/pb_ds/assoc_container.hpp>
-#include <ext/pb_ds/tree_policy.hpp>
-
 #include "strategies/candidate.h"
+#include "strategies/slot_set.h"
 
 namespace lbsim {
 
 // The candidates of L1 least_load (least_load_lexicographic.cc) in the
 // order its rule reads them: known inflight before unknown, then by
 // inflight, known qps_1m before unknown, by qps_1m, and by pool position.
-// The rule's tier and its ties are then runs at the front, and the k-th of
-// them in pool order is found in O(log n) however large the pool, where
-// Select scans it.
+// Candidates with the same inflight and qps_1m form a group, an ordered
+// set of slots; the groups are kept in that order, and the candidates of
+// each inflight (a tier) are counted. The rule's tier is then the first
+// tier and its picks the first group, whose k-th member in pool order is
+// found without a walk, however large the pool, where Select scans it.
 class LexicographicIndex {
  public:
   // What the rule needs of the current list to decide.
@@ -38,31 +39,46 @@ class LexicographicIndex {
   Front Read() const;
   // The position in the list of the k-th pick (k < Read().ties), in pool
   // order.
-  std::size_t Pick(std::size_t k) const;
+  std::size_t Pick(std::size_t k) const { return groups_.begin()->second.Nth(k); }
 
  private:
-  struct Key {
-    bool inflight_unknown;
-    std::int64_t inflight;  // 0 when unknown
-    bool qps_unknown;
-    double qps;             // 0 when unknown
-    std::size_t slot;
-    friend bool operator<(const Key& a, const Key& b) {
-      if (a.inflight_unknown != b.inflight_unknown) return b.inflight_unknown;
-      if (a.inflight != b.inflight) return a.inflight < b.inflight;
-      if (a.qps_unknown != b.qps_unknown) return b.qps_unknown;
-      if (a.qps != b.qps) return a.qps < b.qps;
-      return a.slot < b.slot;
+  // A candidate's place in the rule's order but for its pool position, as
+  // two words that compare as unsigned integers: the inflight (a known one
+  // as its two's complement with the sign bit flipped, below every unknown
+  // one, which are all ~0), then the qps_1m (a known one as its double's
+  // bits mapped to their order, below every unknown one; -0.0 as 0.0,
+  // which the rule takes for equal). A known inflight stays below 2^63 - 1:
+  // a trace's is at most 2^53, and counting moves it by the requests in
+  // flight.
+  struct GroupKey {
+    std::uint64_t tier;  // the inflight: candidates of one tier share it
+    std::uint64_t qps;
+    friend bool operator<(const GroupKey& a, const GroupKey& b) {
+      return a.tier < b.tier || (a.tier == b.tier && a.qps < b.qps);
     }
+    friend bool operator==(const GroupKey&, const GroupKey&) = default;
   };
-  using Tree = __gnu_pbds::tree<Key, __gnu_pbds::null_type, std::less<Key>,
-                                __gnu_pbds::rb_tree_tag,
-                                __gnu_pbds::tree_order_statistics_node_update>;
+  static constexpr std::uint64_t kUnknown = ~std::uint64_t{0};
+  struct TierCounts {
+    std::size_t size = 0;         // candidates in the tier
+    std::size_t qps_unknown = 0;  // of them, with an unknown qps_1m
+  };
+  using Groups = std::map<GroupKey, SlotSet>;
 
-  static Key KeyOf(const Candidate& c, std::size_t slot);
+  static GroupKey KeyOf(const Candidate& c);
+  // Puts `slot` in the group of `key` and counts it in its tier.
+  void Add(std::uint32_t slot, const GroupKey& key);
+  // Takes `slot` out of its group and tier.
+  void Remove(std::uint32_t slot);
 
-  Tree tree_;
-  std::vector<Key> keys_;  // each slot's key in tree_
+  Groups groups_;
+  std::map<std::uint64_t, TierCounts> tiers_;  // by GroupKey::tier
+  std::vector<GroupKey> keys_;              // each slot's key
+  std::vector<Groups::iterator> group_of_;  // each slot's group
+  // A group emptied, kept with its set's room for the next new group
+  // (a candidate's qps_1m is often its own: most moves empty a group and
+  // make one).
+  Groups::node_type spare_;
   std::size_t inflight_unknown_ = 0;  // candidates whose inflight is unknown
 };
 

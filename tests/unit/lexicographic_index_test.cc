@@ -34,12 +34,16 @@ std::map<std::string, int> Compare(std::uint64_t seed, std::size_t max_pool, int
   // Per run, how often a load is known: never, always or sometimes.
   const double known_inflight = chance(0.2) ? 0.0 : chance(0.3) ? 1.0 : 0.6;
   const double known_qps = chance(0.3) ? 0.0 : chance(0.3) ? 1.0 : 0.5;
+  // Per run, qps_1m from a few values (many ties) or from a thousand, so
+  // that most candidates have one of their own and moves empty groups.
+  const bool spread_qps = chance(0.3);
   auto random_load = [&](Candidate& c) {
     c.inflight = std::nullopt;
     c.qps_1m = std::nullopt;
     if (chance(known_inflight)) c.inflight = static_cast<std::int64_t>(rng() % 4);
     static const double qps[] = {0.0, -0.0, 1.0, 2.5, 100.0, 0.3, 1e308};
-    if (chance(known_qps)) c.qps_1m = qps[rng() % std::size(qps)];
+    if (chance(known_qps))
+      c.qps_1m = spread_qps ? static_cast<double>(rng() % 1000) * 0.25 : qps[rng() % std::size(qps)];
   };
   std::vector<Candidate> universe(1 + rng() % max_pool);
   for (std::size_t i = 0; i < universe.size(); ++i) {
