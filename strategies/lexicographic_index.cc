@@ -1,7 +1,6 @@
 #include "strategies/lexicographic_index.h"
 
 #include <bit>
-#include <utility>
 
 namespace lbsim {
 
@@ -19,67 +18,193 @@ LexicographicIndex::GroupKey LexicographicIndex::KeyOf(const Candidate& c) {
 }
 
 void LexicographicIndex::Reset(std::span<const Candidate> candidates) {
-  groups_.clear();
   tiers_.clear();
+  groups_.clear();
+  free_groups_.clear();
+  kinds_.clear();
+  free_kinds_.clear();
+  kind_of_qps_.clear();
   keys_.clear();
   group_of_.clear();
   inflight_unknown_ = 0;
   for (std::size_t slot = 0; slot < candidates.size(); ++slot) {
-    keys_.push_back(KeyOf(candidates[slot]));
-    group_of_.emplace_back();
-    Add(static_cast<std::uint32_t>(slot), keys_.back());
+    const GroupKey key = KeyOf(candidates[slot]);
+    const std::uint32_t kind = KindOf(key.qps);
+    std::uint32_t id = FindGroup(kind, key.tier);
+    if (id == kNone) id = NewGroup(kind, key.tier);
+    groups_[id].slots.Insert(static_cast<std::uint32_t>(slot));
+    CountIn(groups_[id].tier->second, key);
+    keys_.push_back(key);
+    group_of_.push_back(id);
   }
 }
 
 void LexicographicIndex::Update(std::span<const Candidate> candidates, std::size_t slot) {
   const GroupKey key = KeyOf(candidates[slot]);
-  if (key == keys_[slot]) return;
-  Remove(static_cast<std::uint32_t>(slot));
+  const GroupKey old = keys_[slot];
+  if (key == old) return;
   keys_[slot] = key;
-  Add(static_cast<std::uint32_t>(slot), key);
+  const std::uint32_t from = group_of_[slot];
+  CountOut(groups_[from].tier->second, old);
+  const std::uint32_t kind = key.qps == old.qps ? groups_[from].kind : KindOf(key.qps);
+  std::uint32_t to = FindGroup(kind, key.tier);
+  if (to == kNone && kind == groups_[from].kind && groups_[from].slots.size() == 1) {
+    // Alone in its group, whose kind has none in the new tier: the group
+    // moves with it.
+    MoveGroup(from, key.tier);
+    to = from;
+  } else {
+    if (to == kNone) to = NewGroup(kind, key.tier);
+    groups_[from].slots.Erase(static_cast<std::uint32_t>(slot));
+    if (groups_[from].slots.empty()) DropGroup(from);
+    groups_[to].slots.Insert(static_cast<std::uint32_t>(slot));
+    group_of_[slot] = to;
+  }
+  CountIn(groups_[to].tier->second, key);
 }
 
-void LexicographicIndex::Add(std::uint32_t slot, const GroupKey& key) {
-  Groups::iterator group = groups_.lower_bound(key);
-  if (group == groups_.end() || key < group->first) {
-    if (spare_.empty()) {
-      group = groups_.emplace_hint(group, key, SlotSet());
+std::uint32_t LexicographicIndex::KindOf(std::uint64_t qps) {
+  const auto [found, fresh] = kind_of_qps_.try_emplace(qps, 0);
+  if (fresh) {
+    if (free_kinds_.empty()) {
+      found->second = static_cast<std::uint32_t>(kinds_.size());
+      kinds_.emplace_back();
     } else {
-      spare_.key() = key;
-      group = groups_.insert(group, std::move(spare_));
+      found->second = free_kinds_.back();
+      free_kinds_.pop_back();
     }
+    kinds_[found->second] = Kind{qps, kNone};
   }
-  group->second.Insert(slot);
-  group_of_[slot] = group;
-  TierCounts& tier = tiers_[key.tier];
+  return found->second;
+}
+
+std::uint32_t LexicographicIndex::FindGroup(std::uint32_t kind, std::uint64_t tier_key) const {
+  std::uint32_t id = kinds_[kind].first;
+  while (id != kNone && groups_[id].tier->first != tier_key) id = groups_[id].next;
+  return id;
+}
+
+std::uint32_t LexicographicIndex::NewGroup(std::uint32_t kind, std::uint64_t tier_key) {
+  std::uint32_t id;
+  if (free_groups_.empty()) {
+    id = static_cast<std::uint32_t>(groups_.size());
+    groups_.emplace_back();
+  } else {
+    id = free_groups_.back();
+    free_groups_.pop_back();
+  }
+  Group& group = groups_[id];
+  group.tier = tiers_.try_emplace(tier_key).first;
+  group.qps = kinds_[kind].qps;
+  group.kind = kind;
+  group.next = kinds_[kind].first;
+  kinds_[kind].first = id;
+  HeapPush(group.tier->second, id);
+  return id;
+}
+
+void LexicographicIndex::MoveGroup(std::uint32_t id, std::uint64_t tier_key) {
+  const Tiers::iterator left = groups_[id].tier;
+  HeapErase(left->second, groups_[id].at);
+  groups_[id].tier = tiers_.try_emplace(tier_key).first;
+  HeapPush(groups_[id].tier->second, id);
+  if (left->second.heap.empty()) tiers_.erase(left);
+}
+
+void LexicographicIndex::DropGroup(std::uint32_t id) {
+  const Group& group = groups_[id];
+  HeapErase(group.tier->second, group.at);
+  Kind& kind = kinds_[group.kind];
+  if (kind.first == id) {
+    kind.first = group.next;
+  } else {
+    std::uint32_t before = kind.first;
+    while (groups_[before].next != id) before = groups_[before].next;
+    groups_[before].next = group.next;
+  }
+  if (kind.first == kNone) {
+    kind_of_qps_.erase(kind.qps);
+    free_kinds_.push_back(group.kind);
+  }
+  // A tier without groups is gone (it may have none left but the one a
+  // candidate is moving to).
+  if (group.tier->second.heap.empty()) tiers_.erase(group.tier);
+  free_groups_.push_back(id);
+}
+
+void LexicographicIndex::CountIn(Tier& tier, const GroupKey& key) {
   ++tier.size;
   tier.qps_unknown += key.qps == kUnknown;
   inflight_unknown_ += key.tier == kUnknown;
 }
 
-void LexicographicIndex::Remove(std::uint32_t slot) {
-  const GroupKey& key = keys_[slot];
-  const Groups::iterator group = group_of_[slot];
-  group->second.Erase(slot);
-  if (group->second.empty()) spare_ = groups_.extract(group);
-  const auto tier = tiers_.find(key.tier);
-  tier->second.qps_unknown -= key.qps == kUnknown;
-  if (--tier->second.size == 0) tiers_.erase(tier);
+void LexicographicIndex::CountOut(Tier& tier, const GroupKey& key) {
+  --tier.size;
+  tier.qps_unknown -= key.qps == kUnknown;
   inflight_unknown_ -= key.tier == kUnknown;
 }
 
+void LexicographicIndex::HeapPush(Tier& tier, std::uint32_t id) {
+  tier.heap.push_back(id);
+  SiftUp(tier, tier.heap.size() - 1);
+}
+
+void LexicographicIndex::HeapErase(Tier& tier, std::size_t at) {
+  // The last group takes the place left.
+  const std::uint32_t last = tier.heap.back();
+  tier.heap.pop_back();
+  if (at == tier.heap.size()) return;
+  tier.heap[at] = last;
+  SiftDown(tier, at);
+  SiftUp(tier, groups_[last].at);
+}
+
+void LexicographicIndex::SiftUp(Tier& tier, std::size_t at) {
+  const std::uint32_t id = tier.heap[at];
+  const std::uint64_t qps = groups_[id].qps;
+  while (at > 0) {
+    const std::size_t parent = (at - 1) / 2;
+    const std::uint32_t above = tier.heap[parent];
+    if (groups_[above].qps <= qps) break;
+    tier.heap[at] = above;
+    groups_[above].at = static_cast<std::uint32_t>(at);
+    at = parent;
+  }
+  tier.heap[at] = id;
+  groups_[id].at = static_cast<std::uint32_t>(at);
+}
+
+void LexicographicIndex::SiftDown(Tier& tier, std::size_t at) {
+  const std::size_t size = tier.heap.size();
+  const std::uint32_t id = tier.heap[at];
+  const std::uint64_t qps = groups_[id].qps;
+  for (;;) {
+    std::size_t child = 2 * at + 1;
+    if (child >= size) break;
+    if (child + 1 < size && groups_[tier.heap[child + 1]].qps < groups_[tier.heap[child]].qps)
+      ++child;
+    const std::uint32_t below = tier.heap[child];
+    if (qps <= groups_[below].qps) break;
+    tier.heap[at] = below;
+    groups_[below].at = static_cast<std::uint32_t>(at);
+    at = child;
+  }
+  tier.heap[at] = id;
+  groups_[id].at = static_cast<std::uint32_t>(at);
+}
+
 LexicographicIndex::Front LexicographicIndex::Read() const {
-  // The first group is the first tier's: its members have the tier's
-  // lowest qps_1m, or all of them have an unknown one.
-  const auto& [first, picks] = *groups_.begin();
-  const TierCounts& tier = tiers_.begin()->second;
+  // The first tier's first group: its members have the tier's lowest
+  // qps_1m, or all of them have an unknown one.
+  const auto& [tier_key, tier] = *tiers_.begin();
+  const Group& first = groups_[tier.heap[0]];
   Front front;
-  front.any_inflight = first.tier != kUnknown;
+  front.any_inflight = tier_key != kUnknown;
   front.inflight_unknown = inflight_unknown_ > 0;
   front.tier = tier.size;
   front.any_qps = first.qps != kUnknown;
   front.qps_unknown = front.any_qps && tier.qps_unknown > 0;
-  front.ties = front.any_qps ? picks.size() : tier.size;
+  front.ties = front.any_qps ? first.slots.size() : tier.size;
   return front;
 }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "strategies/candidate.h"
@@ -11,14 +12,18 @@
 
 namespace lbsim {
 
-// The candidates of L1 least_load (least_load_lexicographic.cc) in the
-// order its rule reads them: known inflight before unknown, then by
-// inflight, known qps_1m before unknown, by qps_1m, and by pool position.
-// Candidates with the same inflight and qps_1m form a group, an ordered
-// set of slots; the groups are kept in that order, and the candidates of
-// each inflight (a tier) are counted. The rule's tier is then the first
-// tier and its picks the first group, whose k-th member in pool order is
-// found without a walk, however large the pool, where Select scans it.
+// The candidates of L1 least_load (least_load_lexicographic.cc) as its rule
+// reads them: known inflight before unknown, then by inflight, known
+// qps_1m before unknown, by qps_1m, and by pool position. The candidates of
+// one inflight form a tier; those of a tier with one qps_1m a group, an
+// ordered set of slots. Each tier keeps its groups in a binary heap by
+// qps_1m, and the tiers are ordered: the rule's tier is the first tier,
+// its picks the first tier's first group, whose k-th member in pool order
+// is found without a walk however large the pool, where Select scans it.
+// The groups of one qps_1m are listed together, so that a candidate whose
+// inflight moves, on every decision and completion, finds its new group
+// from its old one, and a group of one candidate moves with it to another
+// tier's heap (O(1) on average for a heap, without a search).
 class LexicographicIndex {
  public:
   // What the rule needs of the current list to decide.
@@ -39,7 +44,7 @@ class LexicographicIndex {
   Front Read() const;
   // The position in the list of the k-th pick (k < Read().ties), in pool
   // order.
-  std::size_t Pick(std::size_t k) const { return groups_.begin()->second.Nth(k); }
+  std::size_t Pick(std::size_t k) const { return FirstGroup().slots.Nth(k); }
 
  private:
   // A candidate's place in the rule's order but for its pool position, as
@@ -51,35 +56,65 @@ class LexicographicIndex {
   // a trace's is at most 2^53, and counting moves it by the requests in
   // flight.
   struct GroupKey {
-    std::uint64_t tier;  // the inflight: candidates of one tier share it
+    std::uint64_t tier;  // the inflight
     std::uint64_t qps;
-    friend bool operator<(const GroupKey& a, const GroupKey& b) {
-      return a.tier < b.tier || (a.tier == b.tier && a.qps < b.qps);
-    }
     friend bool operator==(const GroupKey&, const GroupKey&) = default;
   };
   static constexpr std::uint64_t kUnknown = ~std::uint64_t{0};
-  struct TierCounts {
-    std::size_t size = 0;         // candidates in the tier
-    std::size_t qps_unknown = 0;  // of them, with an unknown qps_1m
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+
+  struct Tier {
+    std::vector<std::uint32_t> heap;  // its groups (ids), the lowest qps_1m first
+    std::size_t size = 0;             // candidates in the tier
+    std::size_t qps_unknown = 0;      // of them, with an unknown qps_1m
   };
-  using Groups = std::map<GroupKey, SlotSet>;
+  using Tiers = std::map<std::uint64_t, Tier>;  // by GroupKey::tier
+  struct Group {
+    Tiers::iterator tier;        // its tier
+    std::uint64_t qps = 0;       // GroupKey::qps
+    std::uint32_t kind = kNone;  // its qps_1m's list
+    std::uint32_t next = kNone;  // the next group of that list
+    std::uint32_t at = 0;        // its place in its tier's heap
+    SlotSet slots;
+  };
+  // The groups of one qps_1m (GroupKey::qps), one per tier holding it.
+  struct Kind {
+    std::uint64_t qps = 0;
+    std::uint32_t first = kNone;  // a list through Group::next
+  };
 
   static GroupKey KeyOf(const Candidate& c);
-  // Puts `slot` in the group of `key` and counts it in its tier.
-  void Add(std::uint32_t slot, const GroupKey& key);
-  // Takes `slot` out of its group and tier.
-  void Remove(std::uint32_t slot);
+  const Group& FirstGroup() const { return groups_[tiers_.begin()->second.heap[0]]; }
+  // The list of `qps`, made if there is none.
+  std::uint32_t KindOf(std::uint64_t qps);
+  // The group of `kind` in tier `tier_key`, or kNone.
+  std::uint32_t FindGroup(std::uint32_t kind, std::uint64_t tier_key) const;
+  // A new, empty group of `kind` in tier `tier_key`, which has none.
+  std::uint32_t NewGroup(std::uint32_t kind, std::uint64_t tier_key);
+  // Moves group `id` to tier `tier_key`, where its kind has none.
+  void MoveGroup(std::uint32_t id, std::uint64_t tier_key);
+  // Takes emptied group `id` out of its tier's heap and its kind's list,
+  // and drops a kind or tier left empty.
+  void DropGroup(std::uint32_t id);
+  // Counts a candidate of `key` in `tier`, or out of it.
+  void CountIn(Tier& tier, const GroupKey& key);
+  void CountOut(Tier& tier, const GroupKey& key);
+  // Heap steps in `tier`: puts group `id` in, takes the one at `at` out,
+  // restores the order from `at` up or down.
+  void HeapPush(Tier& tier, std::uint32_t id);
+  void HeapErase(Tier& tier, std::size_t at);
+  void SiftUp(Tier& tier, std::size_t at);
+  void SiftDown(Tier& tier, std::size_t at);
 
-  Groups groups_;
-  std::map<std::uint64_t, TierCounts> tiers_;  // by GroupKey::tier
-  std::vector<GroupKey> keys_;              // each slot's key
-  std::vector<Groups::iterator> group_of_;  // each slot's group
-  // A group emptied, kept with its set's room for the next new group
-  // (a candidate's qps_1m is often its own: most moves empty a group and
-  // make one).
-  Groups::node_type spare_;
-  std::size_t inflight_unknown_ = 0;  // candidates whose inflight is unknown
+  Tiers tiers_;
+  std::vector<Group> groups_;            // by id; those in free_groups_ are unused
+  std::vector<std::uint32_t> free_groups_;
+  std::vector<Kind> kinds_;              // by id; those in free_kinds_ are unused
+  std::vector<std::uint32_t> free_kinds_;
+  std::unordered_map<std::uint64_t, std::uint32_t> kind_of_qps_;
+  std::vector<GroupKey> keys_;           // each slot's key
+  std::vector<std::uint32_t> group_of_;  // each slot's group
+  std::size_t inflight_unknown_ = 0;     // candidates whose inflight is unknown
 };
 
 }  // namespace lbsim

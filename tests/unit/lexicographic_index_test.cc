@@ -37,13 +37,25 @@ std::map<std::string, int> Compare(std::uint64_t seed, std::size_t max_pool, int
   // Per run, qps_1m from a few values (many ties) or from a thousand, so
   // that most candidates have one of their own and moves empty groups.
   const bool spread_qps = chance(0.3);
-  auto random_load = [&](Candidate& c) {
-    c.inflight = std::nullopt;
-    c.qps_1m = std::nullopt;
-    if (chance(known_inflight)) c.inflight = static_cast<std::int64_t>(rng() % 4);
+  // Per run, inflight from 4 values or 40 (tiers of a few candidates).
+  const std::uint64_t inflights = chance(0.3) ? 40 : 4;
+  auto random_qps = [&](Candidate& c) {
     static const double qps[] = {0.0, -0.0, 1.0, 2.5, 100.0, 0.3, 1e308};
+    c.qps_1m = std::nullopt;
     if (chance(known_qps))
       c.qps_1m = spread_qps ? static_cast<double>(rng() % 1000) * 0.25 : qps[rng() % std::size(qps)];
+  };
+  auto random_load = [&](Candidate& c) {
+    c.inflight = std::nullopt;
+    if (chance(known_inflight)) c.inflight = static_cast<std::int64_t>(rng() % inflights);
+    random_qps(c);
+  };
+  // A change of one field, as a replay makes them: a request routed or
+  // completed (inflight +-1), or a new qps_1m alone.
+  auto random_change = [&](Candidate& c) {
+    if (chance(0.4)) return random_load(c);
+    if (c.inflight && chance(0.5)) return void(*c.inflight += chance(0.5) ? 1 : -1);
+    random_qps(c);
   };
   std::vector<Candidate> universe(1 + rng() % max_pool);
   for (std::size_t i = 0; i < universe.size(); ++i) {
@@ -69,7 +81,7 @@ std::map<std::string, int> Compare(std::uint64_t seed, std::size_t max_pool, int
     if (chance(0.03)) choose_alive();
     for (auto changes = chance(0.5) ? rng() % 4 : 0; changes > 0; --changes) {
       const std::size_t slot = rng() % candidates.size();
-      random_load(candidates[slot]);
+      random_change(candidates[slot]);
       index->Update(candidates, slot);
     }
     const Choice want = reference->Select(candidates, {});
@@ -115,6 +127,47 @@ TEST_CASE("least_load L1: indexed ties rotate in pool order through thousands of
     REQUIRE(c.index == 2 * (k % 2500) + 1);
     REQUIRE(c.reason == "tie");
     REQUIRE(c.passed_over_unknown);
+  }
+}
+
+
+TEST_CASE("least_load L1: indexed decisions follow qps_1m changes within one large tier") {
+  // Every candidate at inflight 0 with a qps_1m of its own, one or two of
+  // them changing before each decision and the chosen one routing its
+  // request: the lowest moves through the index's groups of a large tier,
+  // each leaving and joining anywhere.
+  std::mt19937_64 rng(5);
+  std::vector<Candidate> pool(700);
+  auto qps = [&] { return static_cast<double>(rng() % 100000) / 8; };
+  for (std::size_t i = 0; i < pool.size(); ++i) {
+    pool[i].instance = static_cast<InstanceIndex>(i);
+    pool[i].inflight = 0;
+    pool[i].qps_1m = qps();
+  }
+  std::unique_ptr<Strategy> reference = LexicographicLeastLoad();
+  std::unique_ptr<Strategy> ll = LexicographicLeastLoad();
+  IndexedSelect& index = *ll->Indexed();
+  index.Reset(pool);
+  for (int d = 0; d < 20000; ++d) {
+    for (int changes = 1 + static_cast<int>(rng() % 2); changes > 0; --changes) {
+      const std::size_t slot = rng() % pool.size();
+      pool[slot].qps_1m = qps();
+      index.Update(pool, slot);
+    }
+    const Choice want = reference->Select(pool, {});
+    const Choice got = index.SelectIndexed(pool, {});
+    INFO("decision ", d);
+    REQUIRE(got.index == want.index);
+    REQUIRE(got.reason == want.reason);
+    // The chosen one routes the request (it leaves the tier: the heap's
+    // first group goes); a random one with requests completes one.
+    ++*pool[want.index].inflight;
+    index.Update(pool, want.index);
+    const std::size_t done = rng() % pool.size();
+    if (*pool[done].inflight > 0 && rng() % 4 != 0) {
+      --*pool[done].inflight;
+      index.Update(pool, done);
+    }
   }
 }
 
