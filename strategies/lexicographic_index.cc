@@ -21,17 +21,17 @@ void LexicographicIndex::Reset(std::span<const Candidate> candidates) {
   tiers_.clear();
   groups_.clear();
   free_groups_.clear();
-  kinds_.clear();
-  free_kinds_.clear();
-  kind_of_qps_.clear();
+  qps_lists_.clear();
+  free_qps_lists_.clear();
+  qps_list_of_.clear();
   keys_.clear();
   group_of_.clear();
   inflight_unknown_ = 0;
   for (std::size_t slot = 0; slot < candidates.size(); ++slot) {
     const GroupKey key = KeyOf(candidates[slot]);
-    const std::uint32_t kind = KindOf(key.qps);
-    std::uint32_t id = FindGroup(kind, key.tier);
-    if (id == kNone) id = NewGroup(kind, key.tier);
+    const std::uint32_t list = QpsListOf(key.qps);
+    std::uint32_t id = FindGroup(list, key.tier);
+    if (id == kNone) id = NewGroup(list, key.tier);
     groups_[id].slots.Insert(static_cast<std::uint32_t>(slot));
     CountIn(groups_[id].tier->second, key);
     keys_.push_back(key);
@@ -46,15 +46,15 @@ void LexicographicIndex::Update(std::span<const Candidate> candidates, std::size
   keys_[slot] = key;
   const std::uint32_t from = group_of_[slot];
   CountOut(groups_[from].tier->second, old);
-  const std::uint32_t kind = key.qps == old.qps ? groups_[from].kind : KindOf(key.qps);
-  std::uint32_t to = FindGroup(kind, key.tier);
-  if (to == kNone && kind == groups_[from].kind && groups_[from].slots.size() == 1) {
-    // Alone in its group, whose kind has none in the new tier: the group
+  const std::uint32_t list = key.qps == old.qps ? groups_[from].list : QpsListOf(key.qps);
+  std::uint32_t to = FindGroup(list, key.tier);
+  if (to == kNone && list == groups_[from].list && groups_[from].slots.size() == 1) {
+    // Alone in its group, whose list has none in the new tier: the group
     // moves with it.
     MoveGroup(from, key.tier);
     to = from;
   } else {
-    if (to == kNone) to = NewGroup(kind, key.tier);
+    if (to == kNone) to = NewGroup(list, key.tier);
     groups_[from].slots.Erase(static_cast<std::uint32_t>(slot));
     if (groups_[from].slots.empty()) DropGroup(from);
     groups_[to].slots.Insert(static_cast<std::uint32_t>(slot));
@@ -63,28 +63,28 @@ void LexicographicIndex::Update(std::span<const Candidate> candidates, std::size
   CountIn(groups_[to].tier->second, key);
 }
 
-std::uint32_t LexicographicIndex::KindOf(std::uint64_t qps) {
-  const auto [found, fresh] = kind_of_qps_.try_emplace(qps, 0);
+std::uint32_t LexicographicIndex::QpsListOf(std::uint64_t qps) {
+  const auto [found, fresh] = qps_list_of_.try_emplace(qps, 0);
   if (fresh) {
-    if (free_kinds_.empty()) {
-      found->second = static_cast<std::uint32_t>(kinds_.size());
-      kinds_.emplace_back();
+    if (free_qps_lists_.empty()) {
+      found->second = static_cast<std::uint32_t>(qps_lists_.size());
+      qps_lists_.emplace_back();
     } else {
-      found->second = free_kinds_.back();
-      free_kinds_.pop_back();
+      found->second = free_qps_lists_.back();
+      free_qps_lists_.pop_back();
     }
-    kinds_[found->second] = Kind{qps, kNone};
+    qps_lists_[found->second] = QpsList{qps, kNone};
   }
   return found->second;
 }
 
-std::uint32_t LexicographicIndex::FindGroup(std::uint32_t kind, std::uint64_t tier_key) const {
-  std::uint32_t id = kinds_[kind].first;
+std::uint32_t LexicographicIndex::FindGroup(std::uint32_t list, std::uint64_t tier_key) const {
+  std::uint32_t id = qps_lists_[list].first;
   while (id != kNone && groups_[id].tier->first != tier_key) id = groups_[id].next;
   return id;
 }
 
-std::uint32_t LexicographicIndex::NewGroup(std::uint32_t kind, std::uint64_t tier_key) {
+std::uint32_t LexicographicIndex::NewGroup(std::uint32_t list, std::uint64_t tier_key) {
   std::uint32_t id;
   if (free_groups_.empty()) {
     id = static_cast<std::uint32_t>(groups_.size());
@@ -95,10 +95,10 @@ std::uint32_t LexicographicIndex::NewGroup(std::uint32_t kind, std::uint64_t tie
   }
   Group& group = groups_[id];
   group.tier = tiers_.try_emplace(tier_key).first;
-  group.qps = kinds_[kind].qps;
-  group.kind = kind;
-  group.next = kinds_[kind].first;
-  kinds_[kind].first = id;
+  group.qps = qps_lists_[list].qps;
+  group.list = list;
+  group.next = qps_lists_[list].first;
+  qps_lists_[list].first = id;
   HeapPush(group.tier->second, id);
   return id;
 }
@@ -114,20 +114,20 @@ void LexicographicIndex::MoveGroup(std::uint32_t id, std::uint64_t tier_key) {
 void LexicographicIndex::DropGroup(std::uint32_t id) {
   const Group& group = groups_[id];
   HeapErase(group.tier->second, group.at);
-  Kind& kind = kinds_[group.kind];
-  if (kind.first == id) {
-    kind.first = group.next;
+  QpsList& list = qps_lists_[group.list];
+  if (list.first == id) {
+    list.first = group.next;
   } else {
-    std::uint32_t before = kind.first;
+    std::uint32_t before = list.first;
     while (groups_[before].next != id) before = groups_[before].next;
     groups_[before].next = group.next;
   }
-  if (kind.first == kNone) {
-    kind_of_qps_.erase(kind.qps);
-    free_kinds_.push_back(group.kind);
+  if (list.first == kNone) {
+    qps_list_of_.erase(list.qps);
+    free_qps_lists_.push_back(group.list);
   }
-  // A tier without groups is gone (it may have none left but the one a
-  // candidate is moving to).
+  // A tier goes with its last group, not with its last candidate: one
+  // moving to another group of the same tier has left the count already.
   if (group.tier->second.heap.empty()) tiers_.erase(group.tier);
   free_groups_.push_back(id);
 }

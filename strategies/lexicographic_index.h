@@ -72,13 +72,13 @@ class LexicographicIndex {
   struct Group {
     Tiers::iterator tier;        // its tier
     std::uint64_t qps = 0;       // GroupKey::qps
-    std::uint32_t kind = kNone;  // its qps_1m's list
+    std::uint32_t list = kNone;  // the list of its qps_1m's groups
     std::uint32_t next = kNone;  // the next group of that list
     std::uint32_t at = 0;        // its place in its tier's heap
     SlotSet slots;
   };
   // The groups of one qps_1m (GroupKey::qps), one per tier holding it.
-  struct Kind {
+  struct QpsList {
     std::uint64_t qps = 0;
     std::uint32_t first = kNone;  // a list through Group::next
   };
@@ -86,15 +86,16 @@ class LexicographicIndex {
   static GroupKey KeyOf(const Candidate& c);
   const Group& FirstGroup() const { return groups_[tiers_.begin()->second.heap[0]]; }
   // The list of `qps`, made if there is none.
-  std::uint32_t KindOf(std::uint64_t qps);
-  // The group of `kind` in tier `tier_key`, or kNone.
-  std::uint32_t FindGroup(std::uint32_t kind, std::uint64_t tier_key) const;
-  // A new, empty group of `kind` in tier `tier_key`, which has none.
-  std::uint32_t NewGroup(std::uint32_t kind, std::uint64_t tier_key);
-  // Moves group `id` to tier `tier_key`, where its kind has none.
+  std::uint32_t QpsListOf(std::uint64_t qps);
+  // The group of qps_1m list `list` in tier `tier_key`, or kNone.
+  std::uint32_t FindGroup(std::uint32_t list, std::uint64_t tier_key) const;
+  // A new, empty group of qps_1m list `list` in tier `tier_key`, which
+  // has none.
+  std::uint32_t NewGroup(std::uint32_t list, std::uint64_t tier_key);
+  // Moves group `id` to tier `tier_key`, where its list has none.
   void MoveGroup(std::uint32_t id, std::uint64_t tier_key);
-  // Takes emptied group `id` out of its tier's heap and its kind's list,
-  // and drops a kind or tier left empty.
+  // Takes emptied group `id` out of its tier's heap and its qps_1m's
+  // list, and drops a list or tier left without groups.
   void DropGroup(std::uint32_t id);
   // Counts a candidate of `key` in `tier`, or out of it.
   void CountIn(Tier& tier, const GroupKey& key);
@@ -107,11 +108,11 @@ class LexicographicIndex {
   void SiftDown(Tier& tier, std::size_t at);
 
   Tiers tiers_;
-  std::vector<Group> groups_;            // by id; those in free_groups_ are unused
+  std::vector<Group> groups_;  // by id; those in free_groups_ are unused
   std::vector<std::uint32_t> free_groups_;
-  std::vector<Kind> kinds_;              // by id; those in free_kinds_ are unused
-  std::vector<std::uint32_t> free_kinds_;
-  std::unordered_map<std::uint64_t, std::uint32_t> kind_of_qps_;
+  std::vector<QpsList> qps_lists_;  // by id; those in free_qps_lists_ are unused
+  std::vector<std::uint32_t> free_qps_lists_;
+  std::unordered_map<std::uint64_t, std::uint32_t> qps_list_of_;  // by GroupKey::qps
   std::vector<GroupKey> keys_;           // each slot's key
   std::vector<std::uint32_t> group_of_;  // each slot's group
   std::size_t inflight_unknown_ = 0;     // candidates whose inflight is unknown
