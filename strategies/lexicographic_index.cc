@@ -24,7 +24,6 @@ void LexicographicIndex::Reset(std::span<const Candidate> candidates) {
   qps_lists_.clear();
   free_qps_lists_.clear();
   qps_list_of_.clear();
-  keys_.clear();
   group_of_.clear();
   inflight_unknown_ = 0;
   for (std::size_t slot = 0; slot < candidates.size(); ++slot) {
@@ -34,17 +33,15 @@ void LexicographicIndex::Reset(std::span<const Candidate> candidates) {
     if (id == kNone) id = NewGroup(list, key.tier);
     groups_[id].slots.Insert(static_cast<std::uint32_t>(slot));
     CountIn(groups_[id].tier->second, key);
-    keys_.push_back(key);
     group_of_.push_back(id);
   }
 }
 
 void LexicographicIndex::Update(std::span<const Candidate> candidates, std::size_t slot) {
   const GroupKey key = KeyOf(candidates[slot]);
-  const GroupKey old = keys_[slot];
-  if (key == old) return;
-  keys_[slot] = key;
   const std::uint32_t from = group_of_[slot];
+  const GroupKey old{groups_[from].tier->first, groups_[from].qps};
+  if (key == old) return;
   CountOut(groups_[from].tier->second, old);
   const std::uint32_t list = key.qps == old.qps ? groups_[from].list : QpsListOf(key.qps);
   std::uint32_t to = FindGroup(list, key.tier);

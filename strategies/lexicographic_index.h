@@ -71,7 +71,7 @@ class LexicographicIndex {
   using Tiers = std::map<std::uint64_t, Tier>;  // by GroupKey::tier
   struct Group {
     Tiers::iterator tier;        // its tier
-    std::uint64_t qps = 0;       // GroupKey::qps
+    std::uint64_t qps = 0;       // GroupKey::qps (its list's, kept for the heap's compares)
     std::uint32_t list = kNone;  // the list of its qps_1m's groups
     std::uint32_t next = kNone;  // the next group of that list
     std::uint32_t at = 0;        // its place in its tier's heap
@@ -113,7 +113,6 @@ class LexicographicIndex {
   std::vector<QpsList> qps_lists_;  // by id; those in free_qps_lists_ are unused
   std::vector<std::uint32_t> free_qps_lists_;
   std::unordered_map<std::uint64_t, std::uint32_t> qps_list_of_;  // by GroupKey::qps
-  std::vector<GroupKey> keys_;           // each slot's key
   std::vector<std::uint32_t> group_of_;  // each slot's group
   std::size_t inflight_unknown_ = 0;     // candidates whose inflight is unknown
 };
