@@ -5,6 +5,8 @@
 #include <span>
 #include <vector>
 
+#include "strategies/block_lru.h"
+#include "strategies/block_runs.h"
 #include "strategies/hint.h"
 
 namespace lbsim {
@@ -13,17 +15,25 @@ namespace lbsim {
 inline constexpr std::size_t kDefaultCacheBlocks = 4096;
 
 // One Instance's KV cache as a least-recently-used set of block ids with a
-// fixed capacity. Nothing is allocated per block: the blocks are the nodes
-// of one array, linked in recency order, found through an open-addressing
-// table of their positions; both grow with the blocks cached, up to the
-// capacity.
+// fixed capacity. It starts as runs of consecutive ids (BlockRuns), which
+// cost per run where a prompt's ids count up; once it holds more than
+// kRunsMax runs (ids that do not count up, such as hashes), it moves, for
+// good and with the same blocks in the same order, to one node per block
+// (BlockLru), whose cost does not depend on the ids.
 class BlockCache {
  public:
-  explicit BlockCache(std::size_t capacity) : capacity_(capacity) {}
+  // The most runs a cache keeps before it moves to a node per block: a
+  // run's key is inserted into a sorted array, so an insertion moves up to
+  // this many keys.
+  static constexpr std::size_t kRunsMax = 512;
+
+  explicit BlockCache(std::size_t capacity) : runs_(capacity), blocks_(capacity) {}
 
   // How many leading blocks of `blocks` are cached: the count up to, not
   // including, the first block that is not.
-  std::size_t MatchPrefix(std::span<const std::uint64_t> blocks) const;
+  std::size_t MatchPrefix(std::span<const std::uint64_t> blocks) const {
+    return by_block_ ? blocks_.MatchPrefix(blocks) : runs_.MatchPrefix(blocks);
+  }
 
   // Caches every block of `blocks`, touching them from the last to the
   // first, so the leading blocks (the most shared part of a prompt) end up
@@ -31,42 +41,14 @@ class BlockCache {
   // recently used blocks beyond the capacity.
   void Insert(std::span<const std::uint64_t> blocks);
 
-  std::size_t size() const { return nodes_.size(); }
+  std::size_t size() const { return by_block_ ? blocks_.size() : runs_.size(); }
+  // The blocks are kept one node per block (BlockLru), not as runs.
+  bool by_block() const { return by_block_; }
 
  private:
-  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
-
-  // A cached block, linked to the blocks used just before and after it.
-  struct Node {
-    std::uint64_t block;
-    std::uint32_t newer, older;
-  };
-
-  // The table slot where `block` (of hash `hash`, see Hash) is, or the
-  // empty one where it would go.
-  std::size_t SlotOf(std::uint64_t block, std::uint32_t hash) const;
-  // Links node `n` in as the most recently used.
-  void LinkNewest(std::uint32_t n);
-  // Takes node `n` out of the recency order.
-  void Unlink(std::uint32_t n);
-  // Empties table slot `slot`, moving the entries after it that probed
-  // past it back (linear probing's deletion, which leaves no tombstone).
-  void EraseSlot(std::size_t slot);
-  // Rebuilds the table at `size` slots (a power of two) from the nodes.
-  void Rehash(std::size_t size);
-
-  std::size_t capacity_;
-  std::vector<Node> nodes_;
-  std::uint32_t newest_ = kNone, oldest_ = kNone;
-  // A table slot: node index + 1 (0: empty) and the top 32 bits of its
-  // block's hash, which say where it belongs without reading the node.
-  struct Entry {
-    std::uint32_t node = 0;
-    std::uint32_t hash = 0;
-  };
-  // At most half full.
-  std::vector<Entry> table_;
-  int shift_ = 32;  // 32 - log2(table_.size()): a hash's top bits are its home
+  BlockRuns runs_;   // until by_block_
+  BlockLru blocks_;  // once by_block_
+  bool by_block_ = false;
 };
 
 // The KV caches of every Instance, each belonging to one registration: an

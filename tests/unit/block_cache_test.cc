@@ -1,17 +1,21 @@
 // BlockCache and InstanceBlockCaches: the LRU KV-cache model that kv_aware
-// keeps and that measures every strategy's prefix hit rate. BlockCache is
-// also checked against a plain LRU list written from its contract, on
-// random prompts of ids that crowd its table.
+// keeps and that measures every strategy's prefix hit rate. BlockCache and
+// both of its forms (BlockRuns, BlockLru) are also checked against a plain
+// LRU list written from its contract, on random prompts of ids that crowd
+// a table and on prompts whose ids count up, as Mooncake's do.
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <list>
 #include <random>
 #include <vector>
 
 #include "strategies/block_cache.h"
+#include "strategies/block_lru.h"
+#include "strategies/block_runs.h"
 
 namespace lbsim {
 namespace {
@@ -135,6 +139,154 @@ TEST_CASE("BlockCache: a large cache fills, then keeps the newest blocks of a lo
   // The last 20 prompts of 1,000 are cached, the ones before are not.
   CHECK(cache.MatchPrefix(Blocks(run.begin() + 30000, run.end())) == 20000);
   CHECK(cache.MatchPrefix(Blocks(run.begin() + 29999, run.end())) == 0);
+}
+
+TEST_CASE("a run touched in its middle keeps its other parts where they were") {
+  BlockCache cache(8);
+  cache.Insert(Blocks{1, 2, 3, 4, 5, 6});  // recency: 1 2 3 4 5 6
+  cache.Insert(Blocks{3, 4});              // recency: 3 4 1 2 5 6
+  cache.Insert(Blocks{10, 11, 12});        // 10 11 12 3 4 1 2 5; 6 evicted
+  CHECK(cache.size() == 8);
+  CHECK(cache.MatchPrefix(Blocks{5}) == 1);
+  CHECK(cache.MatchPrefix(Blocks{6}) == 0);
+  cache.Insert(Blocks{20});  // evicts 5
+  CHECK(cache.MatchPrefix(Blocks{1, 2, 3, 4, 5}) == 4);
+  cache.Insert(Blocks{21, 22});  // evicts 2, then 1
+  CHECK(cache.MatchPrefix(Blocks{1}) == 0);
+  CHECK(cache.MatchPrefix(Blocks{3, 4, 10, 11, 12, 20, 21, 22}) == 8);
+  CHECK_FALSE(cache.by_block());
+}
+
+TEST_CASE("ids at the top of the range: the largest id is not followed by 0") {
+  constexpr std::uint64_t kTop = std::numeric_limits<std::uint64_t>::max();
+  BlockCache cache(4);
+  cache.Insert(Blocks{kTop - 1, kTop});
+  CHECK(cache.MatchPrefix(Blocks{kTop - 1, kTop, 0}) == 2);
+  cache.Insert(Blocks{0, 1});
+  CHECK(cache.MatchPrefix(Blocks{kTop, 0, 1}) == 3);
+  CHECK(cache.MatchPrefix(Blocks{kTop - 1, kTop, 0, 1}) == 4);
+  cache.Insert(Blocks{kTop});  // recency: top 0 1 top-1
+  cache.Insert(Blocks{7});     // evicts top - 1
+  CHECK(cache.MatchPrefix(Blocks{kTop - 1}) == 0);
+  CHECK(cache.MatchPrefix(Blocks{kTop, 0, 1, 7}) == 4);
+}
+
+// Prompts as Mooncake numbers them: the leading blocks of one of a few
+// shared prompts (ids counting up from the prompt's first), then a few ids
+// of the request's own, counting on from the last request's; now and then
+// scattered ids, ids counting down, a repeat, or ids at either end of the
+// range.
+Blocks RunShapedPrompt(std::mt19937_64& random, std::uint64_t& next_own) {
+  constexpr std::uint64_t kTop = std::numeric_limits<std::uint64_t>::max();
+  Blocks prompt;
+  const std::uint64_t shared = 1000 * (random() % 6);
+  for (std::uint64_t i = 0, n = random() % 30; i < n; ++i) prompt.push_back(shared + i);
+  for (std::uint64_t i = 0, n = random() % 5; i < n; ++i) prompt.push_back(next_own++);
+  switch (random() % 8) {
+    case 0: prompt.push_back(random() % 40); break;
+    case 1: for (std::uint64_t i = 5; i > 0; --i) prompt.push_back(shared + i); break;
+    case 2: if (!prompt.empty()) prompt.push_back(prompt.front()); break;
+    case 3: prompt.insert(prompt.begin(), {kTop - 1, kTop, 0, 1}); break;
+    default: break;
+  }
+  return prompt;
+}
+
+// Replays `steps` prompts from `next` into `cache` and `reference`,
+// checking after each that they hold the same blocks.
+template <class Cache, class Next>
+void CheckAgainstReference(Cache& cache, ReferenceLru& reference, int steps, Next next,
+                           const Blocks& probes) {
+  for (int step = 0; step < steps; ++step) {
+    CAPTURE(step);
+    const Blocks prompt = next();
+    cache.Insert(prompt);
+    reference.Insert(prompt);
+    REQUIRE(cache.size() == reference.size());
+    for (std::uint64_t b : probes) {
+      CAPTURE(b);
+      REQUIRE((cache.MatchPrefix(Blocks{b}) == 1) == reference.Holds(b));
+    }
+    std::size_t expected = 0;
+    while (expected < prompt.size() && reference.Holds(prompt[expected])) ++expected;
+    REQUIRE(cache.MatchPrefix(prompt) == expected);
+  }
+}
+
+TEST_CASE("BlockRuns, BlockLru and BlockCache hold what a plain LRU list holds, on counting-up prompts") {
+  constexpr std::uint64_t kTop = std::numeric_limits<std::uint64_t>::max();
+  Blocks probes = {kTop - 1, kTop};
+  for (std::uint64_t shared = 0; shared < 6000; shared += 1000)
+    for (std::uint64_t i = 0; i < 32; ++i) probes.push_back(shared + i);
+  for (const std::size_t capacity : {0, 1, 2, 3, 7, 16, 50, 200}) {
+    CAPTURE(capacity);
+    for (int form = 0; form < 3; ++form) {
+      CAPTURE(form);
+      std::mt19937_64 random(11 + capacity);
+      std::uint64_t next_own = 100000;
+      const auto next = [&] { return RunShapedPrompt(random, next_own); };
+      Blocks own_probes = probes;
+      for (std::uint64_t i = 100000; i < 100000 + 600; ++i) own_probes.push_back(i);
+      ReferenceLru reference(capacity);
+      if (form == 0) {
+        BlockRuns cache(capacity);
+        CheckAgainstReference(cache, reference, 300, next, own_probes);
+      } else if (form == 1) {
+        BlockLru cache(capacity);
+        CheckAgainstReference(cache, reference, 300, next, own_probes);
+      } else {
+        BlockCache cache(capacity);
+        CheckAgainstReference(cache, reference, 300, next, own_probes);
+        CHECK_FALSE(cache.by_block());  // a few hundred blocks: runs throughout
+      }
+    }
+  }
+}
+
+TEST_CASE("BlockCache moves to a node per block past kRunsMax runs, keeping every block in order") {
+  // Scattered ids make a run each: the cache moves once it holds more than
+  // kRunsMax of them, and then goes on as the reference does, counting-up
+  // prompts and scattered ids mixed.
+  const std::size_t capacity = 3 * BlockCache::kRunsMax;
+  std::mt19937_64 random(3);
+  std::uint64_t next_own = 100000;
+  Blocks probes;
+  for (std::uint64_t i = 0; i < 4 * BlockCache::kRunsMax; ++i) probes.push_back(i * 7919 + 5);
+  for (std::uint64_t i = 0; i < 32; ++i) probes.push_back(2000 + i);
+  int step = 0;
+  const auto next = [&] {
+    Blocks prompt;
+    if (step++ % 3 == 0) {
+      prompt = RunShapedPrompt(random, next_own);
+    } else {
+      for (int i = 0; i < 8; ++i) prompt.push_back(probes[random() % (4 * BlockCache::kRunsMax)]);
+    }
+    return prompt;
+  };
+  BlockCache cache(capacity);
+  ReferenceLru reference(capacity);
+  CheckAgainstReference(cache, reference, 40, next, probes);
+  CHECK_FALSE(cache.by_block());  // fewer runs than kRunsMax so far
+  CheckAgainstReference(cache, reference, 360, next, probes);
+  CHECK(cache.by_block());
+}
+
+TEST_CASE("BlockRuns keeps a prompt whose ids count up as one run") {
+  BlockRuns cache(100);
+  Blocks prompt;
+  for (std::uint64_t i = 0; i < 40; ++i) prompt.push_back(5000 + i);
+  cache.Insert(prompt);
+  CHECK(cache.runs() == 1);
+  cache.Insert(Blocks(prompt.begin(), prompt.begin() + 10));  // its head, touched again
+  CHECK(cache.runs() == 1);  // the same order: still one run
+  cache.Insert(Blocks(prompt.begin() + 10, prompt.begin() + 20));  // its middle
+  CHECK(cache.runs() == 3);
+  Blocks newest_first;
+  cache.AppendNewestFirst(newest_first);
+  Blocks expected(prompt.begin() + 10, prompt.begin() + 20);
+  expected.insert(expected.end(), prompt.begin(), prompt.begin() + 10);
+  expected.insert(expected.end(), prompt.begin() + 20, prompt.end());
+  CHECK(newest_first == expected);
 }
 
 TEST_CASE("InstanceBlockCaches: one cache per Instance, emptied by a new registration") {

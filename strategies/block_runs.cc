@@ -1,0 +1,166 @@
+#include "strategies/block_runs.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace lbsim {
+namespace {
+
+constexpr std::uint64_t kLastId = std::numeric_limits<std::uint64_t>::max();
+
+// blocks[i] is one more than blocks[i - 1] (without wrapping around).
+bool CountsUp(std::span<const std::uint64_t> blocks, std::size_t i) {
+  return blocks[i - 1] != kLastId && blocks[i] == blocks[i - 1] + 1;
+}
+
+}  // namespace
+
+std::size_t BlockRuns::KeyAtOrAfter(std::uint64_t block) const {
+  const auto above = std::upper_bound(keys_.begin(), keys_.end(), block);
+  auto k = static_cast<std::size_t>(above - keys_.begin());
+  if (k > 0 && runs_[key_runs_[k - 1]].hi >= block) --k;
+  return k;
+}
+
+std::size_t BlockRuns::MatchPrefix(std::span<const std::uint64_t> blocks) const {
+  std::size_t n = 0;
+  while (n < blocks.size()) {
+    const std::size_t k = KeyAtOrAfter(blocks[n]);
+    if (k == keys_.size() || keys_[k] > blocks[n]) break;  // not cached
+    // The blocks that count up from here stay in this run up to its end.
+    const std::uint64_t hi = runs_[key_runs_[k]].hi;
+    ++n;
+    while (n < blocks.size() && CountsUp(blocks, n) && blocks[n] <= hi) ++n;
+  }
+  return n;
+}
+
+void BlockRuns::Insert(std::span<const std::uint64_t> blocks) {
+  if (capacity_ == 0) return;
+  // Touching blocks[end - 1] down to blocks[0] one by one is touching their
+  // runs of counting-up ids from the last run to the first, each whole.
+  std::size_t end = blocks.size();
+  while (end > 0) {
+    std::size_t begin = end - 1;
+    while (begin > 0 && CountsUp(blocks, begin)) --begin;
+    Touch(blocks[begin], blocks[end - 1]);
+    Evict();
+    end = begin;
+  }
+}
+
+void BlockRuns::Touch(std::uint64_t lo, std::uint64_t hi) {
+  // Take lo..hi out of the runs that hold some of them. A run cut in two
+  // keeps both parts where it was in the recency order, its lower part
+  // the newer.
+  std::size_t k = KeyAtOrAfter(lo);
+  while (k < keys_.size() && keys_[k] <= hi) {
+    const std::uint32_t r = key_runs_[k];
+    Run& run = runs_[r];
+    if (run.lo < lo && run.hi > hi) {  // holds lo..hi and more on both sides
+      const std::uint64_t upper_hi = run.hi;
+      size_ -= hi - lo + 1;
+      run.hi = lo - 1;
+      const std::uint32_t upper = NewRun(hi + 1, upper_hi);
+      LinkOlderThan(r, upper);
+      InsertKey(k + 1, hi + 1, upper);
+      break;
+    }
+    if (run.lo < lo) {  // its upper part goes
+      size_ -= run.hi - lo + 1;
+      run.hi = lo - 1;
+      ++k;
+    } else if (run.hi > hi) {  // its lower part goes; no run lies above it
+      size_ -= hi - run.lo + 1;
+      run.lo = hi + 1;
+      keys_[k] = hi + 1;
+      break;
+    } else {  // all of it goes
+      size_ -= run.hi - run.lo + 1;
+      DropRun(r, k);
+    }
+  }
+  size_ += hi - lo + 1;
+  // A newest run that starts just above hi continues this one: lo..hi are
+  // newer than all of it, in the same order.
+  if (newest_ != kNone && hi != kLastId && runs_[newest_].lo == hi + 1) {
+    // No key lies in lo..hi now, so lo takes hi + 1's place in the order.
+    keys_[KeyAtOrAfter(hi + 1)] = lo;
+    runs_[newest_].lo = lo;
+    return;
+  }
+  const std::uint32_t r = NewRun(lo, hi);
+  LinkNewest(r);
+  InsertKey(KeyAtOrAfter(lo), lo, r);
+}
+
+void BlockRuns::Evict() {
+  while (size_ > capacity_) {
+    const std::uint32_t r = oldest_;
+    Run& run = runs_[r];
+    const std::size_t excess = size_ - capacity_;
+    if (run.hi - run.lo >= excess) {  // more blocks than the excess: shorten it
+      run.hi -= excess;
+      size_ = capacity_;
+      return;
+    }
+    size_ -= run.hi - run.lo + 1;
+    DropRun(r, KeyAtOrAfter(run.lo));
+  }
+}
+
+std::uint32_t BlockRuns::NewRun(std::uint64_t lo, std::uint64_t hi) {
+  std::uint32_t r;
+  if (!free_.empty()) {
+    r = free_.back();
+    free_.pop_back();
+    runs_[r] = {lo, hi, kNone, kNone};
+  } else {
+    r = static_cast<std::uint32_t>(runs_.size());
+    runs_.push_back({lo, hi, kNone, kNone});
+  }
+  return r;
+}
+
+void BlockRuns::DropRun(std::uint32_t r, std::size_t k) {
+  Unlink(r);
+  free_.push_back(r);
+  keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(k));
+  key_runs_.erase(key_runs_.begin() + static_cast<std::ptrdiff_t>(k));
+}
+
+void BlockRuns::InsertKey(std::size_t k, std::uint64_t lo, std::uint32_t r) {
+  keys_.insert(keys_.begin() + static_cast<std::ptrdiff_t>(k), lo);
+  key_runs_.insert(key_runs_.begin() + static_cast<std::ptrdiff_t>(k), r);
+}
+
+void BlockRuns::LinkNewest(std::uint32_t r) {
+  runs_[r].newer = kNone;
+  runs_[r].older = newest_;
+  (newest_ != kNone ? runs_[newest_].newer : oldest_) = r;
+  newest_ = r;
+}
+
+void BlockRuns::LinkOlderThan(std::uint32_t at, std::uint32_t r) {
+  const std::uint32_t older = runs_[at].older;
+  runs_[r].newer = at;
+  runs_[r].older = older;
+  runs_[at].older = r;
+  (older != kNone ? runs_[older].newer : oldest_) = r;
+}
+
+void BlockRuns::Unlink(std::uint32_t r) {
+  const Run& run = runs_[r];
+  (run.newer != kNone ? runs_[run.newer].older : newest_) = run.older;
+  (run.older != kNone ? runs_[run.older].newer : oldest_) = run.newer;
+}
+
+void BlockRuns::AppendNewestFirst(std::vector<std::uint64_t>& out) const {
+  for (std::uint32_t r = newest_; r != kNone; r = runs_[r].older)
+    for (std::uint64_t b = runs_[r].lo;; ++b) {
+      out.push_back(b);
+      if (b == runs_[r].hi) break;
+    }
+}
+
+}  // namespace lbsim

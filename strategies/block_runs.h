@@ -1,0 +1,71 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace lbsim {
+
+// A least-recently-used set of block ids with a fixed capacity, kept as
+// runs of consecutive ids: BlockCache's contract, at a cost per run rather
+// than per block. A prompt whose ids count up (as Mooncake's hash_ids and
+// `lbsim gen --prefixes` number a prompt's blocks) is touched from its last
+// block to its first, so its blocks end up in recency order lowest id
+// newest: one run [lo, hi], found by its lowest id in a sorted array.
+// Ids that do not count up make a run each, which this class still serves
+// exactly but slowly; BlockCache moves such a cache to a BlockLru.
+class BlockRuns {
+ public:
+  explicit BlockRuns(std::size_t capacity) : capacity_(capacity) {}
+
+  // As BlockCache's.
+  std::size_t MatchPrefix(std::span<const std::uint64_t> blocks) const;
+  void Insert(std::span<const std::uint64_t> blocks);
+
+  std::size_t size() const { return size_; }
+  // How many runs hold the blocks.
+  std::size_t runs() const { return keys_.size(); }
+  // Appends the cached blocks to `out`, most recently used first.
+  void AppendNewestFirst(std::vector<std::uint64_t>& out) const;
+
+ private:
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+
+  // Blocks lo..hi, lo the most recently used of them and hi the least,
+  // linked to the runs used just before and after it.
+  struct Run {
+    std::uint64_t lo, hi;
+    std::uint32_t newer, older;
+  };
+
+  // Caches lo..hi as the newest run (lo newest), taking them out of the
+  // runs that hold any of them.
+  void Touch(std::uint64_t lo, std::uint64_t hi);
+  // Evicts the least recently used blocks beyond the capacity.
+  void Evict();
+  // The position in keys_ of the run holding `block`, or of the first run
+  // above it (keys_.size() when none).
+  std::size_t KeyAtOrAfter(std::uint64_t block) const;
+  // A run record for lo..hi, linked nowhere yet.
+  std::uint32_t NewRun(std::uint64_t lo, std::uint64_t hi);
+  // Drops run `r` and its key at keys_[k].
+  void DropRun(std::uint32_t r, std::size_t k);
+  // Inserts key `lo` of run `r` at keys_[k].
+  void InsertKey(std::size_t k, std::uint64_t lo, std::uint32_t r);
+  void LinkNewest(std::uint32_t r);
+  // Links `r` just older than `at`.
+  void LinkOlderThan(std::uint32_t at, std::uint32_t r);
+  void Unlink(std::uint32_t r);
+
+  std::size_t capacity_;
+  std::size_t size_ = 0;  // blocks cached
+  std::vector<Run> runs_;  // records; free ones listed in free_
+  std::vector<std::uint32_t> free_;
+  std::uint32_t newest_ = kNone, oldest_ = kNone;
+  // The runs' lowest ids, ascending, and their records (runs never overlap).
+  std::vector<std::uint64_t> keys_;
+  std::vector<std::uint32_t> key_runs_;
+};
+
+}  // namespace lbsim
