@@ -16,8 +16,14 @@ bool CountsUp(std::span<const std::uint64_t> blocks, std::size_t i) {
 }  // namespace
 
 std::size_t BlockRuns::KeyAtOrAfter(std::uint64_t block) const {
-  const auto above = std::upper_bound(keys_.begin(), keys_.end(), block);
-  auto k = static_cast<std::size_t>(above - keys_.begin());
+  // The keys up to `block`, counted by a binary search whose steps select
+  // rather than branch (which way a step goes is a coin toss).
+  std::size_t k = 0;
+  if (!keys_.empty()) {
+    const std::uint64_t* base = keys_.data();
+    for (std::size_t n = keys_.size(); n > 1; n -= n / 2) base = base[n / 2] <= block ? base + n / 2 : base;
+    k = static_cast<std::size_t>(base - keys_.data()) + (*base <= block ? 1 : 0);
+  }
   if (k > 0 && runs_[key_runs_[k - 1]].hi >= block) --k;
   return k;
 }
@@ -52,7 +58,7 @@ void BlockRuns::Insert(std::span<const std::uint64_t> blocks) {
 void BlockRuns::Touch(std::uint64_t lo, std::uint64_t hi) {
   // Take lo..hi out of the runs that hold some of them. A run cut in two
   // keeps both parts where it was in the recency order, its lower part
-  // the newer.
+  // the newer. Then k is where lo's key goes: the first key above hi.
   std::size_t k = KeyAtOrAfter(lo);
   while (k < keys_.size() && keys_[k] <= hi) {
     const std::uint32_t r = key_runs_[k];
@@ -63,7 +69,7 @@ void BlockRuns::Touch(std::uint64_t lo, std::uint64_t hi) {
       run.hi = lo - 1;
       const std::uint32_t upper = NewRun(hi + 1, upper_hi);
       LinkOlderThan(r, upper);
-      InsertKey(k + 1, hi + 1, upper);
+      InsertKey(++k, hi + 1, upper);
       break;
     }
     if (run.lo < lo) {  // its upper part goes
@@ -81,17 +87,17 @@ void BlockRuns::Touch(std::uint64_t lo, std::uint64_t hi) {
     }
   }
   size_ += hi - lo + 1;
-  // A newest run that starts just above hi continues this one: lo..hi are
-  // newer than all of it, in the same order.
-  if (newest_ != kNone && hi != kLastId && runs_[newest_].lo == hi + 1) {
-    // No key lies in lo..hi now, so lo takes hi + 1's place in the order.
-    keys_[KeyAtOrAfter(hi + 1)] = lo;
+  // A newest run that starts just above hi (its key would be keys_[k])
+  // continues this one: lo..hi are newer than all of it, in the same
+  // order, and lo takes hi + 1's place among the keys.
+  if (k < keys_.size() && key_runs_[k] == newest_ && hi != kLastId && keys_[k] == hi + 1) {
+    keys_[k] = lo;
     runs_[newest_].lo = lo;
     return;
   }
   const std::uint32_t r = NewRun(lo, hi);
   LinkNewest(r);
-  InsertKey(KeyAtOrAfter(lo), lo, r);
+  InsertKey(k, lo, r);
 }
 
 void BlockRuns::Evict() {
