@@ -8,13 +8,16 @@
 // random ones and on ones at and beside the midpoints of two doubles.
 // layout_text::KeysSeen: repeats and the key past its count refused.
 // layout_text::SkipPassedNumber: against JsonScanner, on random numbers
-// and near-numbers.
+// and near-numbers. layout_text::ReadBlockId: against a byte-at-a-time
+// reading of its rule, for ids of 1 to 21 digits followed by every kind of
+// byte, at every distance from the text's end.
 
 #include <doctest/doctest.h>
 
 #include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -271,6 +274,71 @@ TEST_CASE("ReadDecimal: fractions at and beside the midpoint of two doubles roun
   for (const std::string text : {"18446744073709551616.5", "36893488147419103232.25",
                                  "18446744073709551616.0000000000000000001"})
     CheckReadsAsFromChars(text);
+}
+
+// ReadBlockId's rule, one byte at a time: digits, the value below 2^64,
+// no leading zero, and no '.', 'e' or 'E' after them. The end of the id,
+// or nullptr.
+const char* BlockIdByteAtATime(const char* p, const char* end, std::uint64_t& id) {
+  const char* const first = p;
+  while (p != end && *p >= '0' && *p <= '9') ++p;
+  if (p == first || (*first == '0' && p - first > 1)) return nullptr;
+  if (p != end && (*p == '.' || *p == 'e' || *p == 'E')) return nullptr;
+  const auto [at, error] = std::from_chars(first, p, id);
+  return error == std::errc() && at == p ? p : nullptr;
+}
+
+TEST_CASE("ReadBlockId: reads what a byte-at-a-time reading reads, at every length and offset") {
+  std::mt19937_64 random(41);
+  // Every kind of byte after an id, those just past '9' (':' to '?')
+  // included.
+  const std::string followers = ",] \t.eE-x0\":;?";
+  int read = 0;
+  for (int digits = 1; digits <= 21; ++digits) {
+    for (int trial = 0; trial < 200; ++trial) {
+      std::string id;
+      for (int i = 0; i < digits; ++i) id += static_cast<char>('0' + random() % 10);
+      if (trial % 4 == 0) id[0] = '0';                    // a leading zero
+      if (trial % 7 == 0) id = std::string(digits, '9');  // the largest of its length
+      if (digits == 20 && trial % 5 == 0) id = "18446744073709551615";  // 2^64 - 1
+      if (digits == 20 && trial % 5 == 1) id = "18446744073709551616";  // 2^64
+      for (const char follower : followers) {
+        // The text ends right after the id, or a byte or more later: every
+        // distance up to past a word.
+        for (std::size_t tail = 0; tail <= 9; ++tail) {
+          std::string text = id;
+          if (tail > 0) text += follower;
+          while (text.size() < id.size() + tail) text += ',';
+          CAPTURE(text);
+          // Digits lie past the text's end, where no byte may be read; and
+          // in a copy of its exact size, nothing does (under ASan, a read
+          // past it fails).
+          const std::vector<char> exact(text.begin(), text.end());
+          text += "12345678";
+          std::uint64_t got = 1, expected = 2;
+          const char* const end = text.data() + exact.size();
+          const char* const got_end = layout_text::ReadBlockId(text.data(), end, got);
+          const char* const expected_end = BlockIdByteAtATime(text.data(), end, expected);
+          REQUIRE(got_end == expected_end);
+          if (got_end) {
+            REQUIRE(got == expected);
+            ++read;
+          }
+          std::uint64_t in_exact = 3;
+          const char* const exact_end =
+              layout_text::ReadBlockId(exact.data(), exact.data() + exact.size(), in_exact);
+          REQUIRE((exact_end ? exact_end - exact.data() : -1) == (got_end ? got_end - text.data() : -1));
+          if (exact_end) REQUIRE(in_exact == expected);
+        }
+      }
+    }
+  }
+  CHECK(read > 20000);
+  // No digits at all.
+  for (const std::string text : {"", ",", "]", "-1", "x12345678"}) {
+    std::uint64_t id;
+    CHECK(layout_text::ReadBlockId(text.data(), text.data() + text.size(), id) == nullptr);
+  }
 }
 
 TEST_CASE("KeysSeen: refuses a repeated key and the key past its count, by bytes not by address") {
