@@ -80,7 +80,8 @@ const LineLayouts::KeySlot* LineLayouts::SlotOf(std::string_view key) {
 // Inlined: it reads every value of every line a layout reads.
 [[gnu::always_inline]] inline const char* LineLayouts::ReadSlot(Slot slot, const char* p,
                                                                 const char* begin,
-                                                                const char* end, Values& values) {
+                                                                const char* end, Values& values,
+                                                                std::vector<std::uint64_t>& prefix_ids) {
   TraceTime number;
   switch (slot) {
     case Slot::kInstance:
@@ -127,12 +128,11 @@ const LineLayouts::KeySlot* LineLayouts::SlotOf(std::string_view key) {
       values.output_tokens = number.integer;
       values.has_output_tokens = true;
       return p && number.integral ? p : nullptr;
-    case Slot::kPrefixBlocks: {
-      const char* const array_end = ReadBlockIds(p, end, nullptr);
-      values.prefix_blocks = std::string_view(p, array_end ? array_end - p : 0);
+    case Slot::kPrefixBlocks:
+      // Stored as they are checked: read once.
+      prefix_ids.clear();
       values.has_prefix_blocks = true;
-      return array_end;
-    }
+      return ReadBlockIds(p, end, &prefix_ids);
     case Slot::kHint:
       return nullptr;  // the layout's hint reads it
     case Slot::kPassedString:
@@ -148,7 +148,8 @@ const LineLayouts::KeySlot* LineLayouts::SlotOf(std::string_view key) {
 }
 
 const char* LineLayouts::Fits(const Layout& layout, std::string_view text, bool lines,
-                              bool defer, Values& values, HintText& hint) {
+                              bool defer, Values& values, HintText& hint,
+                              std::vector<std::uint64_t>& prefix_ids) {
   // No byte a line's layout takes is a '\n' (literals come from a line,
   // and slots refuse control characters), so the line ends where the last
   // literal does, if a '\n' follows it.
@@ -178,7 +179,7 @@ const char* LineLayouts::Fits(const Layout& layout, std::string_view text, bool 
       }
       p = layout.hint.Fits(p, text.data(), end, hint);
     } else {
-      p = ReadSlot(layout.slot[i], p, text.data(), end, values);
+      p = ReadSlot(layout.slot[i], p, text.data(), end, values, prefix_ids);
     }
     if (!p) return nullptr;
   }
@@ -188,7 +189,8 @@ const char* LineLayouts::FitsOthers(std::string_view text, Values& v) {
   const char* line_end;
   for (std::size_t i = 0; i < count_; ++i) {
     if (i == last_fit_ ||
-        !(line_end = Fits(layouts_[i], text, lines_, defer_now_, (v = Values{}), hint_text_)))
+        !(line_end = Fits(layouts_[i], text, lines_, defer_now_, (v = Values{}), hint_text_,
+                                 prefix_ids_)))
       continue;
     last_fit_ = i;
     return line_end;
@@ -197,7 +199,8 @@ const char* LineLayouts::FitsOthers(std::string_view text, Values& v) {
 }
 
 const char* LineLayouts::Fit(std::string_view text, Values& v, Fitted& fitted) {
-  if (const char* line_end = Fits(layouts_[last_fit_], text, lines_, defer_now_, v, hint_text_)) {
+  if (const char* line_end = Fits(layouts_[last_fit_], text, lines_, defer_now_, v, hint_text_,
+                                 prefix_ids_)) {
     fitted = {layouts_[last_fit_].type, last_fit_, false};
     return line_end;
   }
@@ -268,12 +271,12 @@ const char* LineLayouts::ReadByPunctuation(std::string_view text, Values& v, Eve
     unsigned bit = known ? known->bit : 0;
     if (known && (known->slot == Slot::kInstance || known->slot == Slot::kRequest)) {
       // An id slot reads between the quotes.
-      if (p == end || *p != '"' || !(p = ReadSlot(known->slot, p + 1, begin, end, v)) ||
+      if (p == end || *p != '"' || !(p = ReadSlot(known->slot, p + 1, begin, end, v, prefix_ids_)) ||
           p == end || *p != '"')
         return nullptr;
       ++p;
     } else if (known) {
-      p = ReadSlot(known->slot, p, begin, end, v);
+      p = ReadSlot(known->slot, p, begin, end, v, prefix_ids_);
     } else if (key == "type") {
       bit = kType;
       if (LiteralAt(p, end, "\"arrival\"", 9)) {
@@ -452,10 +455,9 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
       event.hint.queues.clear();
     }
     event.hint.prefix_blocks.clear();
-    if (v.has_prefix_blocks) {
-      const std::string_view ids = v.prefix_blocks;
-      ReadBlockIds(ids.data(), ids.data() + ids.size(), &event.hint.prefix_blocks);
-    }
+    if (v.has_prefix_blocks)
+      event.hint.prefix_blocks.insert(event.hint.prefix_blocks.end(), prefix_ids_.begin(),
+                                      prefix_ids_.end());
     if (fitted.by_punctuation) LearnRead(text.substr(0, line_size));
     return true;
   }

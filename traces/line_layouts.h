@@ -175,7 +175,6 @@ class LineLayouts {
     std::uint64_t output_tokens = 0;
     std::string_view instance;
     std::string_view request;  // as it stands in the line, between its quotes
-    std::string_view prefix_blocks;  // the array's text, its ids checked
     bool t_integral = false;
     bool has_duration = false;
     bool has_qps_1m = false;
@@ -184,7 +183,7 @@ class LineLayouts {
     bool qps_1m_null = false;    // and qps_1m 0
     bool has_input_tokens = false;
     bool has_output_tokens = false;
-    bool has_prefix_blocks = false;
+    bool has_prefix_blocks = false;  // its ids went to the ids given
     bool request_escaped = false;  // the request holds escapes to decode
     bool has_hint = false;  // what it holds went to the hint's text
     // The hint's text, left unread (see set_deferred_hint_share); null
@@ -204,14 +203,16 @@ class LineLayouts {
   // passes over, whose values no slot reads.
   static const KeySlot* SlotOf(std::string_view key);
   // Past the value at `p` in the text [begin, end) that `slot` (not kHint)
-  // takes, setting its field of `values`; nullptr when it takes none there.
+  // takes, setting its field of `values` (a prefix_blocks' ids replace
+  // those in `prefix_ids`); nullptr when it takes none there.
   static const char* ReadSlot(Slot slot, const char* p, const char* begin, const char* end,
-                              Values& values);
+                              Values& values, std::vector<std::uint64_t>& prefix_ids);
   // Where the line at the start of `text` ends (at its '\n'; with `lines`
   // false, where the layout's last literal does) when it fits `layout`,
-  // setting `values` and what its hint holds in `hint`; otherwise nullptr.
+  // setting `values`, what its hint holds in `hint` and its prefix_blocks'
+  // ids in `prefix_ids`; otherwise nullptr.
   static const char* Fits(const Layout& layout, std::string_view text, bool lines, bool defer,
-                          Values& values, HintText& hint);
+                          Values& values, HintText& hint, std::vector<std::uint64_t>& prefix_ids);
   // Fits with each layout but the one that fitted last; sets last_fit_ to
   // the one that fits.
   const char* FitsOthers(std::string_view text, Values& values);
@@ -290,6 +291,8 @@ class LineLayouts {
   std::array<Layout, kMaxLayouts + kMaxHintLayouts> layouts_;
   std::uint64_t learned_ = 0;
   HintText hint_text_;  // what the hint of the line last tried holds
+  // The prefix_blocks' ids of the line last tried (when it had them).
+  std::vector<std::uint64_t> prefix_ids_;
   std::string request_;  // the escaped request id Read last decoded
   std::vector<std::string_view> ids_;  // Validate's: the hint's ids, sorted
   std::uint32_t hint_skips_left_ = 0;  // hints to come whose layout is not learned
