@@ -9,14 +9,18 @@ void BlockCache::Insert(std::span<const std::uint64_t> blocks) {
     blocks_.Insert(blocks);
     return;
   }
-  runs_.Insert(blocks);
+  // Stopped past kRunsMax runs, not at the prompt's end: a long prompt of
+  // ids that do not count up would otherwise move its keys once a block.
+  const std::size_t left = runs_.InsertUntil(blocks, kRunsMax);
   if (runs_.runs() <= kRunsMax) return;
   // Inserting every block newest first touches them oldest first: the
-  // same recency order, and nothing beyond the capacity.
+  // same recency order, and nothing beyond the capacity. Then the blocks
+  // left, as Insert would have touched them next.
   std::vector<std::uint64_t> newest_first;
   newest_first.reserve(runs_.size());
   runs_.AppendNewestFirst(newest_first);
   blocks_.Insert(newest_first);
+  blocks_.Insert(blocks.first(left));
   runs_ = BlockRuns(0);
   by_block_ = true;
 }

@@ -41,18 +41,19 @@ std::size_t BlockRuns::MatchPrefix(std::span<const std::uint64_t> blocks) const 
   return n;
 }
 
-void BlockRuns::Insert(std::span<const std::uint64_t> blocks) {
-  if (capacity_ == 0) return;
+std::size_t BlockRuns::InsertUntil(std::span<const std::uint64_t> blocks, std::size_t max_runs) {
+  if (capacity_ == 0) return 0;
   // Touching blocks[end - 1] down to blocks[0] one by one is touching their
   // runs of counting-up ids from the last run to the first, each whole.
   std::size_t end = blocks.size();
-  while (end > 0) {
+  while (end > 0 && keys_.size() <= max_runs) {
     std::size_t begin = end - 1;
     while (begin > 0 && CountsUp(blocks, begin)) --begin;
     Touch(blocks[begin], blocks[end - 1]);
     Evict();
     end = begin;
   }
+  return end;
 }
 
 void BlockRuns::Touch(std::uint64_t lo, std::uint64_t hi) {

@@ -21,7 +21,10 @@ class BlockRuns {
 
   // As BlockCache's.
   std::size_t MatchPrefix(std::span<const std::uint64_t> blocks) const;
-  void Insert(std::span<const std::uint64_t> blocks);
+  void Insert(std::span<const std::uint64_t> blocks) { InsertUntil(blocks, kAnyRuns); }
+  // Insert, stopped once more than `max_runs` runs hold the blocks: how
+  // many leading blocks of `blocks` are left to insert (0: none).
+  std::size_t InsertUntil(std::span<const std::uint64_t> blocks, std::size_t max_runs);
 
   std::size_t size() const { return size_; }
   // How many runs hold the blocks.
@@ -31,6 +34,7 @@ class BlockRuns {
 
  private:
   static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  static constexpr std::size_t kAnyRuns = ~std::size_t{0};
 
   // Blocks lo..hi, lo the most recently used of them and hi the least,
   // linked to the runs used just before and after it.

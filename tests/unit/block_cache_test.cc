@@ -271,6 +271,49 @@ TEST_CASE("BlockCache moves to a node per block past kRunsMax runs, keeping ever
   CHECK(cache.by_block());
 }
 
+TEST_CASE("BlockCache moves to a node per block within a long prompt, which goes on from where it was") {
+  // One prompt of more scattered ids than kRunsMax: the move comes in its
+  // middle, and the rest of it is touched after, as one by one.
+  const std::size_t capacity = 4 * BlockCache::kRunsMax;
+  Blocks prompt;
+  for (std::uint64_t i = 0; i < 3 * BlockCache::kRunsMax; ++i) prompt.push_back(i * 7919 + 5);
+  prompt.insert(prompt.begin(), {1, 2, 3});  // a leading run, touched last
+  BlockCache cache(capacity);
+  ReferenceLru reference(capacity);
+  cache.Insert(Blocks{1, 2, 3, 4});
+  reference.Insert(Blocks{1, 2, 3, 4});
+  cache.Insert(prompt);
+  reference.Insert(prompt);
+  CHECK(cache.by_block());
+  CHECK(cache.size() == reference.size());
+  CHECK(cache.MatchPrefix(prompt) == prompt.size());
+  // Fill to the capacity with new blocks: the oldest go first, in the
+  // reference's order (4, then the prompt's last ids).
+  Blocks more;
+  for (std::uint64_t i = 0; i < BlockCache::kRunsMax + 3; ++i) more.push_back(1000000 + i);
+  cache.Insert(more);
+  reference.Insert(more);
+  CHECK(cache.size() == reference.size());
+  for (const std::uint64_t b : prompt) {
+    CAPTURE(b);
+    REQUIRE((cache.MatchPrefix(Blocks{b}) == 1) == reference.Holds(b));
+  }
+  CHECK(cache.MatchPrefix(Blocks{4}) == 0);
+}
+
+TEST_CASE("BlockRuns::InsertUntil stops once it holds more runs than it may") {
+  BlockRuns cache(100);
+  // From the last block on: 90, 80, ..., 30 are runs of one; 1 2 3 one run.
+  const Blocks prompt = {1, 2, 3, 30, 40, 50, 60, 70, 80, 90};
+  CHECK(cache.InsertUntil(prompt, 4) == 5);  // 90 to 50 in: five runs
+  CHECK(cache.runs() == 5);
+  CHECK(cache.MatchPrefix(Blocks{50, 60, 70, 80, 90}) == 5);
+  CHECK(cache.MatchPrefix(Blocks{40}) == 0);
+  CHECK(cache.InsertUntil(Blocks(prompt.begin(), prompt.begin() + 5), 100) == 0);
+  CHECK(cache.runs() == 8);  // and 40, 30, then 1 2 3
+  CHECK(cache.size() == 10);
+}
+
 TEST_CASE("BlockRuns keeps a prompt whose ids count up as one run") {
   BlockRuns cache(100);
   Blocks prompt;
