@@ -95,8 +95,28 @@ class ReferenceLru {
   std::list<std::uint64_t> order_;
 };
 
-TEST_CASE("BlockCache holds what a plain LRU list holds, on random prompts") {
-  std::mt19937_64 random(5);
+// Replays `steps` prompts from `next` into `cache` and `reference`,
+// checking after each that they hold the same blocks.
+template <class Cache, class Next>
+void CheckAgainstReference(Cache& cache, ReferenceLru& reference, int steps, Next next,
+                           const Blocks& probes) {
+  for (int step = 0; step < steps; ++step) {
+    CAPTURE(step);
+    const Blocks prompt = next();
+    cache.Insert(prompt);
+    reference.Insert(prompt);
+    REQUIRE(cache.size() == reference.size());
+    for (std::uint64_t b : probes) {
+      CAPTURE(b);
+      REQUIRE((cache.MatchPrefix(Blocks{b}) == 1) == reference.Holds(b));
+    }
+    std::size_t expected = 0;
+    while (expected < prompt.size() && reference.Holds(prompt[expected])) ++expected;
+    REQUIRE(cache.MatchPrefix(prompt) == expected);
+  }
+}
+
+TEST_CASE("BlockLru and BlockCache hold what a plain LRU list holds, on random prompts") {
   for (const std::size_t capacity : {0, 1, 2, 3, 5, 8, 13, 64, 300}) {
     CAPTURE(capacity);
     // Ids that share their low bits or their high bits, and small ones: a
@@ -108,23 +128,23 @@ TEST_CASE("BlockCache holds what a plain LRU list holds, on random prompts") {
       universe.push_back(i * 4096 + 7);
       universe.push_back(~i);
     }
-    BlockCache cache(capacity);
-    ReferenceLru reference(capacity);
-    for (int step = 0; step < 400; ++step) {
-      Blocks prompt(random() % 12);
-      for (std::uint64_t& b : prompt)
-        b = universe[random() % (random() % 4 == 0 ? universe.size() : universe.size() / 3)];
-      cache.Insert(prompt);
-      reference.Insert(prompt);
-      REQUIRE(cache.size() == reference.size());
-      for (std::uint64_t b : universe) {
-        CAPTURE(b);
-        REQUIRE((cache.MatchPrefix(Blocks{b}) == 1) == reference.Holds(b));
+    for (int form = 0; form < 2; ++form) {
+      CAPTURE(form);
+      std::mt19937_64 random(5 + capacity);
+      const auto next = [&] {
+        Blocks prompt(random() % 12);
+        for (std::uint64_t& b : prompt)
+          b = universe[random() % (random() % 4 == 0 ? universe.size() : universe.size() / 3)];
+        return prompt;
+      };
+      ReferenceLru reference(capacity);
+      if (form == 0) {
+        BlockLru cache(capacity);
+        CheckAgainstReference(cache, reference, 400, next, universe);
+      } else {
+        BlockCache cache(capacity);  // runs, mostly of one block
+        CheckAgainstReference(cache, reference, 400, next, universe);
       }
-      // A prompt's leading run of cached blocks.
-      std::size_t expected = 0;
-      while (expected < prompt.size() && reference.Holds(prompt[expected])) ++expected;
-      CHECK(cache.MatchPrefix(prompt) == expected);
     }
   }
 }
@@ -190,27 +210,6 @@ Blocks RunShapedPrompt(std::mt19937_64& random, std::uint64_t& next_own) {
     default: break;
   }
   return prompt;
-}
-
-// Replays `steps` prompts from `next` into `cache` and `reference`,
-// checking after each that they hold the same blocks.
-template <class Cache, class Next>
-void CheckAgainstReference(Cache& cache, ReferenceLru& reference, int steps, Next next,
-                           const Blocks& probes) {
-  for (int step = 0; step < steps; ++step) {
-    CAPTURE(step);
-    const Blocks prompt = next();
-    cache.Insert(prompt);
-    reference.Insert(prompt);
-    REQUIRE(cache.size() == reference.size());
-    for (std::uint64_t b : probes) {
-      CAPTURE(b);
-      REQUIRE((cache.MatchPrefix(Blocks{b}) == 1) == reference.Holds(b));
-    }
-    std::size_t expected = 0;
-    while (expected < prompt.size() && reference.Holds(prompt[expected])) ++expected;
-    REQUIRE(cache.MatchPrefix(prompt) == expected);
-  }
 }
 
 TEST_CASE("BlockRuns, BlockLru and BlockCache hold what a plain LRU list holds, on counting-up prompts") {
