@@ -431,24 +431,14 @@ inline const char* SkipBlanks(const char* p, const char* end) {
 inline const char* ReadBlockId(const char* p, const char* end, std::uint64_t& id) {
   if (end - p >= 8) {
     // Up to seven digits from one word, without a branch per digit (whose
-    // exit mispredicts once a number): byte k is a digit when, less '0',
-    // its high nibble is 0 and its low one below 10.
-    const std::uint64_t x = LoadWord(p) ^ 0x3030303030303030ULL;
-    const std::uint64_t not_digit =
-        (x & 0xF0F0F0F0F0F0F0F0ULL) |
-        (((x & 0x0F0F0F0F0F0F0F0FULL) + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL);
-    if (not_digit != 0) {
-      const int digits = std::countr_zero(not_digit) / 8;
+    // exit mispredicts once a number).
+    const std::uint64_t v = LoadWord(p);
+    const unsigned digits = DigitRun(v);
+    if (digits < 8) {
       if (digits == 0 || (digits > 1 && *p == '0')) return nullptr;
-      // The digits as the last of eight (zeros before them), then summed in
-      // pairs, fours and eights, the first digit the most significant.
-      std::uint64_t v = x << (8 * (8 - digits));
-      v = (v * 2561) >> 8 & 0x00FF00FF00FF00FFULL;
-      v = (v * 6553601) >> 16 & 0x0000FFFF0000FFFFULL;
-      v = (v * 42949672960001ULL) >> 32;
       p += digits;  // before `end`: a byte of the word that is not a digit
       if (*p == '.' || *p == 'e' || *p == 'E') return nullptr;
-      id = v;
+      id = DigitsValue(v, digits);
       return p;
     }
   }
