@@ -1,6 +1,5 @@
 #include "strategies/block_runs.h"
 
-#include <algorithm>
 #include <limits>
 
 namespace lbsim {
