@@ -454,10 +454,8 @@ bool LineLayouts::Read(std::string_view text, const InstanceTable& table, double
     } else {
       event.hint.queues.clear();
     }
-    event.hint.prefix_blocks.clear();
-    if (v.has_prefix_blocks)
-      event.hint.prefix_blocks.insert(event.hint.prefix_blocks.end(), prefix_ids_.begin(),
-                                      prefix_ids_.end());
+    if (v.has_prefix_blocks) event.hint.prefix_blocks.assign(prefix_ids_.begin(), prefix_ids_.end());
+    else event.hint.prefix_blocks.clear();
     if (fitted.by_punctuation) LearnRead(text.substr(0, line_size));
     return true;
   }
