@@ -9,10 +9,11 @@ void BlockCache::Insert(std::span<const std::uint64_t> blocks) {
     blocks_.Insert(blocks);
     return;
   }
-  // Stopped past kRunsMax runs, not at the prompt's end: a long prompt of
-  // ids that do not count up would otherwise move its keys once a block.
-  const std::size_t left = runs_.InsertUntil(blocks, kRunsMax);
-  if (runs_.runs() <= kRunsMax) return;
+  // Stopped past kRunsLimit runs, not at the prompt's end: a long prompt
+  // of ids that do not count up would otherwise move its keys once a block.
+  const std::size_t left = runs_.InsertUntil(blocks, kRunsLimit);
+  const std::size_t runs = runs_.runs();
+  if (runs <= kRunsMax || (runs <= kRunsLimit && runs_.size() >= kMinRunBlocks * runs)) return;
   // Inserting every block newest first touches them oldest first: the
   // same recency order, and nothing beyond the capacity. Then the blocks
   // left, as Insert would have touched them next.

@@ -16,16 +16,20 @@ inline constexpr std::size_t kDefaultCacheBlocks = 4096;
 
 // One Instance's KV cache as a least-recently-used set of block ids with a
 // fixed capacity. It starts as runs of consecutive ids (BlockRuns), which
-// cost per run where a prompt's ids count up; once it holds more than
-// kRunsMax runs (ids that do not count up, such as hashes), it moves, for
-// good and with the same blocks in the same order, to one node per block
-// (BlockLru), whose cost does not depend on the ids.
+// cost per run where a prompt's ids count up; once its runs are many and
+// short (ids that mostly do not count up, such as hashes), or too many
+// whatever they hold, it moves, for good and with the same blocks in the
+// same order, to one node per block (BlockLru), whose cost does not depend
+// on the ids.
 class BlockCache {
  public:
-  // The most runs a cache keeps before it moves to a node per block: a
-  // run's key is inserted into a sorted array, so an insertion moves up to
-  // this many keys.
+  // A cache holding more than kRunsMax runs moves when they hold fewer
+  // than kMinRunBlocks blocks each on average, and past kRunsLimit runs in
+  // any case: a run's key is inserted into a sorted array, so an insertion
+  // moves up to that many keys.
   static constexpr std::size_t kRunsMax = 512;
+  static constexpr std::size_t kMinRunBlocks = 4;
+  static constexpr std::size_t kRunsLimit = 1024;
 
   explicit BlockCache(std::size_t capacity) : runs_(capacity), blocks_(capacity) {}
 

@@ -270,12 +270,48 @@ TEST_CASE("BlockCache moves to a node per block past kRunsMax runs, keeping ever
   CHECK(cache.by_block());
 }
 
+TEST_CASE("BlockCache keeps long runs past kRunsMax, and moves past kRunsLimit") {
+  // Prompt p is the 8 ids 10p .. 10p+7: a run each, of more than
+  // kMinRunBlocks blocks. Past kRunsMax of them the cache stays as runs;
+  // past kRunsLimit it moves, keeping the prompts' order: the oldest are
+  // evicted first after it.
+  static_assert(8 >= BlockCache::kMinRunBlocks);
+  constexpr std::uint64_t kKept = BlockCache::kRunsLimit + 100;  // prompts
+  BlockCache cache(8 * kKept);
+  std::uint64_t prompts = 0;
+  const auto insert = [&](std::uint64_t count) {
+    for (; count > 0; --count, ++prompts) {
+      Blocks prompt;
+      for (std::uint64_t i = 0; i < 8; ++i) prompt.push_back(10 * prompts + i);
+      cache.Insert(prompt);
+    }
+  };
+  // Whether the cache holds prompt p whole, and no block of prompt p's gap.
+  const auto holds = [&](std::uint64_t p) {
+    return cache.MatchPrefix(Blocks{10 * p, 10 * p + 1, 10 * p + 2, 10 * p + 3, 10 * p + 4,
+                                    10 * p + 5, 10 * p + 6, 10 * p + 7, 10 * p + 8}) == 8;
+  };
+  insert(BlockCache::kRunsMax + 50);
+  CHECK_FALSE(cache.by_block());  // more than kRunsMax runs, but long ones
+  insert(BlockCache::kRunsLimit - prompts);
+  CHECK(cache.size() == 8 * BlockCache::kRunsLimit);
+  CHECK_FALSE(cache.by_block());  // kRunsLimit runs
+  for (std::uint64_t p = 0; p < prompts; p += 97) CHECK(holds(p));
+  insert(1);
+  CHECK(cache.by_block());  // one more
+  insert(kKept + 30 - prompts);  // 30 prompts beyond the capacity
+  CHECK(cache.size() == 8 * kKept);
+  for (std::uint64_t p = 0; p < 30; ++p) CHECK(cache.MatchPrefix(Blocks{10 * p}) == 0);
+  for (std::uint64_t p = 30; p < prompts; ++p) REQUIRE(holds(p));
+}
+
 TEST_CASE("BlockCache moves to a node per block within a long prompt, which goes on from where it was") {
-  // One prompt of more scattered ids than kRunsMax: the move comes in its
-  // middle, and the rest of it is touched after, as one by one.
-  const std::size_t capacity = 4 * BlockCache::kRunsMax;
+  // One prompt of more scattered ids than kRunsLimit: the move comes in
+  // its middle, and the rest of it is touched after, as one by one.
+  const std::size_t capacity = 2 * BlockCache::kRunsLimit;
   Blocks prompt;
-  for (std::uint64_t i = 0; i < 3 * BlockCache::kRunsMax; ++i) prompt.push_back(i * 7919 + 5);
+  for (std::uint64_t i = 0; i < BlockCache::kRunsLimit + BlockCache::kRunsMax; ++i)
+    prompt.push_back(i * 7919 + 5);
   prompt.insert(prompt.begin(), {1, 2, 3});  // a leading run, touched last
   BlockCache cache(capacity);
   ReferenceLru reference(capacity);
