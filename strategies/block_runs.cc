@@ -1,5 +1,6 @@
 #include "strategies/block_runs.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace lbsim {
@@ -23,7 +24,10 @@ std::size_t BlockRuns::KeyAtOrAfter(std::uint64_t block) const {
     for (std::size_t n = keys_.size(); n > 1; n -= n / 2) base = base[n / 2] <= block ? base + n / 2 : base;
     k = static_cast<std::size_t>(base - keys_.data()) + (*base <= block ? 1 : 0);
   }
-  if (k > 0 && runs_[key_runs_[k - 1]].hi >= block) --k;
+  // The run with the highest key up to `block`, past vacant slots.
+  std::size_t run = k;
+  while (run > 0 && Vacant(run - 1)) --run;
+  if (run > 0 && runs_[key_runs_[run - 1]].hi >= block) return run - 1;
   return k;
 }
 
@@ -45,7 +49,7 @@ std::size_t BlockRuns::InsertUntil(std::span<const std::uint64_t> blocks, std::s
   // Touching blocks[end - 1] down to blocks[0] one by one is touching their
   // runs of counting-up ids from the last run to the first, each whole.
   std::size_t end = blocks.size();
-  while (end > 0 && keys_.size() <= max_runs) {
+  while (end > 0 && runs() <= max_runs) {
     std::size_t begin = end - 1;
     while (begin > 0 && CountsUp(blocks, begin)) --begin;
     Touch(blocks[begin], blocks[end - 1]);
@@ -58,9 +62,15 @@ std::size_t BlockRuns::InsertUntil(std::span<const std::uint64_t> blocks, std::s
 void BlockRuns::Touch(std::uint64_t lo, std::uint64_t hi) {
   // Take lo..hi out of the runs that hold some of them. A run cut in two
   // keeps both parts where it was in the recency order, its lower part
-  // the newer. Then k is where lo's key goes: the first key above hi.
+  // the newer. Then k is where lo's key goes: the first key above hi. The
+  // slots passed over that are vacant, or left vacant, take lo as their
+  // key, which keeps the keys in order when lo goes among them.
   std::size_t k = KeyAtOrAfter(lo);
   while (k < keys_.size() && keys_[k] <= hi) {
+    if (Vacant(k)) {
+      keys_[k++] = lo;
+      continue;
+    }
     const std::uint32_t r = key_runs_[k];
     Run& run = runs_[r];
     if (run.lo < lo && run.hi > hi) {  // holds lo..hi and more on both sides
@@ -69,7 +79,7 @@ void BlockRuns::Touch(std::uint64_t lo, std::uint64_t hi) {
       run.hi = lo - 1;
       const std::uint32_t upper = NewRun(hi + 1, upper_hi);
       LinkOlderThan(r, upper);
-      InsertKey(++k, hi + 1, upper);
+      k = InsertKey(k + 1, hi + 1, upper);
       break;
     }
     if (run.lo < lo) {  // its upper part goes
@@ -84,13 +94,15 @@ void BlockRuns::Touch(std::uint64_t lo, std::uint64_t hi) {
     } else {  // all of it goes
       size_ -= run.hi - run.lo + 1;
       DropRun(r, k);
+      keys_[k++] = lo;
     }
   }
   size_ += hi - lo + 1;
   // A newest run that starts just above hi (its key would be keys_[k])
   // continues this one: lo..hi are newer than all of it, in the same
   // order, and lo takes hi + 1's place among the keys.
-  if (k < keys_.size() && key_runs_[k] == newest_ && hi != kLastId && keys_[k] == hi + 1) {
+  if (k < keys_.size() && !Vacant(k) && key_runs_[k] == newest_ && hi != kLastId &&
+      keys_[k] == hi + 1) {
     keys_[k] = lo;
     runs_[newest_].lo = lo;
     return;
@@ -108,11 +120,12 @@ void BlockRuns::Evict() {
     if (run.hi - run.lo >= excess) {  // more blocks than the excess: shorten it
       run.hi -= excess;
       size_ = capacity_;
-      return;
+      break;
     }
     size_ -= run.hi - run.lo + 1;
     DropRun(r, KeyAtOrAfter(run.lo));
   }
+  if (vacant_keys_ > runs() + kVacantSlack) Compact();
 }
 
 std::uint32_t BlockRuns::NewRun(std::uint64_t lo, std::uint64_t hi) {
@@ -131,13 +144,42 @@ std::uint32_t BlockRuns::NewRun(std::uint64_t lo, std::uint64_t hi) {
 void BlockRuns::DropRun(std::uint32_t r, std::size_t k) {
   Unlink(r);
   free_.push_back(r);
-  keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(k));
-  key_runs_.erase(key_runs_.begin() + static_cast<std::ptrdiff_t>(k));
+  key_runs_[k] = kNone;
+  ++vacant_keys_;
 }
 
-void BlockRuns::InsertKey(std::size_t k, std::uint64_t lo, std::uint32_t r) {
+std::size_t BlockRuns::InsertKey(std::size_t k, std::uint64_t lo, std::uint32_t r) {
+  if (k > 0 && Vacant(k - 1)) {  // its key is at most lo
+    keys_[k - 1] = lo;
+    key_runs_[k - 1] = r;
+    --vacant_keys_;
+    return k - 1;
+  }
+  std::size_t vacant = k;
+  while (vacant < keys_.size() && !Vacant(vacant)) ++vacant;
+  if (vacant < keys_.size()) {  // the keys from k move up into it
+    std::copy_backward(keys_.begin() + k, keys_.begin() + vacant, keys_.begin() + vacant + 1);
+    std::copy_backward(key_runs_.begin() + k, key_runs_.begin() + vacant, key_runs_.begin() + vacant + 1);
+    --vacant_keys_;
+    keys_[k] = lo;
+    key_runs_[k] = r;
+    return k;
+  }
   keys_.insert(keys_.begin() + static_cast<std::ptrdiff_t>(k), lo);
   key_runs_.insert(key_runs_.begin() + static_cast<std::ptrdiff_t>(k), r);
+  return k;
+}
+
+void BlockRuns::Compact() {
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < keys_.size(); ++k) {
+    if (Vacant(k)) continue;
+    keys_[kept] = keys_[k];
+    key_runs_[kept++] = key_runs_[k];
+  }
+  keys_.resize(kept);
+  key_runs_.resize(kept);
+  vacant_keys_ = 0;
 }
 
 void BlockRuns::LinkNewest(std::uint32_t r) {

@@ -17,6 +17,9 @@ namespace lbsim {
 // exactly but slowly; BlockCache moves such a cache to a BlockLru.
 class BlockRuns {
  public:
+  // How many more vacant key slots than runs an insertion leaves at most.
+  static constexpr std::size_t kVacantSlack = 16;
+
   explicit BlockRuns(std::size_t capacity) : capacity_(capacity) {}
 
   // As BlockCache's.
@@ -28,7 +31,10 @@ class BlockRuns {
 
   std::size_t size() const { return size_; }
   // How many runs hold the blocks.
-  std::size_t runs() const { return keys_.size(); }
+  std::size_t runs() const { return keys_.size() - vacant_keys_; }
+  // How many key slots there are, vacant ones included: after each
+  // insertion, at most twice runs() and kVacantSlack more.
+  std::size_t key_slots() const { return keys_.size(); }
   // Appends the cached blocks to `out`, most recently used first.
   void AppendNewestFirst(std::vector<std::uint64_t>& out) const;
 
@@ -48,15 +54,21 @@ class BlockRuns {
   void Touch(std::uint64_t lo, std::uint64_t hi);
   // Evicts the least recently used blocks beyond the capacity.
   void Evict();
-  // The position in keys_ of the run holding `block`, or of the first run
-  // above it (keys_.size() when none).
+  // The position in keys_ of the run holding `block`, or else the number
+  // of keys up to `block` (the first key above it, which may be vacant).
   std::size_t KeyAtOrAfter(std::uint64_t block) const;
   // A run record for lo..hi, linked nowhere yet.
   std::uint32_t NewRun(std::uint64_t lo, std::uint64_t hi);
-  // Drops run `r` and its key at keys_[k].
+  // Drops run `r`, freeing its key at keys_[k] (the key stays, as a bound).
   void DropRun(std::uint32_t r, std::size_t k);
-  // Inserts key `lo` of run `r` at keys_[k].
-  void InsertKey(std::size_t k, std::uint64_t lo, std::uint32_t r);
+  // Puts key `lo` of run `r` before keys_[k] (k: keys_.size() for after
+  // the last), in the vacant slot just before it if there is one, else
+  // moving the keys up to the next vacant slot, else the keys above;
+  // returns its position.
+  std::size_t InsertKey(std::size_t k, std::uint64_t lo, std::uint32_t r);
+  bool Vacant(std::size_t k) const { return key_runs_[k] == kNone; }
+  // Drops the vacant slots once they outnumber the runs.
+  void Compact();
   void LinkNewest(std::uint32_t r);
   // Links `r` just older than `at`.
   void LinkOlderThan(std::uint32_t at, std::uint32_t r);
@@ -67,9 +79,13 @@ class BlockRuns {
   std::vector<Run> runs_;  // records; free ones listed in free_
   std::vector<std::uint32_t> free_;
   std::uint32_t newest_ = kNone, oldest_ = kNone;
-  // The runs' lowest ids, ascending, and their records (runs never overlap).
+  // The runs' lowest ids, ascending, and their records (runs never
+  // overlap). A dropped run leaves its slot vacant (record kNone) until a key
+  // is put there or Compact drops it, so that dropping moves no keys; a
+  // vacant slot's key is a bound that keeps keys_ non-decreasing.
   std::vector<std::uint64_t> keys_;
   std::vector<std::uint32_t> key_runs_;
+  std::size_t vacant_keys_ = 0;
 };
 
 }  // namespace lbsim

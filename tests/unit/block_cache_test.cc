@@ -349,6 +349,42 @@ TEST_CASE("BlockRuns::InsertUntil stops once it holds more runs than it may") {
   CHECK(cache.size() == 10);
 }
 
+TEST_CASE("BlockRuns: a touch that drops every run, beside a vacant key one above it") {
+  // 4 and 10 are evicted and leave their keys' slots vacant; touching
+  // 1..3 again drops the only run, and the vacant key 4 just above it is
+  // no newest run to continue.
+  BlockRuns cache(3);
+  cache.Insert(Blocks{4});
+  cache.Insert(Blocks{10});
+  cache.Insert(Blocks{1, 2, 3});  // evicts 4, then 10
+  CHECK(cache.runs() == 1);
+  CHECK(cache.key_slots() == 3);
+  cache.Insert(Blocks{1, 2, 3});
+  CHECK(cache.runs() == 1);
+  CHECK(cache.size() == 3);
+  CHECK(cache.MatchPrefix(Blocks{1, 2, 3}) == 3);
+  CHECK(cache.MatchPrefix(Blocks{4}) == 0);
+  cache.Insert(Blocks{4});  // evicts 3
+  CHECK(cache.MatchPrefix(Blocks{4}) == 1);
+  CHECK(cache.MatchPrefix(Blocks{1, 2, 3}) == 2);
+}
+
+TEST_CASE("BlockRuns keeps its vacant key slots within kVacantSlack of its runs") {
+  // Each prompt is a run of its own; evicting the oldest leaves its key's
+  // slot vacant, and prompts that go among the keys fill some again.
+  std::mt19937_64 random(5);
+  BlockRuns cache(64);
+  std::size_t most = 0;
+  for (int step = 0; step < 20000; ++step) {
+    const std::uint64_t first = 10 * (random() % 5000);
+    cache.Insert(Blocks{first, first + 1, first + 2});
+    most = std::max(most, cache.key_slots());
+    REQUIRE(cache.key_slots() <= 2 * cache.runs() + BlockRuns::kVacantSlack);
+  }
+  CHECK(cache.runs() == 64 / 3 + 1);  // the last one cut short
+  CHECK(most > cache.runs() + BlockRuns::kVacantSlack / 2);  // slots were left vacant
+}
+
 TEST_CASE("BlockRuns keeps a prompt whose ids count up as one run") {
   BlockRuns cache(100);
   Blocks prompt;
