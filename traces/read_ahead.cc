@@ -31,9 +31,10 @@ namespace {
 
 // A run of events handed from the reading thread to the visiting one.
 // What crosses between the cores is what costs, so most events travel as
-// one 64-byte PackedEvent; the rest (an `up` with weight or speed, an
-// arrival with a hint, prefix blocks or more than 2^32 - 1 output tokens)
-// travel whole, as TraceEvents. Ids are copied into `text_`; the whole
+// one 64-byte PackedEvent, an arrival's prefix blocks beside it in
+// `blocks_`; the rest (an `up` with weight or speed, an arrival with a
+// queue hint or more than 2^32 - 1 output tokens) travel whole, as
+// TraceEvents. Ids are copied into `text_`; the whole
 // events' views into it are made by Seal, after the last append, so that
 // visitors only read a batch. Batches are written by one thread while
 // another reads the batch beside them: each starts its own pair of cache
@@ -71,6 +72,9 @@ class alignas(128) EventBatch {
     full_count_ = 0;
     if (text_.capacity() > 2 * kReadAheadBatchBytes) std::string().swap(text_);
     text_.clear();
+    if (blocks_.capacity() > 2 * kReadAheadBatchBytes / sizeof(std::uint64_t))
+      std::vector<std::uint64_t>().swap(blocks_);
+    blocks_.clear();
     bytes_ = 0;
   }
 
@@ -115,6 +119,14 @@ class alignas(128) EventBatch {
       if (e.output_tokens) {
         flags |= kHasOutputTokens;
         p.index = static_cast<std::uint32_t>(*e.output_tokens);
+      }
+      if (!e.hint.prefix_blocks.empty()) {
+        // Their count, then the ids (Packs saw that the offset fits).
+        flags |= kHasBlocks;
+        p.blocks = static_cast<std::uint32_t>(blocks_.size());
+        blocks_.push_back(e.hint.prefix_blocks.size());
+        blocks_.insert(blocks_.end(), e.hint.prefix_blocks.begin(), e.hint.prefix_blocks.end());
+        bytes_ += (e.hint.prefix_blocks.size() + 1) * sizeof(std::uint64_t);
       }
     } else {
       p.text = Keep(e.instance);
@@ -174,6 +186,13 @@ class alignas(128) EventBatch {
       if (p.flags & kHasInputTokens) e.input_tokens = static_cast<std::uint64_t>(p.count);
       e.output_tokens.reset();
       if (p.flags & kHasOutputTokens) e.output_tokens = p.index;
+      std::vector<std::uint64_t>& blocks = e.hint.prefix_blocks;
+      if (p.flags & kHasBlocks) {
+        const std::uint64_t* const count = blocks_.data() + p.blocks;
+        blocks.assign(count + 1, count + 1 + *count);
+      } else {
+        blocks.clear();
+      }
       return e;
     }
     scratch.arrival = false;
@@ -200,6 +219,7 @@ class alignas(128) EventBatch {
     kHasDuration = 8,
     kHasInputTokens = 16,
     kHasOutputTokens = 32,
+    kHasBlocks = 64,
   };
   // TraceEvent's t.integer and position sit side by side, written apart;
   // kept apart here too, or their copy becomes one 16-byte load that waits
@@ -213,6 +233,7 @@ class alignas(128) EventBatch {
     IdSpan text;             // arrival: the request id; else the instance id
     std::uint32_t index = 0;  // up, load: the Instance index; arrival: output_tokens
     std::uint32_t full = kPacked;  // else the index of the event in full_
+    std::uint32_t blocks = 0;  // arrival: where its prefix blocks' count is in blocks_
     EventType type = EventType::kArrival;
     std::uint8_t flags = 0;
     FieldUpdate<std::int64_t>::State inflight_state{};
@@ -232,16 +253,17 @@ class alignas(128) EventBatch {
                 "then update kTraceEventSize (traces/trace_event.h)");
   // Whether PackedEvent holds all of `e`: the fields it has no room for
   // are unset, and those an event of its type never sets are empty.
-  static bool Packs(const TraceEvent& e) {
+  bool Packs(const TraceEvent& e) const {
     if (e.weight || e.speed || e.ttft || e.route || e.knowledge_tokens || e.proxy_choice.present() ||
-        !e.deferred_line.empty() || !e.hint.queues.empty() || !e.hint.prefix_blocks.empty() ||
-        !e.hint.raw_json.empty())
+        !e.deferred_line.empty() || !e.hint.queues.empty() || !e.hint.raw_json.empty())
       return false;
     if (e.type == EventType::kArrival)
       return e.instance.empty() && !e.index && !e.inflight.present() && e.inflight.value == 0 &&
              !e.qps_1m.present() && e.qps_1m.value == 0.0 &&
-             e.output_tokens.value_or(0) <= ~std::uint32_t{0};
-    return !e.request && !e.duration && !e.input_tokens && !e.output_tokens;
+             e.output_tokens.value_or(0) <= ~std::uint32_t{0} &&
+             blocks_.size() + e.hint.prefix_blocks.size() < ~std::uint32_t{0};
+    return !e.request && !e.duration && !e.input_tokens && !e.output_tokens &&
+           e.hint.prefix_blocks.empty();
   }
 
   IdSpan Keep(std::string_view id) {
@@ -262,6 +284,8 @@ class alignas(128) EventBatch {
   std::vector<FullEvent> full_;  // the first full_count_ are this batch's
   std::size_t full_count_ = 0;
   std::string text_;
+  // The packed arrivals' prefix blocks, each arrival's count then its ids.
+  std::vector<std::uint64_t> blocks_;
   std::size_t bytes_ = 0;
 };
 

@@ -53,9 +53,9 @@ TraceReading CheckSame(const std::string& text, const std::string& ext,
 // A trace of `events` events of every type and shape (registrations with
 // and without weight, speed and load fields, load updates with values and
 // nulls, for registered and unknown ids, downs, removals, arrivals with and
-// without request ids, durations, token counts, hints and prefix blocks; integral and
-// fractional times), as JSON Lines or, with `document`, as a JSON document.
-// Deterministic.
+// without request ids, durations, token counts, hints and prefix blocks
+// (with a hint and without); integral and fractional times), as JSON Lines
+// or, with `document`, as a JSON document. Deterministic.
 std::string MixedTrace(std::size_t events, bool document) {
   std::uint64_t state = 12345;
   auto next = [&](std::uint64_t n) {
@@ -94,11 +94,16 @@ std::string MixedTrace(std::size_t events, bool document) {
         lines.push_back(fmt::format(R"({{"t": {}, "type": "{}", "instance": "{}"}})", t,
                                     next(4) ? "down" : "remove", id));
         break;
-      case 4:
+      case 4: {
+        // Prefix blocks travel beside a packed arrival, or whole with a hint.
+        const std::string hint =
+            next(3) == 0 ? fmt::format(R"(, "hint": {{"queue_depths": {{"per_instance": {{"{}": {{"queue_depth": 1}}}}}}}})", id)
+                         : std::string();
         lines.push_back(fmt::format(
-            R"({{"t": {}, "type": "arrival", "request": "req-{}", "duration": {}, "prefix_blocks": [{}, {}]}})",
-            t, i, next(50), next(4), next(4)));
+            R"({{"t": {}, "type": "arrival", "request": "req-{}", "duration": {}, "prefix_blocks": [{}, {}]{}}})",
+            t, i, next(50), next(4), next(4), hint));
         break;
+      }
       case 5:
         lines.push_back(fmt::format(
             R"({{"t": {}, "type": "arrival", "hint": {{"queue_depths": {{"per_instance": {{"{}": {{"queue_depth": {}, "active_decode_count": 2}}}}}}}}}})",
