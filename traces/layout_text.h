@@ -466,8 +466,47 @@ inline const char* ReadBlockIds(const char* p, const char* end, std::vector<std:
   if (p == end || *p != '[') return nullptr;
   p = SkipBlanks(p + 1, end);
   if (p != end && *p == ']') return p + 1;
+  // A prompt's ids count up (Mooncake's hash_ids): after an id of at most
+  // six digits followed by ", ", the next is guessed to be that id plus one
+  // (without a carry), and its text compared rather than parsed. The low
+  // `width` bytes of `guess` (those `mask` keeps; none while it is 0) are
+  // always the text of id `guessed` then ", "; `unit` adds one to its last
+  // digit.
+  std::uint64_t guess = 0, mask = 0, unit = 0, guessed = 0;
+  unsigned width = 0;
   for (;;) {
     std::uint64_t id;
+    if (end - p >= 8) {
+      const std::uint64_t v = LoadWord(p);
+      if (mask != 0 && (v & mask) == guess) {
+        if (ids) ids->push_back(guessed++);
+        if (static_cast<char>(guess >> (8 * (width - 3))) == '9') mask = 0;  // a carry next
+        else guess += unit;
+        p = SkipBlanks(p + width, end);
+        continue;
+      }
+      // An id of 1 to 7 digits, no leading zero, then ',' or ']', from one
+      // word (what the steps below would accept).
+      const unsigned digits = DigitRun(v);
+      if (digits - 1 < 7 && (digits == 1 || (v & 0xFF) != '0')) {
+        const auto next = static_cast<char>(v >> (8 * digits));
+        if (next == ',' || next == ']') {
+          id = DigitsValue(v, digits);
+          if (ids) ids->push_back(id);
+          if (next == ']') return p + digits + 1;
+          if (digits <= 6 && static_cast<char>(v >> (8 * (digits + 1))) == ' ' &&
+              static_cast<char>(v >> (8 * (digits - 1))) != '9') {
+            width = digits + 2;
+            mask = ~std::uint64_t{0} >> (8 * (8 - width));
+            unit = std::uint64_t{1} << (8 * (digits - 1));
+            guess = (v & mask) + unit;
+            guessed = id + 1;
+          }
+          p = SkipBlanks(p + digits + 1, end);
+          continue;
+        }
+      }
+    }
     if (!(p = ReadBlockId(p, end, id))) return nullptr;
     if (ids) ids->push_back(id);
     p = SkipBlanks(p, end);

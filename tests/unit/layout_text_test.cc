@@ -10,7 +10,9 @@
 // layout_text::SkipPassedNumber: against JsonScanner, on random numbers
 // and near-numbers. layout_text::ReadBlockId: against a byte-at-a-time
 // reading of its rule, for ids of 1 to 21 digits followed by every kind of
-// byte, at every distance from the text's end.
+// byte, at every distance from the text's end. layout_text::ReadBlockIds:
+// against a byte-at-a-time reading of its rule, on runs of ids that count
+// up across carries, with every separator, broken bytes and every cut.
 
 #include <doctest/doctest.h>
 
@@ -338,6 +340,101 @@ TEST_CASE("ReadBlockId: reads what a byte-at-a-time reading reads, at every leng
   for (const std::string text : {"", ",", "]", "-1", "x12345678"}) {
     std::uint64_t id;
     CHECK(layout_text::ReadBlockId(text.data(), text.data() + text.size(), id) == nullptr);
+  }
+}
+
+// ReadBlockIds' rule, one byte at a time: '[', blanks (spaces and tabs),
+// then either ']' or ids as BlockIdByteAtATime reads them, each followed
+// by blanks and ',' (then blanks) or ']'. Where it ends, or -1.
+std::ptrdiff_t BlockIdsByteAtATime(std::string_view text, std::vector<std::uint64_t>& ids) {
+  const char* const begin = text.data();
+  const char* const end = begin + text.size();
+  const char* p = begin;
+  const auto blanks = [&] {
+    while (p != end && (*p == ' ' || *p == '\t')) ++p;
+  };
+  if (p == end || *p != '[') return -1;
+  ++p;
+  blanks();
+  if (p != end && *p == ']') return p + 1 - begin;
+  for (;;) {
+    std::uint64_t id;
+    if (!(p = BlockIdByteAtATime(p, end, id))) return -1;
+    ids.push_back(id);
+    blanks();
+    if (p == end) return -1;
+    if (*p == ']') return p + 1 - begin;
+    if (*p != ',') return -1;
+    ++p;
+    blanks();
+  }
+}
+
+TEST_CASE("ReadBlockIds: reads what a byte-at-a-time reading reads, ids counting up or not") {
+  // Runs of ids that count up, across carries at every length (9 to 10,
+  // 999999 to 1000000, past 8 digits), with each separator and broken
+  // ones, and every text cut short of its end: the ids a prompt's blocks
+  // have, and what a guess of the next id must not get wrong.
+  std::mt19937_64 random(43);
+  const std::vector<std::string> separators = {", ", ",", ",  ", " , ", ",\t", "\t,\t "};
+  const std::vector<std::uint64_t> starts = {0,      1,       7,        95,        990,
+                                             9995,   99990,   999995,   9999990,   99999995,
+                                             123456, 1234567, 12345678, 18446744073709551610u};
+  const std::string breaks = ".eE-x0 ]";
+  int read = 0, refused = 0;
+  for (int trial = 0; trial < 600; ++trial) {
+    std::string text = random() % 5 == 0 ? "[ " : "[";
+    const std::size_t runs = 1 + random() % 3;
+    bool first = true;
+    for (std::size_t r = 0; r < runs; ++r) {
+      const std::uint64_t start = starts[random() % starts.size()] + random() % 3;
+      const std::size_t length = 1 + random() % 14;
+      // Most runs keep one separator, ", " or another; some mix them.
+      const std::string usual = random() % 2 ? ", " : separators[random() % separators.size()];
+      const bool mixed = random() % 4 == 0;
+      for (std::size_t i = 0; i < length; ++i, first = false) {
+        if (!first) text += mixed ? separators[random() % separators.size()] : usual;
+        text += std::to_string(start + i);  // wraps past 2^64 - 1: still an id
+      }
+    }
+    text += random() % 6 == 0 ? " ]" : "]";
+    text += R"(, "duration": 0.25})";
+    if (trial % 3 == 0) {
+      // One byte made something an id or a separator may not be, or may be.
+      text[1 + random() % (text.size() - 1)] = breaks[random() % breaks.size()];
+    }
+    for (std::size_t size = 0; size <= text.size(); ++size) {
+      // A copy of the cut's exact size: a read past it fails under ASan.
+      const std::vector<char> exact(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(size));
+      const std::string_view cut(exact.data(), size);
+      CAPTURE(cut);
+      std::vector<std::uint64_t> expected, got;
+      const std::ptrdiff_t expected_end = BlockIdsByteAtATime(cut, expected);
+      const char* const got_end = layout_text::ReadBlockIds(exact.data(), exact.data() + size, &got);
+      REQUIRE((got_end ? got_end - exact.data() : -1) == expected_end);
+      if (expected_end < 0) {
+        ++refused;
+        continue;
+      }
+      REQUIRE(got == expected);
+      // Without a vector to fill, the same end.
+      REQUIRE(layout_text::ReadBlockIds(exact.data(), exact.data() + size, nullptr) == got_end);
+      ++read;
+    }
+  }
+  CHECK(read > 3000);
+  CHECK(refused > 3000);
+  // After an id ending in 9 the next one's last digit would be ':' if
+  // guessed without its carry: such text is refused, not read as an id.
+  for (const std::string text :
+       {"[19, 1:, 21]        ", "[9, :, 11]          ", "[17, 18, 19, 1:, 21]        ",
+        "[7, 8, 9, :, 11]        ", "[197, 198, 199, 19:, 201]   ", "[17, 18, 19, 20, 21]        "}) {
+    CAPTURE(text);
+    std::vector<std::uint64_t> expected, got;
+    const std::ptrdiff_t expected_end = BlockIdsByteAtATime(text, expected);
+    const char* const got_end = layout_text::ReadBlockIds(text.data(), text.data() + text.size(), &got);
+    CHECK((got_end ? got_end - text.data() : -1) == expected_end);
+    if (got_end) CHECK(got == expected);
   }
 }
 
