@@ -185,8 +185,10 @@ int main(int argc, char** argv) {
                   {args.lbsim(), "-s", "ll", "--format", "json", zstd}, 3});
   rows.push_back({"ll realistic through a pipe (cat realistic | lbsim -s ll -)",
                   {"/bin/sh", "-c", piped}, 3});
+  // Three runs a round, as the plain row it is compared with: one run's
+  // ratio moved between 1.3x and 1.9x from one bench to the next.
   rows.push_back({"ll realistic --decisions",
-                  {args.lbsim(), "-s", "ll", "--format", "json", "--decisions", decisions, realistic}, 1});
+                  {args.lbsim(), "-s", "ll", "--format", "json", "--decisions", decisions, realistic}, 3});
   rows.push_back({"ll,ll,ll,ll realistic",
                   {args.lbsim(), "-s", "ll,ll,ll,ll", "--format", "json", realistic}, 1});
   rows.push_back({"rr,ll,p2c,kv realistic",
@@ -256,8 +258,8 @@ int main(int argc, char** argv) {
              verdict(real / no_ids <= 1.25));
   fmt::print("realistic / wc -l                 = {:.1f}x; goal <= 8x: {}\n", real / wc,
              verdict(real / wc <= 8));
-  fmt::print("--decisions / without             = {:.2f}x; goal <= 2x: {}\n", logged / real,
-             verdict(logged / real <= 2));
+  fmt::print("--decisions / without             = {:.2f}x; goal <= 1.5x: {}\n", logged / real,
+             verdict(logged / real <= 1.5));
   const double per_extra_ns = (four - real) / 3 / static_cast<double>(arrivals) * 1e9;
   fmt::print("each extra ll strategy            = {:.0f} ns per arrival; goal <= 60 ns: {}\n",
              per_extra_ns, verdict(per_extra_ns <= 60));
@@ -270,9 +272,10 @@ int main(int argc, char** argv) {
              shape_seconds("realistic-chat-bodies") / real);
   fmt::print("realistic with keys that come and go / without = {:.2f}x\n",
              shape_seconds("realistic-sparse-keys") / real);
-  fmt::print("realistic with prefix blocks / without = {:.2f}x; kv_aware on it / ll = {:.2f}x\n",
-             shape_seconds("realistic-prefix-blocks") / real,
-             kv_prefix / shape_seconds("realistic-prefix-blocks"));
+  const double prefix = shape_seconds("realistic-prefix-blocks") / real;
+  fmt::print("realistic with prefix blocks / without = {:.2f}x; goal <= 2x: {}; "
+             "kv_aware on it / ll = {:.2f}x\n",
+             prefix, verdict(prefix <= 2), kv_prefix / shape_seconds("realistic-prefix-blocks"));
   fmt::print("realistic as a JSON document / as JSON Lines = {:.2f}x\n",
              shape_seconds("realistic-document") / real);
   fmt::print("realistic with Proxy-built hints / with the four-key ones = {:.2f}x\n",
