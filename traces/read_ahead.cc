@@ -252,7 +252,8 @@ class alignas(128) EventBatch {
                 "a TraceEvent field was added or changed: send it whole (Packs) or pack it, "
                 "then update kTraceEventSize (traces/trace_event.h)");
   // Whether PackedEvent holds all of `e`: the fields it has no room for
-  // are unset, and those an event of its type never sets are empty.
+  // are unset, those an event of its type never sets are empty, and an
+  // arrival's prefix blocks end within blocks_'s 32-bit offsets.
   bool Packs(const TraceEvent& e) const {
     if (e.weight || e.speed || e.ttft || e.route || e.knowledge_tokens || e.proxy_choice.present() ||
         !e.deferred_line.empty() || !e.hint.queues.empty() || !e.hint.raw_json.empty())
