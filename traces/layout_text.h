@@ -475,44 +475,32 @@ inline const char* ReadBlockIds(const char* p, const char* end, std::vector<std:
   std::uint64_t guess = 0, mask = 0, unit = 0, guessed = 0;
   unsigned width = 0;
   for (;;) {
-    std::uint64_t id;
-    if (end - p >= 8) {
-      const std::uint64_t v = LoadWord(p);
-      if (mask != 0 && (v & mask) == guess) {
-        if (ids) ids->push_back(guessed++);
-        if (static_cast<char>(guess >> (8 * (width - 3))) == '9') mask = 0;  // a carry next
-        else guess += unit;
-        p = SkipBlanks(p + width, end);
-        continue;
-      }
-      // An id of 1 to 7 digits, no leading zero, then ',' or ']', from one
-      // word (what the steps below would accept).
-      const unsigned digits = DigitRun(v);
-      if (digits - 1 < 7 && (digits == 1 || (v & 0xFF) != '0')) {
-        const auto next = static_cast<char>(v >> (8 * digits));
-        if (next == ',' || next == ']') {
-          id = DigitsValue(v, digits);
-          if (ids) ids->push_back(id);
-          if (next == ']') return p + digits + 1;
-          if (digits <= 6 && static_cast<char>(v >> (8 * (digits + 1))) == ' ' &&
-              static_cast<char>(v >> (8 * (digits - 1))) != '9') {
-            width = digits + 2;
-            mask = ~std::uint64_t{0} >> (8 * (8 - width));
-            unit = std::uint64_t{1} << (8 * (digits - 1));
-            guess = (v & mask) + unit;
-            guessed = id + 1;
-          }
-          p = SkipBlanks(p + digits + 1, end);
-          continue;
-        }
-      }
+    if (mask != 0 && end - p >= 8 && (LoadWord(p) & mask) == guess) {
+      if (ids) ids->push_back(guessed++);
+      if (static_cast<char>(guess >> (8 * (width - 3))) == '9') mask = 0;  // a carry next
+      else guess += unit;
+      p = SkipBlanks(p + width, end);
+      continue;
     }
+    const char* const first = p;
+    std::uint64_t id;
     if (!(p = ReadBlockId(p, end, id))) return nullptr;
     if (ids) ids->push_back(id);
+    const char* const id_end = p;
     p = SkipBlanks(p, end);
     if (p == end) return nullptr;
     if (*p == ']') return p + 1;
     if (*p != ',') return nullptr;
+    // The next guess, when the id is followed by ", " right away (the
+    // word holds both) and does not end in a 9.
+    const auto digits = static_cast<unsigned>(id_end - first);
+    if (p == id_end && digits <= 6 && end - first >= 8 && id_end[1] == ' ' && id_end[-1] != '9') {
+      width = digits + 2;
+      mask = ~std::uint64_t{0} >> (8 * (8 - width));
+      unit = std::uint64_t{1} << (8 * (digits - 1));
+      guess = (LoadWord(first) & mask) + unit;
+      guessed = id + 1;
+    }
     p = SkipBlanks(p + 1, end);
   }
 }

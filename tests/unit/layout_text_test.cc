@@ -376,7 +376,7 @@ TEST_CASE("ReadBlockIds: reads what a byte-at-a-time reading reads, ids counting
   // ones, and every text cut short of its end: the ids a prompt's blocks
   // have, and what a guess of the next id must not get wrong.
   std::mt19937_64 random(43);
-  const std::vector<std::string> separators = {", ", ",", ",  ", " , ", ",\t", "\t,\t "};
+  const std::vector<std::string> separators = {", ", ",", ",  ", " , ", "  , ", ",\t", "\t,\t "};
   const std::vector<std::uint64_t> starts = {0,      1,       7,        95,        990,
                                              9995,   99990,   999995,   9999990,   99999995,
                                              123456, 1234567, 12345678, 18446744073709551610u};
