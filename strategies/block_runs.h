@@ -67,7 +67,8 @@ class BlockRuns {
   // returns its position.
   std::size_t InsertKey(std::size_t k, std::uint64_t lo, std::uint32_t r);
   bool Vacant(std::size_t k) const { return key_runs_[k] == kNone; }
-  // Drops the vacant slots once they outnumber the runs.
+  // Drops every vacant slot (Evict calls it once they outnumber the runs
+  // by more than kVacantSlack).
   void Compact();
   void LinkNewest(std::uint32_t r);
   // Links `r` just older than `at`.
